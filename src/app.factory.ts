@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { ConsoleLogger, Logger, LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { SwaggerModule } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppRole } from './app-role';
+import { AppModule } from './app.module';
+import { AuthService } from './auth/auth.service';
+import { sendError } from './common/errors';
+import { AppConfig, appConfig } from './config';
+import { buildOpenApiDocument } from './docs/openapi';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+
+export function createLogger(level: string): ConsoleLogger {
+  const map: Record<string, LogLevel> = {
+    fatal: 'fatal',
+    error: 'error',
+    warn: 'warn',
+    info: 'log',
+    debug: 'debug',
+    trace: 'verbose',
+  };
+  const cut = level === 'silent' ? -1 : LEVELS.indexOf(map[level] ?? 'log');
+  return new ConsoleLogger({ json: true, logLevels: LEVELS.slice(0, cut + 1), colors: false });
+}
+
+/**
+ * Builds the HTTP application exactly as production runs it (main.ts) and as e2e tests boot it:
+ * Fastify, /api prefix, request ids, the error shape for Fastify-level failures, Swagger.
+ */
+export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyApplication> {
+  const cfg: AppConfig = appConfig();
+  const adapter = new FastifyAdapter({
+    bodyLimit: cfg.bodyLimitBytes,
+    trustProxy: false,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    logger: false,
+    return503OnClosing: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRole(role), adapter, {
+    logger: createLogger(cfg.logLevel),
+    bufferLogs: false,
+    abortOnError: false,
+  });
+  app.setGlobalPrefix('api');
+  app.enableShutdownHooks();
+
+  const fastify = app.getHttpAdapter().getInstance();
+  const httpLogger = new Logger('HTTP');
+  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    void reply.header('X-Request-Id', request.id);
+  });
+  fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+    httpLogger.log({
+      msg: 'request',
+      requestId: request.id,
+      method: request.method,
+      path: request.url.split('?')[0],
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    });
+  });
+
+  const document = buildOpenApiDocument(app);
+  if (!cfg.docsPublic) {
+    const auth = app.get(AuthService);
+    fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      const path = request.url.split('?')[0] ?? '';
+      if (path === '/api/openapi.json' || path === '/api/docs' || path.startsWith('/api/docs/')) {
+        try {
+          await auth.authenticate(request.headers['x-api-key'], request.ip);
+        } catch (err) {
+          sendError(reply, request, err, httpLogger);
+          return reply;
+        }
+      }
+      return undefined;
+    });
+  }
+  SwaggerModule.setup('api/docs', app, document, {
+    jsonDocumentUrl: 'api/openapi.json',
+    raw: ['json'],
+    customSiteTitle: 'Social Publishing Service API',
+    swaggerOptions: { persistAuthorization: true, displayOperationId: true },
+  });
+  return app;
+}

@@ -1,0 +1,29 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+
+/** The authenticated principal attached to the request by the API key guard. */
+export interface AuthContext {
+  workspaceId: string;
+  apiKeyId: string;
+  rateLimitPerMinute: number | null;
+  rateLimitBurst: number | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: AuthContext;
+  }
+}
+
+/** Injects the caller's workspace id; every query is scoped with it. */
+export const WorkspaceId = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {
+  const auth = ctx.switchToHttp().getRequest<FastifyRequest>().auth;
+  if (!auth) throw new Error('WorkspaceId used on a public route');
+  return auth.workspaceId;
+});
+
+export const Auth = createParamDecorator((_: unknown, ctx: ExecutionContext): AuthContext => {
+  const auth = ctx.switchToHttp().getRequest<FastifyRequest>().auth;
+  if (!auth) throw new Error('Auth used on a public route');
+  return auth;
+});

@@ -1,0 +1,98 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, ErrorCode, ErrorDetail, HTTP_STATUS_BY_CODE } from './app-error';
+
+export interface ErrorBody {
+  error: ErrorCode;
+  message: string;
+  details?: ErrorDetail[];
+}
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'VALIDATION_ERROR',
+  401: 'UNAUTHORIZED',
+  404: 'NOT_FOUND',
+  405: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'IDEMPOTENCY_KEY_REUSED',
+  429: 'RATE_LIMIT_EXCEEDED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/**
+ * Maps anything thrown to the wire error shape. Fastify's own failures (body parsing, limits,
+ * content types) reach us as HttpExceptions carrying Fastify's status and message.
+ */
+export function toErrorResponse(exception: unknown): {
+  status: number;
+  body: ErrorBody;
+  headers?: Record<string, string | number>;
+} {
+  if (exception instanceof AppError) {
+    const body: ErrorBody = { error: exception.code, message: exception.message };
+    if (exception.details?.length) body.details = exception.details;
+    return { status: HTTP_STATUS_BY_CODE[exception.code], body, headers: exception.headers };
+  }
+  if (exception instanceof ThrottlerException) {
+    return { status: 429, body: { error: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded' } };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const code = CODE_BY_STATUS[status];
+    if (!code) return internal();
+    const response = exception.getResponse();
+    let message = exception.message;
+    if (typeof response === 'object' && response !== null && 'message' in response) {
+      const m = (response).message;
+      message = Array.isArray(m) ? m.join('; ') : String(m);
+    }
+    if (status === 404 && /^Cannot (GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) /.test(message)) {
+      message = `Route ${message.slice('Cannot '.length)} not found`;
+    }
+    if (status === 405) message = 'Route not found';
+    if (status === 400 && message.startsWith('Body is not valid JSON')) message = 'Malformed JSON in request body';
+    if (status === 400 && message.startsWith('Body cannot be empty')) message = 'Request body must not be empty';
+    if (status === 413) message = 'Request body is too large';
+    if (status === 415) message = 'Unsupported request content type';
+    return { status: status === 405 ? 404 : status, body: { error: code, message } };
+  }
+  return internal();
+}
+
+function internal(): { status: number; body: ErrorBody } {
+  return { status: 500, body: { error: 'INTERNAL_ERROR', message: 'Internal server error' } };
+}
+
+/** The one global filter (registered as APP_FILTER). */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    sendError(reply, request, exception, this.logger);
+  }
+}
+
+export function sendError(reply: FastifyReply, request: FastifyRequest, exception: unknown, logger: Logger): void {
+  const { status, body, headers } = toErrorResponse(exception);
+  if (status >= 500 && body.error === 'INTERNAL_ERROR') {
+    const err = exception instanceof Error ? exception : new Error(String(exception));
+    logger.error({
+      msg: 'Unhandled error',
+      requestId: request.id,
+      method: request.method,
+      url: request.routeOptions?.url ?? request.url.split('?')[0],
+      err: err.message,
+      stack: err.stack,
+    });
+  }
+  if (headers) for (const [k, v] of Object.entries(headers)) void reply.header(k, String(v));
+  if (reply.sent) return;
+  void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
+}

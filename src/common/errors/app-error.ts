@@ -1,0 +1,56 @@
+/** Stable error codes of the wire contract (API.md section 2). */
+export type ErrorCode =
+  | 'VALIDATION_ERROR'
+  | 'UNAUTHORIZED'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'RATE_LIMIT_EXCEEDED'
+  | 'INTERNAL_ERROR'
+  | 'SERVICE_UNAVAILABLE';
+
+export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
+  VALIDATION_ERROR: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMIT_EXCEEDED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+/** A domain failure with a stable code; the global filter turns it into `{error, message}` and a status. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    /** Extra response headers (e.g. Retry-After). */
+    readonly headers?: Record<string, string | number>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  static notFound(what: string): AppError {
+    return new AppError('NOT_FOUND', `${what} not found`);
+  }
+
+  static conflict(message: string): AppError {
+    return new AppError('CONFLICT', message);
+  }
+
+  static validation(message: string, details?: ErrorDetail[]): AppError {
+    return new AppError('VALIDATION_ERROR', message, details);
+  }
+}

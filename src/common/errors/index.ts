@@ -1,0 +1,3 @@
+export * from './app-error';
+export * from './all-exceptions.filter';
+export * from './error-response.dto';

@@ -1,0 +1,28 @@
+import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { AppError, ErrorDetail } from './errors';
+
+function flatten(errors: ValidationError[], parent = ''): ErrorDetail[] {
+  return errors.flatMap((e) => {
+    const field = parent ? `${parent}.${e.property}` : e.property;
+    const own = Object.entries(e.constraints ?? {}).map(([kind, message]) => ({
+      field,
+      message: kind === 'whitelistValidation' ? `unknown field '${e.property}'` : message.replace(`${e.property} `, ''),
+    }));
+    return [...own, ...flatten(e.children ?? [], field)];
+  });
+}
+
+/** The global validation pipe: strips nothing silently (unknown fields are 400) and reports every field. */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    transformOptions: { enableImplicitConversion: false },
+    exceptionFactory: (errors) => {
+      const details = flatten(errors);
+      const message = details.map((d) => `${d.field}: ${d.message}`).join('; ') || 'Invalid request';
+      return new AppError('VALIDATION_ERROR', message, details);
+    },
+  });
+}

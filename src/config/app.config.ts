@@ -1,0 +1,73 @@
+import { registerAs } from '@nestjs/config';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { toBool, validateEnv } from './validate-env';
+
+const DEV_ENCRYPTION_KEY = '0'.repeat(64);
+
+export class AppEnv {
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: string = 'development';
+
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT: number = 3000;
+
+  @IsString()
+  HOST: string = '0.0.0.0';
+
+  @IsIn(['all', 'api', 'worker'])
+  APP_ROLE: string = 'all';
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: string = 'info';
+
+  @IsOptional()
+  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'must be 64 hexadecimal characters (32 bytes)' })
+  APP_ENCRYPTION_KEY?: string = undefined;
+
+  @Transform(toBool)
+  @IsBoolean()
+  BOOTSTRAP_KEY: boolean = true;
+
+  @Transform(toBool)
+  @IsBoolean()
+  DOCS_PUBLIC: boolean = true;
+
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  OUTBOUND_ALLOW_PRIVATE?: boolean = undefined;
+
+  @IsInt()
+  @Min(1024)
+  BODY_LIMIT_BYTES: number = 1024 * 1024;
+
+  @IsInt()
+  @Min(0)
+  SHUTDOWN_TIMEOUT_MS: number = 10_000;
+}
+
+export const appConfig = registerAs('app', () => {
+  const env = validateEnv(AppEnv);
+  const production = env.NODE_ENV === 'production';
+  if (production && !env.APP_ENCRYPTION_KEY) {
+    throw new Error('Invalid configuration: APP_ENCRYPTION_KEY is required when NODE_ENV=production');
+  }
+  return {
+    nodeEnv: env.NODE_ENV,
+    production,
+    port: env.PORT,
+    host: env.HOST,
+    role: env.APP_ROLE as 'all' | 'api' | 'worker',
+    logLevel: env.LOG_LEVEL,
+    encryptionKey: Buffer.from(env.APP_ENCRYPTION_KEY ?? DEV_ENCRYPTION_KEY, 'hex'),
+    bootstrapKey: env.BOOTSTRAP_KEY,
+    docsPublic: env.DOCS_PUBLIC,
+    outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE ?? !production,
+    bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  };
+});
+export type AppConfig = ReturnType<typeof appConfig>;
