@@ -1,0 +1,58 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { RedisClients } from '../redis/redis.module';
+import { AuthContext } from '../common/decorators/workspace.decorator';
+
+interface Entry {
+  value: (AuthContext & { expiresAt: number | null; lastUsedAt: number | null }) | null;
+  until: number;
+}
+
+const TTL_MS = 5_000;
+const MAX_ENTRIES = 50_000;
+const CHANNEL = 'auth:invalidate';
+
+/**
+ * A short-lived in-process cache of key lookups (by hash). Entries live at most 5 s, so a
+ * revocation reaches every instance within 5 s even if Redis is down; with Redis up, a pub/sub
+ * message evicts the entry everywhere at once.
+ */
+@Injectable()
+export class ApiKeyCache implements OnModuleInit {
+  private readonly logger = new Logger('ApiKeyCache');
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly redis: RedisClients) {}
+
+  onModuleInit(): void {
+    this.redis.subscribe(CHANNEL, (hash) => this.entries.delete(hash));
+  }
+
+  get(hash: string): Entry | undefined {
+    const entry = this.entries.get(hash);
+    if (!entry) return undefined;
+    if (entry.until < Date.now()) {
+      this.entries.delete(hash);
+      return undefined;
+    }
+    return entry;
+  }
+
+  set(hash: string, value: Entry['value']): void {
+    if (this.entries.size >= MAX_ENTRIES) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(hash, { value, until: Date.now() + TTL_MS });
+  }
+
+  async invalidate(hash: string): Promise<void> {
+    this.entries.delete(hash);
+    try {
+      await this.redis.client.publish(this.redis.channel(CHANNEL), hash);
+    } catch (err) {
+      this.logger.warn(
+        `Could not broadcast key revocation (other instances expire it within 5 s): ${(err as Error).message}`,
+      );
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Workspace } from './workspace.entity';
+
+/** An API key; only its SHA-256 hash and a display prefix are stored. */
+@Entity('api_keys')
+@Index('IDX_api_keys_workspace_created', ['workspaceId', 'createdAt', 'id'])
+export class ApiKey {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ type: 'uuid' })
+  workspaceId!: string;
+
+  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id' })
+  workspace?: Workspace;
+
+  @Column({ type: 'varchar', length: 100 })
+  name!: string;
+
+  /** First characters of the key, for recognising it in lists (`spk_AbCd1234`). */
+  @Column({ type: 'varchar', length: 16 })
+  prefix!: string;
+
+  /** Hex SHA-256 of the whole key. */
+  @Index('UQ_api_keys_key_hash', { unique: true })
+  @Column({ type: 'char', length: 64 })
+  keyHash!: string;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  lastUsedAt!: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  expiresAt!: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  revokedAt!: Date | null;
+
+  /** Per-key override of RATE_LIMIT_PER_MINUTE. */
+  @Column({ type: 'integer', nullable: true })
+  rateLimitPerMinute!: number | null;
+
+  /** Per-key override of RATE_LIMIT_BURST. */
+  @Column({ type: 'integer', nullable: true })
+  rateLimitBurst!: number | null;
+}

@@ -1,0 +1,110 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { InjectRepository } from '@nestjs/typeorm';
+import Redis from 'ioredis';
+import { Repository } from 'typeorm';
+import { AppError } from '../common/errors';
+import { AuthContext } from '../common/decorators/workspace.decorator';
+import { rateLimitConfig } from '../config';
+import { REDIS } from '../redis/redis.module';
+import { ApiKeyCache } from './api-key.cache';
+import { ApiKey } from './api-key.entity';
+import { hashApiKey, isWellFormedApiKey } from './api-key.format';
+
+const LAST_USED_EVERY_MS = 60_000;
+
+/** Turns an `X-API-Key` header into the caller's workspace, or the contract's 401/429. */
+@Injectable()
+export class AuthService {
+  private readonly logger = new Logger('Auth');
+
+  constructor(
+    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
+    private readonly cache: ApiKeyCache,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(rateLimitConfig.KEY) private readonly limits: ConfigType<typeof rateLimitConfig>,
+  ) {}
+
+  async authenticate(header: string | string[] | undefined, clientIp: string): Promise<AuthContext> {
+    const key = Array.isArray(header) ? header[0] : header;
+    if (!key || !key.trim()) throw new AppError('UNAUTHORIZED', 'API key required');
+    const ctx = isWellFormedApiKey(key) ? await this.lookup(hashApiKey(key)) : null;
+    if (!ctx) {
+      await this.countFailure(clientIp);
+      throw new AppError('UNAUTHORIZED', 'Invalid API key');
+    }
+    return ctx;
+  }
+
+  private async lookup(hash: string): Promise<AuthContext | null> {
+    const now = Date.now();
+    let entry = this.cache.get(hash);
+    if (!entry) {
+      const row = await this.keys.findOne({ where: { keyHash: hash } });
+      const value =
+        row && !row.revokedAt
+          ? {
+              workspaceId: row.workspaceId,
+              apiKeyId: row.id,
+              rateLimitPerMinute: row.rateLimitPerMinute,
+              rateLimitBurst: row.rateLimitBurst,
+              expiresAt: row.expiresAt?.getTime() ?? null,
+              lastUsedAt: row.lastUsedAt?.getTime() ?? null,
+            }
+          : null;
+      this.cache.set(hash, value);
+      entry = this.cache.get(hash)!;
+    }
+    const value = entry.value;
+    if (!value || (value.expiresAt !== null && value.expiresAt <= now)) return null;
+    if (value.lastUsedAt === null || now - value.lastUsedAt >= LAST_USED_EVERY_MS) {
+      value.lastUsedAt = now;
+      this.touch(value.apiKeyId);
+    }
+    return {
+      workspaceId: value.workspaceId,
+      apiKeyId: value.apiKeyId,
+      rateLimitPerMinute: value.rateLimitPerMinute,
+      rateLimitBurst: value.rateLimitBurst,
+    };
+  }
+
+  /** Writes lastUsedAt at most once a minute per key (the WHERE makes it so across instances too). */
+  private touch(id: string): void {
+    this.keys
+      .createQueryBuilder()
+      .update()
+      .set({ lastUsedAt: () => 'now()' })
+      .where("id = :id AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')", { id })
+      .execute()
+      .catch((err: Error) => this.logger.warn(`Could not record lastUsedAt: ${err.message}`));
+  }
+
+  /** More than N failures from one address within a minute answer 429 until the minute is over. */
+  private async countFailure(ip: string): Promise<void> {
+    let count: number;
+    try {
+      const key = `authfail:${ip}`;
+      const [[, n], [, ttl]] = (await this.redis.multi().incr(key).pttl(key).exec()) as [
+        [null, number],
+        [null, number],
+      ];
+      if (ttl < 0) await this.redis.pexpire(key, 60_000);
+      count = n;
+      if (count > this.limits.authFailuresPerMinute) {
+        const retryAfter = Math.max(1, Math.ceil((ttl < 0 ? 60_000 : ttl) / 1000));
+        throw new AppError(
+          'RATE_LIMIT_EXCEEDED',
+          'Too many failed authentication attempts; try again later',
+          undefined,
+          {
+            'Retry-After': retryAfter,
+          },
+        );
+      }
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      // Redis unavailable: fail open, the 401 still stands.
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ApiKey } from '../api-key.entity';
+
+/** An API key as listed: never the secret. */
+export class ApiKeyDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  /** Label given at creation. */
+  name!: string;
+
+  /** First characters of the key, to recognise it. */
+  @ApiProperty({ example: 'spk_3fK9aZ0q' })
+  prefix!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  /** Last authenticated use (updated at most once a minute). */
+  @ApiProperty({ format: 'date-time', nullable: true, type: String })
+  lastUsedAt!: string | null;
+
+  @ApiProperty({ format: 'date-time', nullable: true, type: String })
+  expiresAt!: string | null;
+
+  @ApiProperty({ format: 'date-time', nullable: true, type: String })
+  revokedAt!: string | null;
+
+  /** Requests per minute allowed for this key. */
+  rateLimitPerMinute!: number;
+
+  /** Burst size for this key. */
+  rateLimitBurst!: number;
+
+  static from(k: ApiKey, defaults: { perMinute: number; burst: number }): ApiKeyDto {
+    return {
+      id: k.id,
+      name: k.name,
+      prefix: k.prefix,
+      createdAt: k.createdAt.toISOString(),
+      lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
+      expiresAt: k.expiresAt?.toISOString() ?? null,
+      revokedAt: k.revokedAt?.toISOString() ?? null,
+      rateLimitPerMinute: k.rateLimitPerMinute ?? defaults.perMinute,
+      rateLimitBurst: k.rateLimitBurst ?? defaults.burst,
+    };
+  }
+}
+
+/** A newly created key: the only response that carries the secret. */
+export class CreatedApiKeyDto extends ApiKeyDto {
+  /** The full key. Shown once: store it now. */
+  @ApiProperty({ example: 'spk_3fK9aZ0qLxP2mN7vB1cD4eF6gH8jK0lM2nP4' })
+  key!: string;
+}

@@ -1,0 +1,107 @@
+import { Readable } from 'node:stream';
+
+/** Identifier of a supported social network. */
+export type ProviderId = 'mastodon' | 'bluesky';
+export const PROVIDER_IDS: readonly ProviderId[] = ['mastodon', 'bluesky'];
+
+/** Limits of one connected account, read from the provider where it exposes them. */
+export interface ChannelLimits {
+  /** Maximum post length, counted as the provider counts it (Mastodon: characters, Bluesky: graphemes). */
+  maxCharacters: number;
+  /** Maximum number of media attachments per post. */
+  maxMedia: number;
+  /** Largest image the provider accepts, in bytes. */
+  maxImageBytes: number;
+  /** MIME types the provider accepts as attachments. */
+  supportedMimeTypes: string[];
+}
+
+/** What `connect` learns about the account. */
+export interface ConnectedAccount {
+  /** Stable id of the account on the provider (Mastodon account id + instance host, Bluesky DID). */
+  externalId: string;
+  name: string;
+  handle: string;
+  avatarUrl: string | null;
+  profileUrl: string | null;
+  limits: ChannelLimits;
+  /** Normalized credentials to store (encrypted) for later calls; may include session tokens. */
+  credentials: Record<string, unknown>;
+}
+
+/** A media item attached to a post, as the adapter sees it. */
+export interface MediaDescriptor {
+  id: string;
+  mimeType: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  filename: string;
+}
+
+export interface PublishMedia extends MediaDescriptor {
+  /** Opens the bytes as a fresh stream (may be called again on retry). */
+  open(): Readable;
+}
+
+/** The content of a post to validate against one channel. */
+export interface PostDraft {
+  content: string;
+  media: MediaDescriptor[];
+}
+
+/** One validation problem; `field` is `content` or `mediaIds`. */
+export interface Problem {
+  field: string;
+  message: string;
+}
+
+export interface PublishInput {
+  credentials: Record<string, unknown>;
+  content: string;
+  media: PublishMedia[];
+  /**
+   * Stable for one publication of one target, the same on every retry.
+   * Mastodon: sent as `Idempotency-Key`. Bluesky: derives the record key.
+   */
+  idempotencyKey: string;
+  /** When the publication was first due; Bluesky uses it for the record's createdAt and TID. */
+  createdAt: Date;
+}
+
+/** Reference to a published post on the provider. */
+export interface PublishedRef {
+  platformPostId: string;
+  url: string;
+}
+
+export interface PublishResult extends PublishedRef {
+  /** Set when the adapter refreshed session tokens that the caller should store. */
+  credentials?: Record<string, unknown>;
+}
+
+export interface Metrics {
+  likes: number | null;
+  reposts: number | null;
+  replies: number | null;
+  quotes: number | null;
+  impressions: number | null;
+  /** The provider's own figures as received. */
+  raw: Record<string, unknown>;
+}
+
+export interface MetricsResult {
+  metrics: Metrics;
+  credentials?: Record<string, unknown>;
+}
+
+export interface SocialProvider {
+  readonly id: ProviderId;
+  /** Verifies the credentials with the provider and returns the profile and limits. Throws InvalidCredentialsError. */
+  connect(credentials: unknown): Promise<ConnectedAccount>;
+  /** Pure: checks a draft against the channel's limits. */
+  validate(post: PostDraft, limits: ChannelLimits): Problem[];
+  /** Publishes; must be idempotent per `input.idempotencyKey`. */
+  publish(input: PublishInput): Promise<PublishResult>;
+  fetchMetrics(credentials: Record<string, unknown>, ref: PublishedRef): Promise<MetricsResult>;
+}

@@ -1,0 +1,69 @@
+import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { Reflector } from '@nestjs/core';
+import {
+  ThrottlerGuard,
+  ThrottlerModuleOptions,
+  ThrottlerRequest,
+  ThrottlerStorage,
+  getOptionsToken,
+  getStorageToken,
+} from '@nestjs/throttler';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../common/errors';
+import { rateLimitConfig } from '../config';
+import { RedisTokenBucketStorage } from './redis-token-bucket.storage';
+
+/**
+ * One token bucket per API key across all routes (API.md section 4). Runs after the API key
+ * guard; public routes carry no key and are not counted. Replaces the throttler's tracker, key,
+ * limits and headers; keeps its storage interface.
+ */
+@Injectable()
+export class ApiKeyThrottlerGuard extends ThrottlerGuard {
+  constructor(
+    @Inject(getOptionsToken()) options: ThrottlerModuleOptions,
+    @Inject(getStorageToken()) storage: ThrottlerStorage,
+    reflector: Reflector,
+    @Inject(rateLimitConfig.KEY) private readonly limits: ConfigType<typeof rateLimitConfig>,
+  ) {
+    super(options, storage, reflector);
+  }
+
+  protected override async handleRequest({ context }: ThrottlerRequest): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<FastifyRequest>();
+    const res = context.switchToHttp().getResponse<FastifyReply>();
+    const auth = req.auth;
+    if (!auth) return true;
+    const perMinute = auth.rateLimitPerMinute ?? this.limits.perMinute;
+    const burst = auth.rateLimitBurst ?? this.limits.burst;
+    const record = await (this.storageService as RedisTokenBucketStorage).take(
+      `key:${auth.apiKeyId}`,
+      burst,
+      perMinute,
+    );
+    const headers = {
+      'X-RateLimit-Limit': perMinute,
+      'X-RateLimit-Remaining': record.isBlocked ? 0 : record.remaining,
+      'X-RateLimit-Reset': Math.ceil(record.resetAtMs / 1000),
+      'X-RateLimit-Burst': burst,
+    };
+    if (record.isBlocked) {
+      throw new AppError(
+        'RATE_LIMIT_EXCEEDED',
+        `Rate limit exceeded: ${perMinute} requests per minute, bursts up to ${burst}`,
+        undefined,
+        {
+          ...headers,
+          'Retry-After': Math.max(1, Math.ceil(record.retryAfterMs / 1000)),
+        },
+      );
+    }
+    void res.headers(headers);
+    return true;
+  }
+
+  protected override async shouldSkip(_context: ExecutionContext): Promise<boolean> {
+    return false;
+  }
+}

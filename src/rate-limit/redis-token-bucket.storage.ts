@@ -1,0 +1,77 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ThrottlerStorage } from '@nestjs/throttler';
+import { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
+import Redis from 'ioredis';
+import { REDIS } from '../redis/redis.module';
+import { TOKEN_BUCKET_LUA } from './token-bucket.lua';
+
+export interface TokenBucketRecord extends ThrottlerStorageRecord {
+  remaining: number;
+  resetAtMs: number;
+  retryAfterMs: number;
+  /** True when Redis could not be asked and the request was let through. */
+  failedOpen: boolean;
+}
+
+type BucketRedis = Redis & {
+  takeToken(key: string, capacity: number, perMinute: number): Promise<[number, number, number, number]>;
+};
+
+/**
+ * @nestjs/throttler storage backed by one atomic Redis Lua token bucket.
+ * The throttler's (limit, ttl) pair is read as (capacity, time to refill an empty bucket),
+ * so the refill rate is limit/ttl. Fails open, and logs it, when Redis does not answer in time.
+ */
+@Injectable()
+export class RedisTokenBucketStorage implements ThrottlerStorage {
+  private readonly logger = new Logger('RateLimit');
+  private readonly redis: BucketRedis;
+  private lastFailureLog = 0;
+
+  constructor(@Inject(REDIS) redis: Redis) {
+    redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TOKEN_BUCKET_LUA });
+    this.redis = redis as BucketRedis;
+  }
+
+  async increment(key: string, ttl: number, limit: number): Promise<TokenBucketRecord> {
+    const perMinute = (limit * 60_000) / ttl;
+    return this.take(key, limit, perMinute);
+  }
+
+  async take(key: string, capacity: number, perMinute: number): Promise<TokenBucketRecord> {
+    try {
+      const [allowed, remaining, resetAtMs, retryAfterMs] = await this.redis.takeToken(
+        `rl:${key}`,
+        capacity,
+        perMinute,
+      );
+      const now = Date.now();
+      return {
+        totalHits: capacity - remaining,
+        timeToExpire: Math.max(0, Math.ceil((resetAtMs - now) / 1000)),
+        isBlocked: allowed !== 1,
+        timeToBlockExpire: Math.ceil(retryAfterMs / 1000),
+        remaining,
+        resetAtMs,
+        retryAfterMs,
+        failedOpen: false,
+      };
+    } catch (err) {
+      const now = Date.now();
+      if (now - this.lastFailureLog > 10_000) {
+        this.lastFailureLog = now;
+        this.logger.warn(`Rate limiter failing open: ${(err as Error).message}`);
+      }
+      return {
+        totalHits: 0,
+        timeToExpire: 0,
+        isBlocked: false,
+        timeToBlockExpire: 0,
+        remaining: capacity,
+        resetAtMs: now,
+        retryAfterMs: 0,
+        failedOpen: true,
+      };
+    }
+  }
+}

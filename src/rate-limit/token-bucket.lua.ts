@@ -1,0 +1,29 @@
+/**
+ * Atomic token bucket in Redis. KEYS[1] = bucket hash; ARGV = capacity, perMinute.
+ * Uses the server clock (TIME), so every instance agrees on time.
+ * Returns {allowed (0/1), remaining, resetAtMs, retryAfterMs}. Mirrors takeToken() in token-bucket.ts.
+ */
+export const TOKEN_BUCKET_LUA = `
+local capacity = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2]) / 60000
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local data = redis.call('HMGET', KEYS[1], 't', 'u')
+local tokens = capacity
+if data[1] then
+  local elapsed = now - tonumber(data[2])
+  if elapsed < 0 then elapsed = 0 end
+  tokens = math.min(capacity, tonumber(data[1]) + elapsed * rate)
+end
+local allowed = 0
+if tokens >= 1 then
+  allowed = 1
+  tokens = tokens - 1
+end
+local retry = 0
+if allowed == 0 then retry = math.ceil((1 - tokens) / rate) end
+local full = math.ceil((capacity - tokens) / rate)
+redis.call('HSET', KEYS[1], 't', tostring(tokens), 'u', now)
+redis.call('PEXPIRE', KEYS[1], full + 1000)
+return {allowed, math.floor(tokens), now + full, retry}
+`;

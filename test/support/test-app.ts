@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { createHttpApp } from '../../src/app.factory';
+import { AppRole } from '../../src/app-role';
+import { ApiKeysService } from '../../src/auth/api-keys.service';
+import { TEMPLATE_DB, TEST_PG_BASE, TEST_REDIS_URL, databaseUrl } from '../setup/test-env';
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+  rawBody?: string | Buffer | FormData;
+}
+
+/** An isolated database (cloned from the migrated template) and Redis prefix for one spec file. */
+export class TestEnvironment {
+  readonly dbName = `sps_t_${randomBytes(6).toString('hex')}`;
+  readonly redisPrefix = `t${randomBytes(4).toString('hex')}`;
+  readonly databaseUrl = databaseUrl(this.dbName);
+
+  async create(extraEnv: Record<string, string> = {}): Promise<void> {
+    const admin = new Client({ connectionString: TEST_PG_BASE });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${this.dbName} TEMPLATE ${TEMPLATE_DB}`);
+    } finally {
+      await admin.end();
+    }
+    Object.assign(process.env, {
+      NODE_ENV: 'test',
+      DATABASE_URL: this.databaseUrl,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_PREFIX: this.redisPrefix,
+      MIGRATIONS_RUN: 'false',
+      BOOTSTRAP_KEY: 'false',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      ...extraEnv,
+    });
+  }
+
+  async destroy(): Promise<void> {
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${this.redisPrefix}:*`, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length) await redis.del(...keys);
+      } while (cursor !== '0');
+    } finally {
+      redis.disconnect();
+    }
+    const admin = new Client({ connectionString: TEST_PG_BASE });
+    await admin.connect();
+    try {
+      await admin.query(`DROP DATABASE IF EXISTS ${this.dbName} WITH (FORCE)`);
+    } finally {
+      await admin.end();
+    }
+  }
+}
+
+/** The real application on a real port, with its own database and Redis prefix. */
+export class TestApp {
+  readonly env = new TestEnvironment();
+  app!: NestFastifyApplication;
+  baseUrl!: string;
+
+  static async start(opts: { env?: Record<string, string>; role?: AppRole } = {}): Promise<TestApp> {
+    const t = new TestApp();
+    await t.env.create(opts.env);
+    t.app = await createHttpApp(opts.role ?? 'all');
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.getHttpServer().address();
+    if (!address || typeof address === 'string') throw new Error('no address');
+    t.baseUrl = `http://127.0.0.1:${address.port}`;
+    return t;
+  }
+
+  get dataSource(): DataSource {
+    return this.app.get(DataSource);
+  }
+
+  /** A workspace with a fresh key, through the same service the CLI uses. */
+  async createWorkspace(
+    name = `ws-${randomBytes(4).toString('hex')}`,
+    limits: { perMinute?: number; burst?: number } = {},
+  ) {
+    const keys = this.app.get(ApiKeysService);
+    const workspace = await keys.resolveWorkspace(name, true);
+    const { apiKey, key } = await keys.create(workspace.id, {
+      name: 'test',
+      rateLimitPerMinute: limits.perMinute ?? 100_000,
+      rateLimitBurst: limits.burst ?? 100_000,
+    });
+    return { workspaceId: workspace.id, key, apiKeyId: apiKey.id };
+  }
+
+  async request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.key) headers['x-api-key'] = opts.key;
+    let body: string | Buffer | FormData | undefined = opts.rawBody;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, body: parsed as T, text };
+  }
+
+  async close(): Promise<void> {
+    await this.app?.close();
+    await this.env.destroy();
+  }
+}
