@@ -1,0 +1,88 @@
+/**
+ * Where uploaded media bytes live. Uploads are modelled as numbered *parts* (the service's chunks) that
+ * `complete` joins into one immutable object, so the same contract maps onto S3 multipart upload:
+ * begin = CreateMultipartUpload, writePart = UploadPart (part number = index + 1), listParts = ListParts,
+ * complete = CompleteMultipartUpload, remove = AbortMultipartUpload + DeleteObject.
+ * Bytes are always streamed; no method holds a whole part or object in memory.
+ */
+import type { Readable } from 'node:stream';
+
+export {
+  InvalidMediaKeyError,
+  MediaObjectNotFoundError,
+  MediaStorageError,
+  MissingPartsError,
+  PartChecksumMismatchError,
+  PartSizeMismatchError,
+  PartTooLargeError,
+} from './media-storage.errors';
+
+export const MEDIA_STORAGE = Symbol('MEDIA_STORAGE');
+
+/** S3 multipart rules: every part but the last is at least 5 MiB, at most 5 GiB, at most 10,000 parts. */
+export const S3_MIN_PART_SIZE = 5 * 1024 * 1024;
+export const S3_MAX_PART_SIZE = 5 * 1024 * 1024 * 1024;
+export const S3_MAX_PART_COUNT = 10_000;
+
+/** Constraints the service must respect when it picks chunkSize/totalChunks at initialize. */
+export interface MediaStorageLimits {
+  /** Every part except the last must have at least this many bytes. */
+  readonly minPartSize: number;
+  readonly maxPartSize: number;
+  /** Part indexes run 0..maxPartCount-1. */
+  readonly maxPartCount: number;
+}
+
+export interface WritePartOptions {
+  /** Stop reading and throw `PartTooLargeError` once more than this many bytes arrive. */
+  maxBytes: number;
+  /** When known (it is: chunkSize, or the remainder for the last chunk), a part of any other size is refused. */
+  expectedBytes?: number;
+  /** Lower-case hex; a part with another digest is refused (S3: x-amz-checksum-sha256 on UploadPart). */
+  expectedSha256?: string;
+}
+
+export interface StoredDigest {
+  size: number;
+  /** Lower-case hex SHA-256. */
+  sha256: string;
+}
+
+export interface MediaStorage {
+  readonly limits: MediaStorageLimits;
+
+  /** Prepares an upload (S3: CreateMultipartUpload). Idempotent; call once from initialize. */
+  begin(mediaId: string): Promise<void>;
+
+  /**
+   * Streams one part into place, replacing any earlier copy atomically: concurrent writers of the same
+   * part leave exactly one of their versions, never a mix. Throws `PartTooLargeError`,
+   * `PartSizeMismatchError` or `PartChecksumMismatchError` (nothing stored) or the stream's own error.
+   */
+  writePart(mediaId: string, index: number, data: Readable, opts: WritePartOptions): Promise<StoredDigest>;
+
+  /** Forgets one part; no error if absent. Not available on S3 (parts can only be overwritten). */
+  deletePart(mediaId: string, index: number): Promise<void>;
+
+  /** Indexes of the parts stored so far, ascending. */
+  listParts(mediaId: string): Promise<number[]>;
+
+  /**
+   * Joins parts 0..partCount-1 in order into the final object and drops the parts; returns the object's
+   * size and SHA-256. Idempotent and crash-safe: once the object exists, calling again re-hashes it.
+   * Throws `MissingPartsError` when parts are absent and no object was produced yet.
+   */
+  complete(mediaId: string, partCount: number): Promise<StoredDigest>;
+
+  /** Streams the final object; the stream errors (ENOENT / NoSuchKey) if it does not exist. */
+  open(mediaId: string): Readable;
+
+  /** Up to `bytes` leading bytes of the final object (fewer if it is shorter); `MediaObjectNotFoundError` if absent. */
+  readHead(mediaId: string, bytes: number): Promise<Buffer>;
+
+  /** Size of the final object, or null if it does not exist. */
+  stat(mediaId: string): Promise<{ size: number } | null>;
+
+  /** Deletes the final object, every part and any unfinished upload; no error if absent. */
+  remove(mediaId: string): Promise<void>;
+}
