@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConsoleLogger, Logger, LogLevel } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
@@ -8,25 +8,11 @@ import { AppRole } from './app-role';
 import { AppModule } from './app.module';
 import { AuthService } from './auth/auth.service';
 import { sendError } from './common/errors';
+import { createLogger } from './common/logger';
 import { AppConfig, appConfig } from './config';
 import { buildOpenApiDocument } from './docs/openapi';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
-
-export function createLogger(level: string): ConsoleLogger {
-  const map: Record<string, LogLevel> = {
-    fatal: 'fatal',
-    error: 'error',
-    warn: 'warn',
-    info: 'log',
-    debug: 'debug',
-    trace: 'verbose',
-  };
-  const cut = level === 'silent' ? -1 : LEVELS.indexOf(map[level] ?? 'log');
-  return new ConsoleLogger({ json: true, logLevels: LEVELS.slice(0, cut + 1), colors: false });
-}
-
 /**
  * Builds the HTTP application exactly as production runs it (main.ts) and as e2e tests boot it:
  * Fastify, /api prefix, request ids, the error shape for Fastify-level failures, Swagger.

@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { createHttpApp, createLogger } from './app.factory';
+import { createHttpApp } from './app.factory';
+import { createLogger } from './common/logger';
 import { runsHttp } from './app-role';
 import { AppModule } from './app.module';
+import { BootstrapKeyService } from './auth/bootstrap-key.service';
 import { appConfig, databaseConfig } from './config';
 import { prepareDatabase } from './database/database-bootstrap';
 
@@ -16,6 +18,8 @@ async function bootstrap(): Promise<void> {
 
   if (runsHttp(cfg.role)) {
     const app = await createHttpApp(cfg.role);
+    await app.init();
+    await app.get(BootstrapKeyService).run();
     await app.listen({ port: cfg.port, host: cfg.host });
     logger.log(`Listening on http://${cfg.host}:${cfg.port}/api (role ${cfg.role}); docs at /api/docs`);
   } else {

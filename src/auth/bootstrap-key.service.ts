@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { DataSource } from 'typeorm';
 import { appConfig } from '../config';
@@ -8,10 +8,11 @@ const BOOTSTRAP_LOCK = 727_100_002;
 
 /**
  * First start on an empty database: creates workspace `default` and one key, printed once in
- * the log so a newcomer can call the API at once. Off with BOOTSTRAP_KEY=false.
+ * the log so a newcomer can call the API at once. Off with BOOTSTRAP_KEY=false. Called by the
+ * HTTP process at start (not by the worker or the CLI).
  */
 @Injectable()
-export class BootstrapKeyService implements OnApplicationBootstrap {
+export class BootstrapKeyService {
   private readonly logger = new Logger('Bootstrap');
 
   constructor(
@@ -20,8 +21,8 @@ export class BootstrapKeyService implements OnApplicationBootstrap {
     private readonly dataSource: DataSource,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    if (!this.app.bootstrapKey || this.app.role === 'worker') return;
+  async run(): Promise<void> {
+    if (!this.app.bootstrapKey) return;
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {

@@ -1,0 +1,28 @@
+import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
+import { createHttpApp } from './app.factory';
+import { databaseConfig } from './config';
+import { prepareDatabase } from './database/database-bootstrap';
+import { buildOpenApiDocument } from './docs/openapi';
+
+/**
+ * `npm run openapi`: writes the OpenAPI document to docs/openapi.json. The test suite fails when
+ * the committed copy differs from what the code generates (test/foundation/openapi-current.e2e-spec.ts).
+ */
+async function main(): Promise<void> {
+  const target = process.argv[2] ?? 'docs/openapi.json';
+  process.env.LOG_LEVEL ??= 'error';
+  process.env.BOOTSTRAP_KEY = 'false';
+  const db = databaseConfig();
+  await prepareDatabase(db.url, db.migrationsRun);
+  const app = await createHttpApp('api');
+  await app.init();
+  writeFileSync(target, `${JSON.stringify(buildOpenApiDocument(app), null, 2)}\n`);
+  await app.close();
+  process.stderr.write(`Wrote ${target}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { BootstrapKeyService } from '../../src/auth/bootstrap-key.service';
+import { TestApp } from '../support/test-app';
+
+const run = promisify(execFile);
+
+describe('command line and first-start key', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await TestApp.start();
+  });
+  afterAll(() => t.close());
+
+  const cli = async (...args: string[]) => {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', 'src/cli.ts', ...args],
+      {
+        env: { ...process.env, LOG_LEVEL: 'info' },
+        cwd: `${__dirname}/../..`,
+      },
+    );
+    return { out: JSON.parse(stdout), stdout, stderr };
+  };
+
+  it('creates, lists and revokes keys, printing only JSON on stdout', async () => {
+    const created = await cli('keys:create', '--workspace', 'cli-ws', '--name', 'laptop');
+    expect(created.out).toEqual(
+      expect.objectContaining({
+        id: expect.any(String),
+        key: expect.stringMatching(/^spk_/),
+        workspaceId: expect.any(String),
+        name: 'laptop',
+      }),
+    );
+    expect(created.stdout.trim().split('\n')).toHaveLength(1);
+    expect((await t.request('GET', '/api/api-keys', { key: created.out.key })).status).toBe(200);
+
+    const listed = await cli('keys:list', '--workspace', created.out.workspaceId);
+    expect(listed.out.data.map((k: { id: string }) => k.id)).toEqual([created.out.id]);
+    expect(listed.stdout).not.toContain(created.out.key);
+
+    const again = await cli('keys:create', '--workspace', 'cli-ws');
+    expect(again.out.workspaceId).toBe(created.out.workspaceId);
+
+    const revoked = await cli('keys:revoke', created.out.id);
+    expect(revoked.out.revokedAt).toEqual(expect.any(String));
+    // revocation broadcast over Redis reaches the running app at once
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await t.request('GET', '/api/api-keys', { key: created.out.key })).status).toBe(401);
+  }, 60_000);
+
+  it('creates workspace "default" and one key on the first start only', async () => {
+    process.env.BOOTSTRAP_KEY = 'true';
+    const fresh = await TestApp.start({ env: { BOOTSTRAP_KEY: 'true' } });
+    try {
+      await fresh.app.get(BootstrapKeyService).run();
+      await fresh.app.get(BootstrapKeyService).run();
+      const rows = await fresh.dataSource.query(
+        "SELECT count(*)::int AS n FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE w.name = 'default'",
+      );
+      expect(rows[0].n).toBe(1);
+    } finally {
+      await fresh.close();
+      process.env.BOOTSTRAP_KEY = 'false';
+    }
+  });
+});
