@@ -17,6 +17,7 @@ export function createValidationPipe(): ValidationPipe {
   return new ValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
+    stopAtFirstError: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
     exceptionFactory: (errors) => {

@@ -1,0 +1,71 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { ApiErrors } from '../common/decorators/api-errors.decorator';
+import { WorkspaceId } from '../common/decorators/workspace.decorator';
+import { IdParamDto } from '../common/id-param.dto';
+import { ApiPageResponse, Page } from '../common/pagination/pagination';
+import { ChannelsService } from './channels.service';
+import { ChannelDto } from './dto/channel.dto';
+import { ConnectChannelDto } from './dto/connect-channel.dto';
+import { ListChannelsQueryDto } from './dto/list-channels.query.dto';
+
+@ApiTags('Channels')
+@Controller('channels')
+export class ChannelsController {
+  constructor(private readonly channels: ChannelsService) {}
+
+  @Post()
+  @ApiOperation({
+    summary: 'Connect a social account',
+    description:
+      'Verifies the credentials with the provider, fills name, handle, avatar and limits from it, and stores the ' +
+      'credentials encrypted. Connecting an account the workspace already has reactivates that channel (200).',
+  })
+  @ApiCreatedResponse({ type: ChannelDto, description: 'A new channel' })
+  @ApiOkResponse({ type: ChannelDto, description: 'The existing channel of this account, reactivated' })
+  @ApiErrors(400)
+  async connectChannel(
+    @WorkspaceId() workspaceId: string,
+    @Body() body: ConnectChannelDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ChannelDto> {
+    const { channel, created } = await this.channels.connect(workspaceId, body.provider, body.credentials);
+    void reply.status(created ? 201 : 200);
+    return ChannelDto.from(channel);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List channels' })
+  @ApiPageResponse(ChannelDto)
+  @ApiErrors(400)
+  async listChannels(
+    @WorkspaceId() workspaceId: string,
+    @Query() query: ListChannelsQueryDto,
+  ): Promise<Page<ChannelDto>> {
+    const page = await this.channels.list(workspaceId, query);
+    return { data: page.data.map((c) => ChannelDto.from(c)), nextCursor: page.nextCursor };
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Get one channel' })
+  @ApiOkResponse({ type: ChannelDto })
+  @ApiErrors(400, 404)
+  async getChannel(@WorkspaceId() workspaceId: string, @Param() { id }: IdParamDto): Promise<ChannelDto> {
+    return ChannelDto.from(await this.channels.get(workspaceId, id));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Disconnect a channel',
+    description:
+      'Status becomes `disconnected`, credentials are wiped and `channel.disconnected` is emitted. The channel stays ' +
+      'readable. Repeating it is a no-op. Posts already published stay on the network.',
+  })
+  @ApiNoContentResponse({ description: 'Disconnected' })
+  @ApiErrors(400, 404)
+  async disconnectChannel(@WorkspaceId() workspaceId: string, @Param() { id }: IdParamDto): Promise<void> {
+    await this.channels.disconnect(workspaceId, id);
+  }
+}

@@ -1,0 +1,66 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { PROVIDER_IDS, ProviderId } from '../../providers/social-provider.interface';
+import { Channel, ChannelStatus } from '../channel.entity';
+
+export class ChannelLimitsDto {
+  /** Longest post the account may publish (Mastodon: characters; Bluesky: graphemes). */
+  maxCharacters!: number;
+  /** Most media attachments per post. */
+  maxMedia!: number;
+}
+
+/** A connected social account. Credentials are never returned. */
+export class ChannelDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ enum: PROVIDER_IDS })
+  provider!: ProviderId;
+
+  /** Display name of the account (else its username). */
+  name!: string;
+
+  /** `@user@instance` on Mastodon, `@handle` on Bluesky. */
+  @ApiProperty({ example: '@alice@mastodon.social' })
+  handle!: string;
+
+  @ApiProperty({ nullable: true, type: String, format: 'uri' })
+  avatarUrl!: string | null;
+
+  @ApiProperty({ nullable: true, type: String, format: 'uri' })
+  profileUrl!: string | null;
+
+  @ApiProperty({ enum: ['active', 'disconnected'] })
+  status!: ChannelStatus;
+
+  limits!: ChannelLimitsDto;
+
+  @ApiProperty({ format: 'date-time' })
+  connectedAt!: string;
+
+  @ApiProperty({ format: 'date-time', nullable: true, type: String })
+  disconnectedAt!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updatedAt!: string;
+
+  static from(c: Channel): ChannelDto {
+    return {
+      id: c.id,
+      provider: c.provider,
+      name: c.name,
+      handle: c.handle,
+      avatarUrl: c.avatarUrl,
+      profileUrl: c.profileUrl,
+      status: c.status,
+      limits: { maxCharacters: c.limits.maxCharacters, maxMedia: c.limits.maxMedia },
+      connectedAt: c.connectedAt.toISOString(),
+      disconnectedAt: c.disconnectedAt?.toISOString() ?? null,
+      createdAt: c.createdAt.toISOString(),
+      updatedAt: c.updatedAt.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,38 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Workspace } from '../auth/workspace.entity';
+
+export const EVENT_TYPES = ['post.published', 'post.failed', 'channel.disconnected', 'analytics.updated'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * The transactional outbox: a row is written in the same transaction as the state change that
+ * causes it, and the relay delivers committed rows. Also the workspace's event log (GET /events).
+ */
+@Entity('events')
+@Index('IDX_events_workspace_created', ['workspaceId', 'createdAt', 'id'])
+@Index('IDX_events_workspace_type_created', ['workspaceId', 'type', 'createdAt', 'id'])
+export class EventRecord {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ type: 'uuid' })
+  workspaceId!: string;
+
+  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id' })
+  workspace?: Workspace;
+
+  @Column({ type: 'varchar', length: 64 })
+  type!: EventType;
+
+  @Column({ type: 'jsonb' })
+  data!: Record<string, unknown>;
+
+  @CreateDateColumn({ type: 'timestamptz', default: () => 'clock_timestamp()' })
+  createdAt!: Date;
+
+  /** When the relay handed the event to webhook delivery; null while pending. */
+  @Index('IDX_events_undispatched', { where: 'dispatched_at IS NULL' })
+  @Column({ type: 'timestamptz', nullable: true })
+  dispatchedAt!: Date | null;
+}

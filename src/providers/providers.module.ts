@@ -1,0 +1,24 @@
+import { Global, Module } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { OutboundHttp } from '../common/http/outbound-http';
+import { appConfig } from '../config';
+import { ProviderRegistry, createProviderRegistry } from './provider.registry';
+
+/** The outbound HTTP client (SSRF-guarded) and the provider adapters, shared by every feature. */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: OutboundHttp,
+      inject: [appConfig.KEY],
+      useFactory: (app: ConfigType<typeof appConfig>) => new OutboundHttp({ allowPrivate: app.outboundAllowPrivate }),
+    },
+    {
+      provide: ProviderRegistry,
+      inject: [OutboundHttp],
+      useFactory: (http: OutboundHttp) => createProviderRegistry(http),
+    },
+  ],
+  exports: [OutboundHttp, ProviderRegistry],
+})
+export class ProvidersModule {}
