@@ -1,7 +1,7 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
-import { AppRole } from './app-role';
+import { AppRole, runsWorkers } from './app-role';
 import { AuthModule } from './auth/auth.module';
 import { ChannelsModule } from './channels/channels.module';
 import { CryptoModule } from './common/crypto/crypto.module';
@@ -16,15 +16,19 @@ import { QueueModule } from './queue/queue.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RedisModule } from './redis/redis.module';
 
+/** Controllers, services and queue registrations: loaded by every role. */
+const FEATURE_MODULES: Array<Type<unknown>> = [HealthModule, ProvidersModule, EventsModule, ChannelsModule];
+
+/** Queue processors, relays and repeatable jobs: loaded only where the role runs workers. */
+const WORKER_MODULES: Array<Type<unknown>> = [];
+
 /**
- * Wires the feature modules. `role` decides whether queue processors are registered
- * (worker/all) and whether controllers are served (api/all; main.ts skips HTTP for worker).
- * AuthModule comes before RateLimitModule: its guard must run first.
+ * Wires the modules. `role` decides whether worker modules load (worker/all); main.ts serves HTTP
+ * for api/all only. AuthModule comes before RateLimitModule: its guard must run first.
  */
 @Module({})
 export class AppModule {
   static forRole(role: AppRole): DynamicModule {
-    void role;
     return {
       module: AppModule,
       imports: [
@@ -32,13 +36,11 @@ export class AppModule {
         DatabaseModule,
         RedisModule,
         QueueModule,
+        CryptoModule,
         AuthModule,
         RateLimitModule,
-        HealthModule,
-        CryptoModule,
-        ProvidersModule,
-        EventsModule,
-        ChannelsModule,
+        ...FEATURE_MODULES,
+        ...(runsWorkers(role) ? WORKER_MODULES : []),
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
