@@ -1,0 +1,62 @@
+import { OutboundHttp } from '../../common/http/outbound-http';
+import { InvalidCredentialsError } from '../provider.errors';
+import { parseBlueskyLogin, parseBlueskyStoredCredentials } from './bluesky.credentials';
+import { BLUESKY_LIMITS, BlueskyProvider } from './bluesky.provider';
+
+describe('BlueskyProvider.validate', () => {
+  const http = new OutboundHttp({ allowPrivate: false });
+  const provider = new BlueskyProvider(http);
+
+  afterAll(() => http.close());
+
+  it('counts graphemes, not code units', () => {
+    expect(provider.validate({ content: '🦋'.repeat(300), media: [] }, BLUESKY_LIMITS)).toEqual([]);
+    expect(provider.validate({ content: '👍🏽'.repeat(300), media: [] }, BLUESKY_LIMITS)).toEqual([]);
+    const problems = provider.validate({ content: 'é'.repeat(301), media: [] }, BLUESKY_LIMITS);
+    expect(problems).toEqual([{ field: 'content', message: expect.stringContaining('301') }]);
+  });
+
+  it('reports the 3000-byte text limit', () => {
+    const problems = provider.validate({ content: '👨‍👩‍👧‍👦'.repeat(200), media: [] }, BLUESKY_LIMITS);
+    expect(problems.map((p) => p.message).join()).toContain('bytes');
+  });
+
+  it('checks media count, type and size', () => {
+    const image = { id: 'i', mimeType: 'image/png', size: 10, width: null, height: null, filename: 'i.png' };
+    expect(provider.validate({ content: '', media: [image] }, BLUESKY_LIMITS)).toEqual([]);
+    const problems = provider.validate(
+      {
+        content: 'x',
+        media: [image, image, image, { ...image, mimeType: 'image/heic' }, { ...image, size: 1_000_001 }],
+      },
+      BLUESKY_LIMITS,
+    );
+    expect(problems.every((p) => p.field === 'mediaIds')).toBe(true);
+    expect(problems).toHaveLength(3);
+  });
+});
+
+describe('Bluesky credentials', () => {
+  it('defaults the service URL and strips a leading @', () => {
+    expect(parseBlueskyLogin({ identifier: '@alice.test', appPassword: 'p' })).toEqual({
+      identifier: 'alice.test',
+      appPassword: 'p',
+      serviceUrl: 'https://bsky.social',
+    });
+  });
+
+  it.each([null, {}, { identifier: 'a' }, { identifier: 'a', appPassword: 'p', serviceUrl: 'file:///x' }])(
+    'refuses %j',
+    (raw) => expect(() => parseBlueskyLogin(raw)).toThrow(InvalidCredentialsError),
+  );
+
+  it('needs a DID in stored credentials, tokens optional', () => {
+    expect(() => parseBlueskyStoredCredentials({ identifier: 'a', appPassword: 'p' })).toThrow(InvalidCredentialsError);
+    expect(parseBlueskyStoredCredentials({ identifier: 'a', appPassword: 'p', did: 'did:plc:x' })).toMatchObject({
+      did: 'did:plc:x',
+      handle: 'a',
+      accessJwt: '',
+      refreshJwt: '',
+    });
+  });
+});

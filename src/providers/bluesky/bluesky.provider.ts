@@ -1,0 +1,322 @@
+import { OutboundHttp, SsrfBlockedError } from '../../common/http/outbound-http';
+import { commonDraftProblems } from '../draft-validation.util';
+import { countGraphemes } from '../grapheme.util';
+import { openExactSize } from '../media-stream.util';
+import { CallKind, mapHttpFailure } from '../provider-http.util';
+import { asNonEmptyString, asNumber, asObject, asString } from '../provider-json.util';
+import {
+  ContentRejectedError,
+  InvalidCredentialsError,
+  ProviderError,
+  TransientProviderError,
+} from '../provider.errors';
+import type {
+  ChannelLimits,
+  ConnectedAccount,
+  MetricsResult,
+  PostDraft,
+  Problem,
+  PublishInput,
+  PublishMedia,
+  PublishResult,
+  PublishedRef,
+  SocialProvider,
+} from '../social-provider.interface';
+import { BlueskySession, createSession, parseSessionTokens } from './bluesky-session';
+import { BLUESKY, BlueskyXrpc, XrpcResponse, xrpcErrorText } from './bluesky-xrpc.client';
+import {
+  BlueskyStoredCredentials,
+  parseBlueskyLogin,
+  parseBlueskyStoredCredentials,
+  toStoredRecord,
+} from './bluesky.credentials';
+import { Facet, detectFacets, toRecordFacet } from './facets';
+import { deterministicTid } from './tid';
+
+export const BLUESKY_LIMITS: ChannelLimits = Object.freeze({
+  maxCharacters: 300,
+  maxMedia: 4,
+  maxImageBytes: 1_000_000,
+  supportedMimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'],
+});
+
+/** app.bsky.feed.post allows at most 3000 UTF-8 bytes of text besides the 300 graphemes. */
+const MAX_TEXT_BYTES = 3000;
+const POST_COLLECTION = 'app.bsky.feed.post';
+
+export interface BlueskyProviderOptions {
+  /** Time budget of one blob upload request. Default: the OutboundHttp default. */
+  uploadTimeoutMs?: number;
+}
+
+interface PostRecord {
+  $type: 'app.bsky.feed.post';
+  text: string;
+  createdAt: string;
+  facets?: Facet[];
+  embed?: { $type: 'app.bsky.embed.images'; images: ImageEmbed[] };
+}
+
+interface ImageEmbed {
+  alt: string;
+  image: unknown;
+  aspectRatio?: { width: number; height: number };
+}
+
+function isOk(res: XrpcResponse): boolean {
+  return res.status >= 200 && res.status < 300;
+}
+
+function failure(res: XrpcResponse, kind: CallKind): ProviderError {
+  return mapHttpFailure(BLUESKY, res.status, res.headers, xrpcErrorText(res.data), kind);
+}
+
+/** Record key of an at:// URI (at://did/collection/rkey). */
+function rkeyOf(uri: string): string {
+  return uri.slice(uri.lastIndexOf('/') + 1);
+}
+
+/**
+ * Bluesky adapter (AT Protocol XRPC). Publishing is idempotent through a record key derived from the
+ * publication (createdAt + idempotency key): a retry hits the existing record and returns it.
+ */
+export class BlueskyProvider implements SocialProvider {
+  readonly id = 'bluesky' as const;
+
+  constructor(
+    private readonly http: OutboundHttp,
+    private readonly options: BlueskyProviderOptions = {},
+  ) {}
+
+  async connect(credentials: unknown): Promise<ConnectedAccount> {
+    const login = parseBlueskyLogin(credentials);
+    const xrpc = new BlueskyXrpc(this.http, login.serviceUrl);
+    const host = new URL(login.serviceUrl).host;
+
+    let res: XrpcResponse;
+    try {
+      res = await createSession(xrpc, login);
+    } catch (err) {
+      if (err instanceof SsrfBlockedError) {
+        throw new InvalidCredentialsError(`The Bluesky service URL is not allowed: ${err.message}`);
+      }
+      const reason = err instanceof Error ? `: ${err.message}` : '';
+      throw new InvalidCredentialsError(`The Bluesky service ${host} could not be reached${reason}`);
+    }
+    if (res.status === 400 || res.status === 401 || res.status === 403) {
+      throw new InvalidCredentialsError(
+        `Bluesky refused the login: ${xrpcErrorText(res.data) || `HTTP ${res.status}`}`,
+        res.status,
+      );
+    }
+    const tokens = isOk(res) ? parseSessionTokens(res.data) : undefined;
+    if (!tokens) {
+      throw new InvalidCredentialsError(
+        `The Bluesky service ${host} could not be reached (HTTP ${res.status})`,
+        res.status,
+      );
+    }
+
+    const stored: BlueskyStoredCredentials = { ...login, ...tokens };
+    const session = new BlueskySession(xrpc, stored);
+    const profile = await this.fetchProfile(session, tokens.did);
+    const current = session.credentials;
+    return {
+      externalId: current.did,
+      name: profile.displayName ?? current.handle,
+      handle: `@${current.handle}`,
+      avatarUrl: profile.avatar ?? null,
+      profileUrl: `https://bsky.app/profile/${current.handle}`,
+      limits: { ...BLUESKY_LIMITS, supportedMimeTypes: [...BLUESKY_LIMITS.supportedMimeTypes] },
+      credentials: toStoredRecord(current),
+    };
+  }
+
+  validate(post: PostDraft, limits: ChannelLimits): Problem[] {
+    const problems = commonDraftProblems(BLUESKY, post.content, post.media, limits);
+    const graphemes = countGraphemes(post.content);
+    if (graphemes > limits.maxCharacters) {
+      problems.push({
+        field: 'content',
+        message: `The text is ${graphemes} characters long; Bluesky allows ${limits.maxCharacters}`,
+      });
+    }
+    const bytes = Buffer.byteLength(post.content, 'utf8');
+    if (bytes > MAX_TEXT_BYTES) {
+      problems.push({ field: 'content', message: `The text is ${bytes} bytes long; Bluesky allows ${MAX_TEXT_BYTES}` });
+    }
+    return problems;
+  }
+
+  async publish(input: PublishInput): Promise<PublishResult> {
+    const creds = parseBlueskyStoredCredentials(input.credentials);
+    const session = new BlueskySession(new BlueskyXrpc(this.http, creds.serviceUrl), creds);
+
+    const images: ImageEmbed[] = [];
+    for (const media of input.media) images.push(await this.uploadImage(session, media));
+
+    const record: PostRecord = {
+      $type: POST_COLLECTION,
+      text: input.content,
+      createdAt: input.createdAt.toISOString(),
+    };
+    const facets = await this.buildFacets(session, input.content);
+    if (facets.length > 0) record.facets = facets;
+    if (images.length > 0) record.embed = { $type: 'app.bsky.embed.images', images };
+
+    const rkey = deterministicTid(input.createdAt, input.idempotencyKey);
+    const uri = await this.createRecord(session, rkey, record);
+    const current = session.credentials;
+    return {
+      platformPostId: uri,
+      url: `https://bsky.app/profile/${current.handle}/post/${rkeyOf(uri)}`,
+      ...(session.changed ? { credentials: toStoredRecord(current) } : {}),
+    };
+  }
+
+  async fetchMetrics(credentials: Record<string, unknown>, ref: PublishedRef): Promise<MetricsResult> {
+    const creds = parseBlueskyStoredCredentials(credentials);
+    const session = new BlueskySession(new BlueskyXrpc(this.http, creds.serviceUrl), creds);
+    const res = await session.call({
+      method: 'GET',
+      nsid: 'app.bsky.feed.getPosts',
+      params: { uris: ref.platformPostId },
+    });
+    if (!isOk(res)) throw failure(res, 'content');
+    const posts = asObject(res.data)?.posts;
+    const post = Array.isArray(posts)
+      ? asObject(posts.find((p) => asObject(p)?.uri === ref.platformPostId))
+      : undefined;
+    if (!post) throw new ContentRejectedError('The post no longer exists on Bluesky', 404);
+    const count = (name: string): number | null => asNumber(post[name]) ?? null;
+    const raw = {
+      likeCount: count('likeCount'),
+      repostCount: count('repostCount'),
+      replyCount: count('replyCount'),
+      quoteCount: count('quoteCount'),
+    };
+    return {
+      metrics: {
+        likes: raw.likeCount,
+        reposts: raw.repostCount,
+        replies: raw.replyCount,
+        quotes: raw.quoteCount,
+        impressions: null,
+        raw,
+      },
+      ...(session.changed ? { credentials: toStoredRecord(session.credentials) } : {}),
+    };
+  }
+
+  /** Profile for connect; any failure other than refused credentials falls back to the handle. */
+  private async fetchProfile(session: BlueskySession, did: string): Promise<{ displayName?: string; avatar?: string }> {
+    try {
+      const res = await session.call({ method: 'GET', nsid: 'app.bsky.actor.getProfile', params: { actor: did } });
+      if (!isOk(res)) return {};
+      const profile = asObject(res.data);
+      return { displayName: asNonEmptyString(profile?.displayName), avatar: asNonEmptyString(profile?.avatar) };
+    } catch (err) {
+      if (err instanceof ProviderError && err.code === 'CREDENTIALS_REVOKED') {
+        throw new InvalidCredentialsError(`Bluesky refused the new session: ${err.message}`, err.status);
+      }
+      return {};
+    }
+  }
+
+  private async uploadImage(session: BlueskySession, media: PublishMedia): Promise<ImageEmbed> {
+    const res = await session.call({
+      method: 'POST',
+      nsid: 'com.atproto.repo.uploadBlob',
+      raw: () => ({ body: openExactSize(media), contentType: media.mimeType, contentLength: media.size }),
+      timeoutMs: this.options.uploadTimeoutMs,
+    });
+    if (!isOk(res)) throw failure(res, 'media');
+    const blob = asObject(asObject(res.data)?.blob);
+    if (!blob) throw new TransientProviderError('Bluesky accepted the image but returned no blob', res.status);
+    const image: ImageEmbed = { alt: '', image: blob };
+    if (media.width && media.height && media.width > 0 && media.height > 0) {
+      image.aspectRatio = { width: media.width, height: media.height };
+    }
+    return image;
+  }
+
+  /** Link, tag and mention facets; mentions whose handle does not resolve are left as plain text. */
+  private async buildFacets(session: BlueskySession, text: string): Promise<Facet[]> {
+    const detected = detectFacets(text);
+    const handles = [...new Set(detected.flatMap((f) => (f.type === 'mention' ? [f.handle] : [])))];
+    const dids = new Map<string, string>();
+    for (const handle of handles) {
+      const did = await this.resolveHandle(session, handle);
+      if (did) dids.set(handle, did);
+    }
+    return detected.flatMap((f) => {
+      const facet = toRecordFacet(f, f.type === 'mention' ? dids.get(f.handle) : undefined);
+      return facet ? [facet] : [];
+    });
+  }
+
+  private async resolveHandle(session: BlueskySession, handle: string): Promise<string | undefined> {
+    const res = await session.callAnonymous({
+      method: 'GET',
+      nsid: 'com.atproto.identity.resolveHandle',
+      params: { handle },
+    });
+    if (isOk(res)) {
+      const did = asString(asObject(res.data)?.did);
+      return did?.startsWith('did:') ? did : undefined;
+    }
+    if (res.status === 429 || res.status >= 500) throw failure(res, 'content');
+    return undefined;
+  }
+
+  /**
+   * Creates the post under its deterministic record key. When the key is taken (the reference PDS
+   * answers 500 InternalServerError today; newer ones a 400/409 error), the existing record is read
+   * back and returned if it is this publication's post.
+   */
+  private async createRecord(session: BlueskySession, rkey: string, record: PostRecord): Promise<string> {
+    const repo = session.credentials.did;
+    const res = await session.call({
+      method: 'POST',
+      nsid: 'com.atproto.repo.createRecord',
+      json: { repo, collection: POST_COLLECTION, rkey, record },
+    });
+    if (isOk(res)) {
+      const uri = asNonEmptyString(asObject(res.data)?.uri);
+      if (!uri) throw new TransientProviderError('Bluesky created the post but returned no URI', res.status);
+      return uri;
+    }
+    if (res.status === 400 || res.status === 409 || res.status === 500) {
+      const existing = await this.findExisting(session, repo, rkey, record);
+      if (existing) return existing;
+    }
+    throw failure(res, 'content');
+  }
+
+  private async findExisting(
+    session: BlueskySession,
+    repo: string,
+    rkey: string,
+    record: PostRecord,
+  ): Promise<string | undefined> {
+    let res: XrpcResponse;
+    try {
+      res = await session.call({
+        method: 'GET',
+        nsid: 'com.atproto.repo.getRecord',
+        params: { repo, collection: POST_COLLECTION, rkey },
+      });
+    } catch {
+      return undefined;
+    }
+    if (!isOk(res)) return undefined;
+    const found = asObject(res.data);
+    const value = asObject(found?.value);
+    const uri = asNonEmptyString(found?.uri);
+    if (!uri || !value) return undefined;
+    if (value.text !== record.text || value.createdAt !== record.createdAt) {
+      throw new ContentRejectedError(`Another Bluesky post already uses the record key ${rkey}`, 409);
+    }
+    return uri;
+  }
+}

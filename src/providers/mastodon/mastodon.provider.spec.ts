@@ -1,0 +1,107 @@
+import { OutboundHttp } from '../../common/http/outbound-http';
+import { InvalidCredentialsError } from '../provider.errors';
+import type { MediaDescriptor } from '../social-provider.interface';
+import { MASTODON_DEFAULT_LIMITS, limitsFromInstance } from './mastodon-limits';
+import { parseMastodonCredentials } from './mastodon.credentials';
+import { MastodonProvider } from './mastodon.provider';
+
+const png = (size: number, id = 'm1'): MediaDescriptor => ({
+  id,
+  mimeType: 'image/png',
+  size,
+  width: 10,
+  height: 10,
+  filename: 'a.png',
+});
+
+describe('MastodonProvider.validate', () => {
+  const http = new OutboundHttp({ allowPrivate: false });
+  const provider = new MastodonProvider(http);
+  const limits = { ...MASTODON_DEFAULT_LIMITS, maxCharacters: 20 };
+
+  afterAll(() => http.close());
+
+  it('accepts a post within limits, links counting 23', () => {
+    expect(provider.validate({ content: 'hello', media: [] }, limits)).toEqual([]);
+    expect(provider.validate({ content: '', media: [png(10)] }, limits)).toEqual([]);
+    expect(
+      provider.validate(
+        { content: `https://example.com/${'x'.repeat(50)}`, media: [] },
+        { ...limits, maxCharacters: 23 },
+      ),
+    ).toEqual([]);
+  });
+
+  it('reports empty posts, long text, too many, unsupported and oversized media', () => {
+    const problems = provider.validate(
+      {
+        content: 'x'.repeat(21),
+        media: [
+          png(10, 'a'),
+          png(10, 'b'),
+          png(10, 'c'),
+          png(10, 'd'),
+          { ...png(10, 'e'), mimeType: 'application/pdf' },
+        ],
+      },
+      { ...limits, maxImageBytes: 5 },
+    );
+    expect(problems.filter((p) => p.field === 'content')).toHaveLength(1);
+    expect(problems.find((p) => p.field === 'content')?.message).toContain('21');
+    expect(problems.filter((p) => p.field === 'mediaIds').length).toBeGreaterThanOrEqual(3);
+    expect(provider.validate({ content: '   ', media: [] }, limits)).toEqual([
+      { field: 'content', message: expect.stringContaining('empty') },
+    ]);
+  });
+});
+
+describe('parseMastodonCredentials', () => {
+  it('normalizes the instance URL to its origin', () => {
+    expect(parseMastodonCredentials({ instanceUrl: 'https://mastodon.social/', accessToken: ' t ' })).toEqual({
+      instanceUrl: 'https://mastodon.social',
+      accessToken: 't',
+    });
+    expect(parseMastodonCredentials({ instanceUrl: 'fosstodon.org', accessToken: 't' }).instanceUrl).toBe(
+      'https://fosstodon.org',
+    );
+  });
+
+  it.each([
+    null,
+    'token',
+    {},
+    { instanceUrl: 'https://m.example' },
+    { instanceUrl: '', accessToken: 't' },
+    { instanceUrl: 'ftp://m.example', accessToken: 't' },
+    { instanceUrl: 'https://user:pw@m.example', accessToken: 't' },
+    { instanceUrl: 'https://m.example', accessToken: 'a b' },
+  ])('refuses %j', (raw) => {
+    expect(() => parseMastodonCredentials(raw)).toThrow(InvalidCredentialsError);
+  });
+
+  it('never echoes the token in messages', () => {
+    try {
+      parseMastodonCredentials({ instanceUrl: 'https://m.example', accessToken: 'secret token' });
+    } catch (err) {
+      expect((err as Error).message).not.toContain('secret');
+    }
+  });
+});
+
+describe('limitsFromInstance', () => {
+  it('reads configuration and keeps image types only', () => {
+    expect(
+      limitsFromInstance({
+        configuration: {
+          statuses: { max_characters: 1000, max_media_attachments: 6 },
+          media_attachments: { image_size_limit: 1024, supported_mime_types: ['image/png', 'video/mp4'] },
+        },
+      }),
+    ).toEqual({ maxCharacters: 1000, maxMedia: 6, maxImageBytes: 1024, supportedMimeTypes: ['image/png'] });
+  });
+
+  it('falls back to defaults', () => {
+    expect(limitsFromInstance(undefined)).toEqual(MASTODON_DEFAULT_LIMITS);
+    expect(limitsFromInstance({ configuration: { statuses: { max_characters: 'x' } } }).maxCharacters).toBe(500);
+  });
+});

@@ -1,0 +1,597 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
+
+export type { FakeCounts, FakeHold, FakeRequestLogEntry } from './fake-http-server';
+
+export interface BlueskyFakeAccountOptions {
+  /** What createSession accepts besides the handle and DID (e.g. an email). */
+  identifier: string;
+  password: string;
+  /** Default: the identifier. */
+  handle?: string;
+  /** Default: did:plc derived from the handle. */
+  did?: string;
+  displayName?: string;
+  avatar?: string;
+}
+
+export interface BlueskyFakeOptions extends FakeServerOptions {
+  /** Default [{ identifier: 'alice.test', password: 'app-pass', handle: 'alice.test' }]. */
+  accounts?: BlueskyFakeAccountOptions[];
+  /** Extra handles resolveHandle knows (handle -> DID), besides the accounts. */
+  knownHandles?: Record<string, string>;
+  /**
+   * Answer to createRecord when the rkey is taken. 'internal-error' (default) is what the reference
+   * PDS answers today (500 InternalServerError); 'invalid-request' is a 400 InvalidRequest error.
+   */
+  duplicateRkey?: 'internal-error' | 'invalid-request';
+  /** uploadBlob size limit (PDS default 5 MB). */
+  maxBlobBytes?: number;
+}
+
+export interface FakeBlueskyAccount {
+  identifier: string;
+  password: string;
+  handle: string;
+  did: string;
+  displayName: string;
+  avatar: string | null;
+  /** Set by revokeAccount/revokeAll: the app password no longer works. */
+  passwordRevoked: boolean;
+}
+
+export interface FakeBlueskyBlob {
+  cid: string;
+  did: string;
+  mimeType: string;
+  size: number;
+  bytes: Buffer;
+}
+
+export interface FakeBlueskyPost {
+  uri: string;
+  cid: string;
+  did: string;
+  rkey: string;
+  record: Record<string, unknown>;
+  indexedAt: string;
+  counts: FakeCounts;
+}
+
+interface SessionToken {
+  did: string;
+  kind: 'access' | 'refresh';
+  expired: boolean;
+  revoked: boolean;
+}
+
+/** XRPC methods served (also the `route` values accepted by failNext / setLatency). */
+export const BLUESKY_ROUTES = {
+  createSession: 'com.atproto.server.createSession',
+  refreshSession: 'com.atproto.server.refreshSession',
+  getProfile: 'app.bsky.actor.getProfile',
+  resolveHandle: 'com.atproto.identity.resolveHandle',
+  uploadBlob: 'com.atproto.repo.uploadBlob',
+  createRecord: 'com.atproto.repo.createRecord',
+  getRecord: 'com.atproto.repo.getRecord',
+  getPosts: 'app.bsky.feed.getPosts',
+} as const;
+
+const METHODS: Record<string, 'GET' | 'POST'> = {
+  [BLUESKY_ROUTES.createSession]: 'POST',
+  [BLUESKY_ROUTES.refreshSession]: 'POST',
+  [BLUESKY_ROUTES.getProfile]: 'GET',
+  [BLUESKY_ROUTES.resolveHandle]: 'GET',
+  [BLUESKY_ROUTES.uploadBlob]: 'POST',
+  [BLUESKY_ROUTES.createRecord]: 'POST',
+  [BLUESKY_ROUTES.getRecord]: 'GET',
+  [BLUESKY_ROUTES.getPosts]: 'GET',
+};
+
+const POST_COLLECTION = 'app.bsky.feed.post';
+const TID_RE = /^[234567abcdefghij][234567abcdefghijklmnopqrstuvwxyz]{12}$/;
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+const MAX_IMAGE_BYTES = 1_000_000;
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+function base32(bytes: Buffer): string {
+  let out = '';
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
+  return out;
+}
+
+/** A CIDv1 (sha2-256) string: codec 0x55 raw for blobs, 0x71 dag-cbor for records. */
+function cidOf(bytes: Buffer, codec: 0x55 | 0x71): string {
+  const digest = createHash('sha256').update(bytes).digest();
+  return `b${base32(Buffer.concat([Buffer.from([0x01, codec, 0x12, 0x20]), digest]))}`;
+}
+
+function xrpcError(status: number, error: string, message: string, headers?: Record<string, string>): FakeReply {
+  return { status, body: { error, message }, headers };
+}
+
+function b64url(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/**
+ * A local PDS + AppView speaking the XRPC methods the adapter uses with realistic shapes:
+ * createSession, refreshSession, getProfile, resolveHandle, uploadBlob, createRecord (rejects a taken
+ * rkey like the PDS does), getRecord, getPosts. Tokens are JWT-shaped opaque strings.
+ */
+export class BlueskyFake extends FakeHttpServer {
+  /** Created posts, oldest first. */
+  readonly posts: FakeBlueskyPost[] = [];
+  /** Uploaded blobs, oldest first. */
+  readonly blobs: FakeBlueskyBlob[] = [];
+  private readonly accounts: FakeBlueskyAccount[] = [];
+  private readonly accountByKey = new Map<string, FakeBlueskyAccount>();
+  private readonly handles = new Map<string, string>();
+  private readonly tokens = new Map<string, SessionToken>();
+  private readonly blobByCid = new Map<string, FakeBlueskyBlob>();
+  private readonly postByUri = new Map<string, FakeBlueskyPost>();
+  private readonly opts: BlueskyFakeOptions;
+  private readonly postCountByDid = new Map<string, number>();
+  private tokenCounter = 0;
+  private tidCounter = 0;
+
+  constructor(options: BlueskyFakeOptions = {}) {
+    super(options);
+    this.opts = options;
+    for (const spec of options.accounts ?? [{ identifier: 'alice.test', password: 'app-pass', handle: 'alice.test' }]) {
+      this.addAccount(spec);
+    }
+    for (const [handle, did] of Object.entries(options.knownHandles ?? {})) this.handles.set(handle.toLowerCase(), did);
+  }
+
+  addAccount(spec: BlueskyFakeAccountOptions): FakeBlueskyAccount {
+    const handle = (spec.handle ?? spec.identifier).toLowerCase();
+    const did = spec.did ?? `did:plc:${base32(createHash('sha256').update(handle).digest()).slice(0, 24)}`;
+    const account: FakeBlueskyAccount = {
+      identifier: spec.identifier,
+      password: spec.password,
+      handle,
+      did,
+      displayName: spec.displayName ?? '',
+      avatar: spec.avatar ?? null,
+      passwordRevoked: false,
+    };
+    this.accounts.push(account);
+    for (const key of [spec.identifier.toLowerCase(), handle, did]) this.accountByKey.set(key, account);
+    this.handles.set(handle, did);
+    return account;
+  }
+
+  account(identifierOrDid: string): FakeBlueskyAccount | undefined {
+    return this.accountByKey.get(identifierOrDid.toLowerCase());
+  }
+
+  /** Makes resolveHandle know `handle`. */
+  addHandle(handle: string, did: string): void {
+    this.handles.set(handle.toLowerCase(), did);
+  }
+
+  /** Every access token issued so far now answers 400 {"error":"ExpiredToken"} (refresh tokens still work). */
+  expireAccessTokens(): void {
+    for (const token of this.tokens.values()) if (token.kind === 'access') token.expired = true;
+  }
+
+  /** One access or refresh token stops working (access: 401 AuthenticationRequired; refresh: 400 ExpiredToken). */
+  revokeToken(token: string): void {
+    const entry = this.tokens.get(token);
+    if (entry) entry.revoked = true;
+  }
+
+  /** Revokes the app password of an account: its sessions die and createSession fails with 401. */
+  revokeAccount(identifierOrDid: string): void {
+    const account = this.account(identifierOrDid);
+    if (!account) throw new Error(`No account ${identifierOrDid}`);
+    account.passwordRevoked = true;
+    for (const token of this.tokens.values()) if (token.did === account.did) token.revoked = true;
+  }
+
+  revokeAll(): void {
+    for (const account of this.accounts) this.revokeAccount(account.did);
+  }
+
+  /** Restores a revoked app password (new sessions work again). */
+  restoreAccount(identifierOrDid: string): void {
+    const account = this.account(identifierOrDid);
+    if (account) account.passwordRevoked = false;
+  }
+
+  /** Sets engagement counts of a post (by at:// URI). */
+  setCounts(uri: string, counts: Partial<FakeCounts>): void {
+    const post = this.postByUri.get(uri);
+    if (!post) throw new Error(`No post ${uri}`);
+    Object.assign(post.counts, counts);
+  }
+
+  getPost(uri: string): FakeBlueskyPost | undefined {
+    return this.postByUri.get(uri);
+  }
+
+  protected routeOf(_method: string, path: string): string | undefined {
+    return path.startsWith('/xrpc/') ? path.slice('/xrpc/'.length) : undefined;
+  }
+
+  protected injectedFailure(status: number): FakeReply {
+    switch (status) {
+      case 400:
+        return xrpcError(400, 'InvalidRequest', 'Injected by the fake');
+      case 401:
+        return xrpcError(401, 'AuthenticationRequired', 'Authentication Required');
+      case 429: {
+        const reset = String(Math.ceil(Date.now() / 1000) + 60);
+        return xrpcError(429, 'RateLimitExceeded', 'Rate Limit Exceeded', {
+          'ratelimit-limit': '3000',
+          'ratelimit-remaining': '0',
+          'ratelimit-reset': reset,
+          'ratelimit-policy': '3000;w=300',
+        });
+      }
+      case 502:
+        return xrpcError(502, 'UpstreamFailure', 'Upstream Failure');
+      case 503:
+        return xrpcError(503, 'NotEnoughResources', 'Service Unavailable');
+      default:
+        return status >= 500
+          ? xrpcError(status, 'InternalServerError', 'Internal Server Error')
+          : xrpcError(status, 'InvalidRequest', `HTTP ${status}`);
+    }
+  }
+
+  protected handle(req: FakeRequest): Promise<FakeReply> | FakeReply {
+    const expected = METHODS[req.route];
+    if (!expected) return xrpcError(501, 'MethodNotImplemented', 'Method Not Implemented');
+    if (expected !== req.method) return xrpcError(400, 'InvalidRequest', `Incorrect HTTP method (${req.method})`);
+    switch (req.route) {
+      case BLUESKY_ROUTES.createSession:
+        return this.createSession(req);
+      case BLUESKY_ROUTES.refreshSession:
+        return this.refreshSession(req);
+      case BLUESKY_ROUTES.resolveHandle:
+        return this.resolveHandle(req);
+      case BLUESKY_ROUTES.getRecord:
+        return this.getRecord(req);
+    }
+    const auth = this.authenticate(req);
+    if ('status' in auth) return auth;
+    switch (req.route) {
+      case BLUESKY_ROUTES.getProfile:
+        return this.getProfile(req);
+      case BLUESKY_ROUTES.uploadBlob:
+        return this.uploadBlob(req, auth.account);
+      case BLUESKY_ROUTES.createRecord:
+        return this.createRecord(req, auth.account);
+      default:
+        return this.getPosts(req);
+    }
+  }
+
+  private bearer(req: FakeRequest): string | undefined {
+    return /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
+  }
+
+  /** Checks the access token like the PDS auth verifier. */
+  private authenticate(req: FakeRequest): { account: FakeBlueskyAccount } | FakeReply {
+    const token = this.bearer(req);
+    if (!token) return xrpcError(401, 'AuthenticationRequired', 'Authentication Required');
+    const entry = this.tokens.get(token);
+    if (!entry) return xrpcError(400, 'InvalidToken', 'Token could not be verified');
+    if (entry.kind !== 'access') return xrpcError(400, 'InvalidToken', 'Bad token scope');
+    if (entry.revoked) return xrpcError(401, 'AuthenticationRequired', 'Token has been revoked');
+    if (entry.expired) return xrpcError(400, 'ExpiredToken', 'Token has expired');
+    const account = this.account(entry.did);
+    if (!account) return xrpcError(400, 'InvalidToken', 'Token could not be verified');
+    return { account };
+  }
+
+  private json(req: FakeRequest): Record<string, unknown> | undefined {
+    try {
+      return asRecord(JSON.parse(req.body.toString('utf8')));
+    } catch {
+      return undefined;
+    }
+  }
+
+  private issueToken(did: string, kind: 'access' | 'refresh'): string {
+    const now = Math.floor(Date.now() / 1000);
+    this.tokenCounter += 1;
+    const token = [
+      b64url({ typ: kind === 'access' ? 'at+jwt' : 'refresh+jwt', alg: 'ES256K' }),
+      b64url({
+        scope: kind === 'access' ? 'com.atproto.appPass' : 'com.atproto.refresh',
+        sub: did,
+        aud: 'did:web:fake.pds.invalid',
+        iat: now,
+        exp: now + (kind === 'access' ? 7_200 : 7_776_000),
+        jti: `${this.tokenCounter}`,
+      }),
+      randomBytes(24).toString('base64url'),
+    ].join('.');
+    this.tokens.set(token, { did, kind, expired: false, revoked: false });
+    return token;
+  }
+
+  private sessionJson(account: FakeBlueskyAccount, withDidDoc: boolean): Record<string, unknown> {
+    const json: Record<string, unknown> = {
+      did: account.did,
+      handle: account.handle,
+      accessJwt: this.issueToken(account.did, 'access'),
+      refreshJwt: this.issueToken(account.did, 'refresh'),
+      active: true,
+    };
+    if (withDidDoc) {
+      json.email = account.identifier.includes('@') ? account.identifier : `${account.handle}@example.invalid`;
+      json.emailConfirmed = true;
+      json.didDoc = {
+        '@context': ['https://www.w3.org/ns/did/v1'],
+        id: account.did,
+        alsoKnownAs: [`at://${account.handle}`],
+        service: [{ id: '#atproto_pds', type: 'AtprotoPersonalDataServer', serviceEndpoint: this.baseUrl }],
+      };
+    }
+    return json;
+  }
+
+  private createSession(req: FakeRequest): FakeReply {
+    const body = this.json(req);
+    const identifier = typeof body?.identifier === 'string' ? body.identifier : undefined;
+    const password = typeof body?.password === 'string' ? body.password : undefined;
+    if (!identifier || !password)
+      return xrpcError(400, 'InvalidRequest', 'Input must have the properties "identifier", "password"');
+    const account = this.account(identifier.replace(/^@/, ''));
+    if (!account || account.passwordRevoked || account.password !== password) {
+      return xrpcError(401, 'AuthenticationRequired', 'Invalid identifier or password');
+    }
+    return { status: 200, body: this.sessionJson(account, true) };
+  }
+
+  private refreshSession(req: FakeRequest): FakeReply {
+    const token = this.bearer(req);
+    if (!token) return xrpcError(401, 'AuthenticationRequired', 'Authentication Required');
+    const entry = this.tokens.get(token);
+    if (!entry) return xrpcError(400, 'InvalidToken', 'Token could not be verified');
+    if (entry.kind !== 'refresh') return xrpcError(400, 'InvalidToken', 'Invalid token type');
+    if (entry.revoked) return xrpcError(400, 'ExpiredToken', 'Token has been revoked');
+    const account = this.account(entry.did);
+    if (!account) return xrpcError(400, 'InvalidToken', 'Token could not be verified');
+    entry.revoked = true; // refresh tokens rotate
+    return { status: 200, body: this.sessionJson(account, false) };
+  }
+
+  private resolveHandle(req: FakeRequest): FakeReply {
+    const handle = (req.url.searchParams.get('handle') ?? '').toLowerCase();
+    const did = this.handles.get(handle);
+    return did ? { status: 200, body: { did } } : xrpcError(400, 'InvalidRequest', 'Unable to resolve handle');
+  }
+
+  private profileJson(account: FakeBlueskyAccount): Record<string, unknown> {
+    const json: Record<string, unknown> = {
+      did: account.did,
+      handle: account.handle,
+      description: '',
+      followersCount: 0,
+      followsCount: 0,
+      postsCount: this.postCountByDid.get(account.did) ?? 0,
+      indexedAt: '2024-01-01T00:00:00.000Z',
+      createdAt: '2024-01-01T00:00:00.000Z',
+      associated: { lists: 0, feedgens: 0, starterPacks: 0, labeler: false },
+      labels: [],
+    };
+    if (account.displayName) json.displayName = account.displayName;
+    if (account.avatar) json.avatar = account.avatar;
+    return json;
+  }
+
+  private getProfile(req: FakeRequest): FakeReply {
+    const actor = req.url.searchParams.get('actor') ?? '';
+    const account = this.account(actor);
+    return account
+      ? { status: 200, body: this.profileJson(account) }
+      : xrpcError(400, 'InvalidRequest', 'Profile not found');
+  }
+
+  private uploadBlob(req: FakeRequest, account: FakeBlueskyAccount): FakeReply {
+    const mimeType = String(req.headers['content-type'] ?? '*/*')
+      .split(';')[0]
+      .trim()
+      .toLowerCase();
+    if (req.body.length > (this.opts.maxBlobBytes ?? 5_000_000)) {
+      return xrpcError(413, 'PayloadTooLarge', 'request entity too large');
+    }
+    const cid = cidOf(req.body, 0x55);
+    const blob: FakeBlueskyBlob = {
+      cid,
+      did: account.did,
+      mimeType,
+      size: req.body.length,
+      bytes: Buffer.from(req.body),
+    };
+    if (!this.blobByCid.has(cid)) {
+      this.blobs.push(blob);
+      this.blobByCid.set(cid, blob);
+    }
+    return { status: 200, body: { blob: { $type: 'blob', ref: { $link: cid }, mimeType, size: blob.size } } };
+  }
+
+  /** Lexicon-ish validation of an app.bsky.feed.post record; returns the error message. */
+  private invalidPost(record: Record<string, unknown>, did: string): string | undefined {
+    const prefix = 'Invalid app.bsky.feed.post record:';
+    if (record.$type !== POST_COLLECTION) return `${prefix} Record/$type must be app.bsky.feed.post`;
+    if (typeof record.text !== 'string') return `${prefix} Record must have the property "text"`;
+    if ([...segmenter.segment(record.text)].length > 300) {
+      return `${prefix} Record/text must not be longer than 300 graphemes`;
+    }
+    const textBytes = Buffer.byteLength(record.text);
+    if (textBytes > 3000) return `${prefix} Record/text must not be longer than 3000 characters`;
+    if (typeof record.createdAt !== 'string' || Number.isNaN(Date.parse(record.createdAt))) {
+      return `${prefix} Record/createdAt must be an valid atproto datetime (both RFC-3339 and ISO-8601)`;
+    }
+    if (record.facets !== undefined) {
+      if (!Array.isArray(record.facets)) return `${prefix} Record/facets must be an array`;
+      for (const [i, facet] of record.facets.entries()) {
+        const index = asRecord(asRecord(facet)?.index);
+        const start = index?.byteStart;
+        const end = index?.byteEnd;
+        if (typeof start !== 'number' || typeof end !== 'number' || start < 0 || end < start || end > textBytes) {
+          return `${prefix} Record/facets/${i}/index is out of range`;
+        }
+      }
+    }
+    const embed = asRecord(record.embed);
+    if (embed) {
+      if (embed.$type !== 'app.bsky.embed.images' || !Array.isArray(embed.images)) {
+        return `${prefix} Record/embed is not a supported embed`;
+      }
+      if (embed.images.length > 4) return `${prefix} Record/embed/images must not have more than 4 elements`;
+      for (const [i, item] of embed.images.entries()) {
+        const image = asRecord(asRecord(item)?.image);
+        const link = asRecord(image?.ref)?.$link;
+        const blob = typeof link === 'string' ? this.blobByCid.get(link) : undefined;
+        if (!blob || blob.did !== did) return `Could not find blob: ${String(link)}`;
+        if (typeof asRecord(item)?.alt !== 'string')
+          return `${prefix} Record/embed/images/${i} must have the property "alt"`;
+        if (!blob.mimeType.startsWith('image/'))
+          return `${prefix} Record/embed/images/${i}/image mimeType not accepted`;
+        if (blob.size > MAX_IMAGE_BYTES) {
+          return `${prefix} Record/embed/images/${i}/image file too large (${blob.size} bytes, max ${MAX_IMAGE_BYTES})`;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  private async createRecord(req: FakeRequest, account: FakeBlueskyAccount): Promise<FakeReply> {
+    const body = this.json(req);
+    if (!body) return xrpcError(400, 'InvalidRequest', 'Request body must be JSON');
+    const repo = typeof body.repo === 'string' ? body.repo.toLowerCase() : '';
+    if (this.account(repo)?.did !== account.did)
+      return xrpcError(401, 'AuthenticationRequired', 'Authentication Required');
+    if (body.collection !== POST_COLLECTION) {
+      return xrpcError(400, 'InvalidRequest', `The fake only stores ${POST_COLLECTION} records`);
+    }
+    const record = asRecord(body.record);
+    if (!record) return xrpcError(400, 'InvalidRequest', 'Input must have the property "record"');
+    const rkey = typeof body.rkey === 'string' ? body.rkey : this.nextTid();
+    if (!TID_RE.test(rkey)) return xrpcError(400, 'InvalidRequest', `Invalid record key: ${rkey}`);
+    const invalid = this.invalidPost(record, account.did);
+    if (invalid) return xrpcError(400, 'InvalidRequest', invalid);
+
+    const uri = `at://${account.did}/${POST_COLLECTION}/${rkey}`;
+    if (this.postByUri.has(uri)) {
+      return this.opts.duplicateRkey === 'invalid-request'
+        ? xrpcError(400, 'InvalidRequest', `Record already exists: ${uri}`)
+        : xrpcError(500, 'InternalServerError', 'Internal Server Error');
+    }
+    const cid = cidOf(Buffer.from(JSON.stringify(record)), 0x71);
+    const post: FakeBlueskyPost = {
+      uri,
+      cid,
+      did: account.did,
+      rkey,
+      record,
+      indexedAt: new Date().toISOString(),
+      counts: { likes: 0, reposts: 0, replies: 0, quotes: 0 },
+    };
+    this.posts.push(post);
+    this.postByUri.set(uri, post);
+    this.postCountByDid.set(account.did, (this.postCountByDid.get(account.did) ?? 0) + 1);
+    await this.waitIfHeld();
+    return {
+      status: 200,
+      body: {
+        uri,
+        cid,
+        commit: { cid: cidOf(Buffer.from(uri), 0x71), rev: this.nextTid() },
+        validationStatus: 'valid',
+      },
+    };
+  }
+
+  private getRecord(req: FakeRequest): FakeReply {
+    const params = req.url.searchParams;
+    const account = this.account(params.get('repo') ?? '');
+    const uri = `at://${account?.did ?? params.get('repo')}/${params.get('collection')}/${params.get('rkey')}`;
+    const post = this.postByUri.get(uri);
+    if (!post) return xrpcError(400, 'RecordNotFound', `Could not locate record: ${uri}`);
+    return { status: 200, body: { uri: post.uri, cid: post.cid, value: post.record } };
+  }
+
+  private postView(post: FakeBlueskyPost): Record<string, unknown> {
+    const account = this.account(post.did);
+    const view: Record<string, unknown> = {
+      uri: post.uri,
+      cid: post.cid,
+      author: {
+        did: post.did,
+        handle: account?.handle ?? 'handle.invalid',
+        ...(account?.displayName ? { displayName: account.displayName } : {}),
+        ...(account?.avatar ? { avatar: account.avatar } : {}),
+        labels: [],
+        createdAt: '2024-01-01T00:00:00.000Z',
+      },
+      record: post.record,
+      replyCount: post.counts.replies,
+      repostCount: post.counts.reposts,
+      likeCount: post.counts.likes,
+      quoteCount: post.counts.quotes ?? 0,
+      indexedAt: post.indexedAt,
+      labels: [],
+    };
+    const images = asRecord(post.record.embed)?.images;
+    if (Array.isArray(images)) {
+      view.embed = {
+        $type: 'app.bsky.embed.images#view',
+        images: images.map((item) => {
+          const link = String(asRecord(asRecord(asRecord(item)?.image)?.ref)?.$link);
+          return {
+            thumb: `${this.baseUrl}/img/feed_thumbnail/plain/${post.did}/${link}@jpeg`,
+            fullsize: `${this.baseUrl}/img/feed_fullsize/plain/${post.did}/${link}@jpeg`,
+            alt: asRecord(item)?.alt ?? '',
+          };
+        }),
+      };
+    }
+    return view;
+  }
+
+  private getPosts(req: FakeRequest): FakeReply {
+    const uris = req.url.searchParams.getAll('uris');
+    if (uris.length === 0) return xrpcError(400, 'InvalidRequest', 'Error: Params must have the property "uris"');
+    if (uris.length > 25) return xrpcError(400, 'InvalidRequest', 'Error: uris must not have more than 25 elements');
+    const posts = uris.flatMap((uri) => {
+      const post = this.postByUri.get(uri);
+      return post ? [this.postView(post)] : [];
+    });
+    return { status: 200, body: { posts } };
+  }
+
+  private nextTid(): string {
+    const alphabet = '234567abcdefghijklmnopqrstuvwxyz';
+    let value = (BigInt(Date.now()) * 1000n + BigInt(this.tidCounter++ % 1000)) * 1024n;
+    let out = '';
+    for (let i = 0; i < 13; i += 1) {
+      out = alphabet[Number(value % 32n)] + out;
+      value /= 32n;
+    }
+    return out;
+  }
+}
