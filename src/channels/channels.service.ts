@@ -170,8 +170,8 @@ export class ChannelsService {
   }
 
   /** Stores refreshed session tokens returned by an adapter (only while still active). */
-  async updateCredentials(channel: Channel, credentials: Record<string, unknown>): Promise<void> {
-    await this.channels.update(
+  async updateCredentials(channel: Channel, credentials: Record<string, unknown>, em?: EntityManager): Promise<void> {
+    await (em ? em.getRepository(Channel) : this.channels).update(
       { id: channel.id, status: 'active' },
       { credentials: this.box.sealJson(credentials, this.aad(channel.workspaceId, channel.id)) },
     );

@@ -1,0 +1,71 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  OneToMany,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import { Workspace } from '../auth/workspace.entity';
+import { PostTarget } from './post-target.entity';
+
+export const POST_STATUSES = ['draft', 'scheduled', 'publishing', 'published', 'failed'] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+
+/**
+ * A post to one or more channels. States: draft -> scheduled -> publishing -> published | failed,
+ * and draft -> publishing for publish-now. One PostTarget per channel carries the per-network outcome.
+ */
+@Entity('posts')
+@Index('IDX_posts_workspace_created', ['workspaceId', 'createdAt', 'id'])
+@Index('IDX_posts_workspace_timeline', ['workspaceId', 'timelineAt', 'id'])
+@Index('IDX_posts_workspace_status_created', ['workspaceId', 'status', 'createdAt', 'id'])
+export class Post {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ type: 'uuid' })
+  workspaceId!: string;
+
+  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id' })
+  workspace?: Workspace;
+
+  @Column({ type: 'text' })
+  content!: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  status!: PostStatus;
+
+  @Column({ type: 'uuid', array: true, default: () => "'{}'" })
+  mediaIds!: string[];
+
+  @Column({ type: 'timestamptz', nullable: true })
+  scheduledAt!: Date | null;
+
+  /** scheduledAt, else createdAt: the key of `sort=scheduledAt` and its `from`/`to`. */
+  @Column({ type: 'timestamptz' })
+  timelineAt!: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  publishedAt!: Date | null;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  metadata!: Record<string, string>;
+
+  /** Incremented each time publishing is (re)started; part of every target's idempotency key. */
+  @Column({ type: 'integer', default: 0 })
+  publication!: number;
+
+  @OneToMany(() => PostTarget, (t) => t.post)
+  targets?: PostTarget[];
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt!: Date;
+}

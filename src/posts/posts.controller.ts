@@ -1,0 +1,85 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/decorators/api-errors.decorator';
+import { WorkspaceId } from '../common/decorators/workspace.decorator';
+import { IdParamDto } from '../common/id-param.dto';
+import { ApiPageResponse, Page } from '../common/pagination/pagination';
+import { CreatePostDto } from './dto/create-post.dto';
+import { ListPostsQueryDto } from './dto/list-posts.query.dto';
+import { PostDto, PostValidationDto } from './dto/post.dto';
+import { PostsService } from './posts.service';
+
+@ApiTags('Posts')
+@Controller('posts')
+export class PostsController {
+  constructor(private readonly posts: PostsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List posts', description: 'Filter by status, channel and time range; keyset-paginated.' })
+  @ApiPageResponse(PostDto)
+  @ApiErrors(400)
+  listPosts(@WorkspaceId() workspaceId: string, @Query() query: ListPostsQueryDto): Promise<Page<PostDto>> {
+    return this.posts.list(workspaceId, query);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Get one post, with the outcome per channel' })
+  @ApiOkResponse({ type: PostDto })
+  @ApiErrors(400, 404)
+  getPost(@WorkspaceId() workspaceId: string, @Param() { id }: IdParamDto): Promise<PostDto> {
+    return this.posts.get(workspaceId, id);
+  }
+
+  @Post()
+  @ApiOperation({
+    summary: 'Create a post',
+    description:
+      '`scheduledAt` schedules it, `publishNow: true` publishes it at once, neither makes a draft. Content and media ' +
+      "are checked against every target channel's limits (400 naming the channel).",
+  })
+  @ApiCreatedResponse({ type: PostDto })
+  @ApiErrors(400)
+  createPost(@WorkspaceId() workspaceId: string, @Body() body: CreatePostDto): Promise<PostDto> {
+    return this.posts.create(workspaceId, body);
+  }
+
+  @Post('validate')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Check a post against its channels without saving anything' })
+  @ApiOkResponse({ type: PostValidationDto })
+  @ApiErrors(400)
+  async validatePost(@WorkspaceId() workspaceId: string, @Body() body: CreatePostDto): Promise<PostValidationDto> {
+    const problems = await this.posts.validate(workspaceId, body);
+    return { valid: problems.length === 0, problems };
+  }
+
+  @Put(':id')
+  @ApiOperation({
+    summary: 'Replace a draft, scheduled or failed post',
+    description:
+      'Same body as create; reschedules or publishes according to it. Targets already published (of a failed ' +
+      'post) are kept and not posted again. A publishing or published post answers 409.',
+  })
+  @ApiOkResponse({ type: PostDto })
+  @ApiErrors(400, 404, 409)
+  updatePost(
+    @WorkspaceId() workspaceId: string,
+    @Param() { id }: IdParamDto,
+    @Body() body: CreatePostDto,
+  ): Promise<PostDto> {
+    return this.posts.update(workspaceId, id, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete a post',
+    description:
+      'Cancels a pending publication. Does not delete the post from the social networks. 409 while publishing.',
+  })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors(400, 404, 409)
+  async deletePost(@WorkspaceId() workspaceId: string, @Param() { id }: IdParamDto): Promise<void> {
+    await this.posts.remove(workspaceId, id);
+  }
+}

@@ -1,0 +1,297 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { Channel } from '../channels/channel.entity';
+import { ChannelsService } from '../channels/channels.service';
+import { AppError, ErrorDetail } from '../common/errors';
+import { decodeCursor, encodeCursor, Page } from '../common/pagination/pagination';
+import { ProviderRegistry } from '../providers/provider.registry';
+import { CreatePostDto } from './dto/create-post.dto';
+import { ListPostsQueryDto } from './dto/list-posts.query.dto';
+import { PostDto, PostProblemDto } from './dto/post.dto';
+import { POST_MEDIA, PostMediaItem, PostMediaPort } from './post-media.port';
+import { PostTarget } from './post-target.entity';
+import { Post, PostStatus } from './post.entity';
+import { PublishQueue } from './publish.queue';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const EDITABLE: PostStatus[] = ['draft', 'scheduled', 'failed'];
+
+interface Checked {
+  problems: PostProblemDto[];
+  channels: Channel[];
+  media: PostMediaItem[];
+}
+
+/** Posts: create (draft / schedule / publish now), read, replace, delete, validate. */
+@Injectable()
+export class PostsService implements OnModuleInit {
+  constructor(
+    @InjectRepository(Post) private readonly posts: Repository<Post>,
+    @InjectRepository(PostTarget) private readonly targets: Repository<PostTarget>,
+    private readonly dataSource: DataSource,
+    private readonly channels: ChannelsService,
+    private readonly providers: ProviderRegistry,
+    private readonly queue: PublishQueue,
+    @Inject(POST_MEDIA) private readonly media: PostMediaPort,
+  ) {}
+
+  onModuleInit(): void {
+    this.media.setUsageCheck(async (workspaceId, mediaId) => {
+      const rows: unknown[] = await this.posts.query(
+        `SELECT 1 FROM posts WHERE workspace_id = $1 AND status IN ('scheduled', 'publishing') AND $2 = ANY(media_ids) LIMIT 1`,
+        [workspaceId, mediaId],
+      );
+      return rows.length > 0;
+    });
+  }
+
+  /** POST /posts/validate: every problem, nothing saved. Malformed bodies still answer 400. */
+  async validate(workspaceId: string, dto: CreatePostDto): Promise<PostProblemDto[]> {
+    this.checkTiming(dto);
+    return (await this.check(workspaceId, dto)).problems;
+  }
+
+  async create(workspaceId: string, dto: CreatePostDto): Promise<PostDto> {
+    this.checkTiming(dto);
+    const { problems } = await this.check(workspaceId, dto);
+    if (problems.length) throw this.problemsError(problems);
+    const { post, targets } = await this.dataSource.transaction(async (em) => {
+      const post = await em.getRepository(Post).save(
+        em.getRepository(Post).create({
+          workspaceId,
+          content: dto.content,
+          mediaIds: dto.mediaIds ?? [],
+          metadata: dto.metadata ?? {},
+          publishedAt: null,
+          ...this.scheduleOf(dto, 0),
+        }),
+      );
+      const targets = await this.insertTargets(em, post, dto.channelIds);
+      return { post, targets };
+    });
+    await this.queue.enqueue(targets);
+    return PostDto.from(post, targets);
+  }
+
+  async update(workspaceId: string, id: string, dto: CreatePostDto): Promise<PostDto> {
+    this.checkTiming(dto);
+    await this.get(workspaceId, id);
+    const { problems } = await this.check(workspaceId, dto);
+    if (problems.length) throw this.problemsError(problems);
+    const result = await this.dataSource.transaction(async (em) => {
+      const post = await this.lockPost(em, workspaceId, id);
+      if (!EDITABLE.includes(post.status)) {
+        throw AppError.conflict(`A ${post.status} post cannot be edited`);
+      }
+      const old = await em.getRepository(PostTarget).find({ where: { postId: id } });
+      // Targets already published (a failed multi-channel post) are kept: never post twice.
+      const kept = old.filter((t) => t.status === 'published' && dto.channelIds.includes(t.channelId));
+      const dropped = old.filter((t) => !kept.includes(t));
+      if (dropped.length) await em.getRepository(PostTarget).delete(dropped.map((t) => t.id));
+      Object.assign(post, {
+        content: dto.content,
+        mediaIds: dto.mediaIds ?? [],
+        metadata: dto.metadata ?? {},
+        publishedAt: null,
+        ...this.scheduleOf(dto, post.publication),
+      });
+      await em.getRepository(Post).save(post);
+      const fresh = await this.insertTargets(
+        em,
+        post,
+        dto.channelIds.filter((c) => !kept.some((t) => t.channelId === c)),
+        dto.channelIds,
+      );
+      for (const t of kept)
+        await em.getRepository(PostTarget).update(t.id, { position: dto.channelIds.indexOf(t.channelId) });
+      return { post, targets: [...kept, ...fresh], dropped };
+    });
+    await this.queue.cancel(result.dropped);
+    await this.queue.enqueue(result.targets.filter((t) => t.status === 'pending'));
+    return this.get(workspaceId, id);
+  }
+
+  /** Deletes the post here (not on the networks) and cancels a pending publication. */
+  async remove(workspaceId: string, id: string): Promise<void> {
+    await this.get(workspaceId, id);
+    const dropped = await this.dataSource.transaction(async (em) => {
+      const post = await this.lockPost(em, workspaceId, id);
+      if (post.status === 'publishing')
+        throw AppError.conflict('A publishing post cannot be deleted; retry when it has settled');
+      const targets = await em.getRepository(PostTarget).find({ where: { postId: id } });
+      await em.getRepository(Post).delete({ id });
+      return targets;
+    });
+    await this.queue.cancel(dropped);
+  }
+
+  async get(workspaceId: string, id: string): Promise<PostDto> {
+    const post = UUID.test(id) ? await this.posts.findOne({ where: { id, workspaceId } }) : null;
+    if (!post) throw AppError.notFound('Post');
+    return PostDto.from(post, await this.targets.find({ where: { postId: id } }));
+  }
+
+  /** Keyset pagination on (sort column, id); the channel filter is an indexed EXISTS. */
+  async list(workspaceId: string, q: ListPostsQueryDto): Promise<Page<PostDto>> {
+    const desc = q.sort.startsWith('-');
+    const column = q.sort.endsWith('scheduledAt') ? 'p.timeline_at' : 'p.created_at';
+    const qb = this.posts.createQueryBuilder('p').where('p.workspace_id = :workspaceId', { workspaceId });
+    if (q.status) qb.andWhere('p.status = :status', { status: q.status });
+    if (q.channelId) {
+      qb.andWhere('EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.channel_id = :channelId)', {
+        channelId: q.channelId,
+      });
+    }
+    if (q.from) qb.andWhere(`${column} >= :from`, { from: new Date(q.from) });
+    if (q.to) qb.andWhere(`${column} < :to`, { to: new Date(q.to) });
+    if (q.cursor) {
+      const [value, id] = decodeCursor(q.cursor, 2);
+      if (typeof value !== 'string' || typeof id !== 'string' || !UUID.test(id) || Number.isNaN(Date.parse(value))) {
+        throw new AppError('VALIDATION_ERROR', 'Invalid cursor', [
+          { field: 'cursor', message: 'is not a cursor this endpoint issued' },
+        ]);
+      }
+      qb.andWhere(`(${column}, p.id) ${desc ? '<' : '>'} (:cv, :cid)`, { cv: new Date(value), cid: id });
+    }
+    const dir = desc ? 'DESC' : 'ASC';
+    const rows = await qb
+      .orderBy(column, dir)
+      .addOrderBy('p.id', dir)
+      .limit(q.limit + 1)
+      .getMany();
+    const more = rows.length > q.limit;
+    const page = more ? rows.slice(0, q.limit) : rows;
+    const targets = page.length
+      ? await this.targets
+          .createQueryBuilder('t')
+          .where('t.post_id IN (:...ids)', { ids: page.map((p) => p.id) })
+          .getMany()
+      : [];
+    const last = page[page.length - 1];
+    const sortValue = (p: Post) => (column === 'p.timeline_at' ? p.timelineAt : p.createdAt).toISOString();
+    return {
+      data: page.map((p) =>
+        PostDto.from(
+          p,
+          targets.filter((t) => t.postId === p.id),
+        ),
+      ),
+      nextCursor: more && last ? encodeCursor([sortValue(last), last.id]) : null,
+    };
+  }
+
+  private checkTiming(dto: CreatePostDto): void {
+    if (dto.scheduledAt && dto.publishNow) {
+      throw AppError.validation('Give either scheduledAt or publishNow, not both', [
+        { field: 'publishNow', message: 'cannot be combined with scheduledAt' },
+      ]);
+    }
+    if (dto.scheduledAt && Date.parse(dto.scheduledAt) <= Date.now()) {
+      throw AppError.validation('scheduledAt: must be in the future', [
+        { field: 'scheduledAt', message: 'must be in the future' },
+      ]);
+    }
+  }
+
+  /** Channels active and in the workspace, media ready and in the workspace, each channel's limits. */
+  private async check(workspaceId: string, dto: CreatePostDto): Promise<Checked> {
+    const problems: PostProblemDto[] = [];
+    const mediaIds = dto.mediaIds ?? [];
+    const [channels, media] = await Promise.all([
+      this.channels.findMany(workspaceId, dto.channelIds),
+      mediaIds.length ? this.media.findMany(workspaceId, mediaIds) : Promise.resolve([]),
+    ]);
+    const ordered = mediaIds.map((id) => media.find((m) => m.id === id));
+    mediaIds.forEach((id, i) => {
+      const m = ordered[i];
+      if (!m) problems.push({ channelId: null, field: 'mediaIds', message: `media ${id} not found` });
+      else if (m.status !== 'ready')
+        problems.push({ channelId: null, field: 'mediaIds', message: `media ${id} is ${m.status}, not ready` });
+    });
+    const readyMedia = ordered.filter((m): m is PostMediaItem => !!m && m.status === 'ready');
+    for (const channelId of dto.channelIds) {
+      const channel = channels.find((c) => c.id === channelId);
+      if (!channel) {
+        problems.push({ channelId, field: 'channelIds', message: `channel ${channelId} not found` });
+        continue;
+      }
+      if (channel.status !== 'active') {
+        problems.push({
+          channelId,
+          field: 'channelIds',
+          message: `channel ${channelId} (${channel.handle}) is disconnected`,
+        });
+        continue;
+      }
+      const found = this.providers
+        .get(channel.provider)
+        .validate({ content: dto.content, media: readyMedia }, channel.limits);
+      for (const p of found) {
+        problems.push({
+          channelId,
+          field: p.field,
+          message: `channel ${channelId} (${channel.provider} ${channel.handle}): ${p.message}`,
+        });
+      }
+    }
+    return { problems, channels, media: readyMedia };
+  }
+
+  private problemsError(problems: PostProblemDto[]): AppError {
+    const details: ErrorDetail[] = problems.map((p) => ({ field: p.field, message: p.message }));
+    return AppError.validation(problems.map((p) => p.message).join('; '), details);
+  }
+
+  /** Status, schedule and publication number implied by the body. */
+  private scheduleOf(dto: CreatePostDto, publication: number) {
+    const now = new Date();
+    if (dto.publishNow)
+      return { status: 'publishing' as const, scheduledAt: null, timelineAt: now, publication: publication + 1 };
+    if (dto.scheduledAt) {
+      const at = new Date(dto.scheduledAt);
+      return { status: 'scheduled' as const, scheduledAt: at, timelineAt: at, publication: publication + 1 };
+    }
+    return { status: 'draft' as const, scheduledAt: null, timelineAt: now, publication };
+  }
+
+  private async insertTargets(
+    em: EntityManager,
+    post: Post,
+    channelIds: string[],
+    order = channelIds,
+  ): Promise<PostTarget[]> {
+    if (channelIds.length === 0) return [];
+    const repo = em.getRepository(PostTarget);
+    const dueAt = post.status === 'draft' ? null : (post.scheduledAt ?? new Date());
+    return repo.save(
+      channelIds.map((channelId) =>
+        repo.create({
+          postId: post.id,
+          channelId,
+          position: order.indexOf(channelId),
+          status: 'pending',
+          publication: post.publication,
+          dueAt,
+          publicationStartedAt: dueAt,
+          attempts: 0,
+          claimJobId: null,
+          claimedUntil: null,
+          platformPostId: null,
+          url: null,
+          publishedAt: null,
+          errorCode: null,
+          errorMessage: null,
+        }),
+      ),
+    );
+  }
+
+  private async lockPost(em: EntityManager, workspaceId: string, id: string): Promise<Post> {
+    const post = await em
+      .getRepository(Post)
+      .findOne({ where: { id, workspaceId }, lock: { mode: 'pessimistic_write' } });
+    if (!post) throw AppError.notFound('Post');
+    return post;
+  }
+}
