@@ -13,6 +13,7 @@ module.exports = {
   maxWorkers: process.env.CI ? 2 : '50%',
   transform,
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
+  globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   projects: [
     {
       displayName: 'unit',

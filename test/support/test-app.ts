@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { createHttpApp } from '../../src/app.factory';
 import { AppRole } from '../../src/app-role';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
-import { TEMPLATE_DB, TEST_PG_BASE, TEST_REDIS_URL, databaseUrl } from '../setup/test-env';
+import { CLONE_PREFIX, TEMPLATE_DB, TEST_PG_BASE, TEST_REDIS_URL, databaseUrl } from '../setup/test-env';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -24,7 +24,7 @@ export interface RequestOptions {
 
 /** An isolated database (cloned from the migrated template) and Redis prefix for one spec file. */
 export class TestEnvironment {
-  readonly dbName = `sps_t_${randomBytes(6).toString('hex')}`;
+  readonly dbName = `${CLONE_PREFIX}${randomBytes(6).toString('hex')}`;
   readonly redisPrefix = `t${randomBytes(4).toString('hex')}`;
   readonly databaseUrl = databaseUrl(this.dbName);
 

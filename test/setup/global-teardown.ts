@@ -1,0 +1,12 @@
+import { Client } from 'pg';
+import { TEMPLATE_DB, TEST_PG_BASE } from './test-env';
+
+export default async function globalTeardown(): Promise<void> {
+  const admin = new Client({ connectionString: TEST_PG_BASE });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
