@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { AppError } from '../common/errors';
-import { paginate, Page } from '../common/pagination/pagination';
+import { decodeCursor, encodeCursor, Page } from '../common/pagination/pagination';
 import { ApiKeyCache } from './api-key.cache';
 import { ApiKey } from './api-key.entity';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key.format';
@@ -13,6 +13,35 @@ export interface CreateKeyInput {
   expiresAt?: Date | null;
   rateLimitPerMinute?: number | null;
   rateLimitBurst?: number | null;
+}
+
+interface ApiKeyRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  prefix: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  rate_limit_per_minute: number | null;
+  rate_limit_burst: number | null;
+}
+
+function toApiKey(r: ApiKeyRow): ApiKey {
+  return Object.assign(new ApiKey(), {
+    id: r.id,
+    workspaceId: r.workspace_id,
+    name: r.name,
+    prefix: r.prefix,
+    keyHash: '',
+    createdAt: r.created_at,
+    lastUsedAt: r.last_used_at,
+    expiresAt: r.expires_at,
+    revokedAt: r.revoked_at,
+    rateLimitPerMinute: r.rate_limit_per_minute,
+    rateLimitBurst: r.rate_limit_burst,
+  });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -50,16 +79,39 @@ export class ApiKeysService {
     return { apiKey, key };
   }
 
-  list(workspaceId: string, limit: number, cursor?: string): Promise<Page<ApiKey>> {
-    const qb = this.keys.createQueryBuilder('k').where('k.workspace_id = :workspaceId', { workspaceId });
-    return paginate(qb, {
-      sortColumn: 'k.created_at',
-      idColumn: 'k.id',
-      direction: 'DESC',
-      limit,
-      cursor,
-      cursorOf: (k) => [k.createdAt.toISOString(), k.id],
-    });
+  /**
+   * Keyset page, newest first. Plain SQL on purpose: this is the hot read of the auth benchmark,
+   * and the query builder costs about as much CPU as the query itself.
+   */
+  async list(workspaceId: string, limit: number, cursor?: string): Promise<Page<ApiKey>> {
+    const params: unknown[] = [workspaceId, limit + 1];
+    let after = '';
+    if (cursor) {
+      const [createdAt, id] = decodeCursor(cursor, 2);
+      if (
+        typeof createdAt !== 'string' ||
+        typeof id !== 'string' ||
+        !UUID.test(id) ||
+        Number.isNaN(Date.parse(createdAt))
+      ) {
+        throw new AppError('VALIDATION_ERROR', 'Invalid cursor', [
+          { field: 'cursor', message: 'is not a cursor this endpoint issued' },
+        ]);
+      }
+      params.push(createdAt, id);
+      after = 'AND (created_at, id) < ($3, $4)';
+    }
+    const rows: ApiKeyRow[] = await this.keys.query(
+      `SELECT id, workspace_id, name, prefix, created_at, last_used_at, expires_at, revoked_at,
+              rate_limit_per_minute, rate_limit_burst
+         FROM api_keys WHERE workspace_id = $1 ${after}
+        ORDER BY created_at DESC, id DESC LIMIT $2`,
+      params,
+    );
+    const more = rows.length > limit;
+    const data = (more ? rows.slice(0, limit) : rows).map(toApiKey);
+    const last = data[data.length - 1];
+    return { data, nextCursor: more && last ? encodeCursor([last.createdAt.toISOString(), last.id]) : null };
   }
 
   async get(workspaceId: string, id: string): Promise<ApiKey> {

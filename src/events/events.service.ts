@@ -24,10 +24,19 @@ export class EventsService {
    * if and only if the state change commits. Nothing is pushed to Redis here.
    */
   async record(em: EntityManager, event: NewEvent): Promise<EventDto> {
-    const repo = em.getRepository(EventRecord);
-    const row = await repo.save(repo.create({ ...event, dispatchedAt: null }));
-    await em.query('SELECT pg_notify($1, $2)', [EVENTS_NOTIFY_CHANNEL, row.id]);
-    return EventDto.from(row);
+    // One round trip: insert and notify (the notification is delivered when the transaction commits).
+    const [row] = await em.query<Array<{ id: string; created_at: Date }>>(
+      `WITH e AS (INSERT INTO events (workspace_id, type, data) VALUES ($1, $2, $3) RETURNING id, created_at)
+       SELECT e.id, e.created_at, pg_notify($4, e.id::text) FROM e`,
+      [event.workspaceId, event.type, JSON.stringify(event.data), EVENTS_NOTIFY_CHANNEL],
+    );
+    return {
+      id: row.id,
+      type: event.type,
+      timestamp: row.created_at.toISOString(),
+      workspaceId: event.workspaceId,
+      data: event.data,
+    };
   }
 
   list(workspaceId: string, opts: { type?: EventType; limit: number; cursor?: string }): Promise<Page<EventRecord>> {

@@ -52,9 +52,9 @@ export class PublishReconciler implements OnApplicationBootstrap, OnApplicationS
   async reconcile(): Promise<number> {
     const horizonMs = Math.max(this.cfg.reconcileMs * 3, 10 * 60_000);
     return this.dataSource.transaction(async (em) => {
-      const [{ locked }] = (await em.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [RECONCILE_LOCK])) as [
-        { locked: boolean },
-      ];
+      const [{ locked }] = await em.query<[{ locked: boolean }]>('SELECT pg_try_advisory_xact_lock($1) AS locked', [
+        RECONCILE_LOCK,
+      ]);
       if (!locked) return 0;
       await em.query(
         `UPDATE post_targets SET status = 'pending', claim_job_id = NULL, claimed_until = NULL, due_at = now(), updated_at = now()
@@ -78,7 +78,7 @@ export class PublishReconciler implements OnApplicationBootstrap, OnApplicationS
           dueAt: r.due_at,
         }));
         total += await this.queue.enqueue(targets);
-        after = rows[rows.length - 1]!.id;
+        after = rows[rows.length - 1].id;
         if (rows.length < BATCH) break;
       }
       return total;

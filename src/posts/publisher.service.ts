@@ -10,6 +10,7 @@ import { ProviderRegistry } from '../providers/provider.registry';
 import { PublishMedia, PublishResult } from '../providers/social-provider.interface';
 import { PostDto } from './dto/post.dto';
 import { POST_MEDIA, PostMediaPort } from './post-media.port';
+import { POST_COLUMNS, TARGET_COLUMNS, toPost, toTarget } from './post-rows';
 import { PostTarget, TargetErrorCode } from './post-target.entity';
 import { Post } from './post.entity';
 import { PublishQueue } from './publish.queue';
@@ -40,38 +41,51 @@ export class PublisherService {
   ) {}
 
   async publishTarget(targetId: string, publication: number, jobId: string): Promise<void> {
-    const target = await this.claim(targetId, publication, jobId);
-    if (!target) return;
-    const [post, channel] = await Promise.all([
-      this.dataSource.getRepository(Post).findOneByOrFail({ id: target.postId }),
-      this.dataSource.getRepository(Channel).findOneByOrFail({ id: target.channelId }),
-    ]);
-    const outcome = await this.attempt(post, channel, target);
-    await this.record(target, post, channel, outcome);
+    const claimed = await this.claim(targetId, publication, jobId);
+    if (!claimed) return;
+    const outcome = await this.attempt(claimed.post, claimed.channel, claimed.target);
+    await this.record(claimed.target, claimed.post, claimed.channel, outcome);
   }
 
-  /** Takes the target if it is due and not held by another live job; moves its post to `publishing`. */
-  private async claim(targetId: string, publication: number, jobId: string): Promise<PostTarget | null> {
-    return this.dataSource.transaction(async (em) => {
-      const rows: Array<Record<string, unknown>> = await em.query(
-        `UPDATE post_targets
+  /**
+   * One statement: takes the target if it is due and not held by another live job, moves a
+   * scheduled post to `publishing`, and returns the target with its post and channel.
+   */
+  private async claim(
+    targetId: string,
+    publication: number,
+    jobId: string,
+  ): Promise<{ target: PostTarget; post: Post; channel: Channel } | null> {
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      `WITH t AS (
+         UPDATE post_targets
             SET status = 'publishing', attempts = attempts + 1, claim_job_id = $3,
                 claimed_until = now() + ($4 || ' milliseconds')::interval, updated_at = now()
           WHERE id = $1 AND publication = $2
             AND ((status = 'pending' AND due_at <= now() + interval '1 second')
               OR (status = 'publishing' AND (claim_job_id = $3 OR claimed_until < now())))
-          RETURNING id`,
-        [targetId, publication, jobId, String(this.cfg.claimMs)],
-      );
-      const claimed = Array.isArray(rows[0]) ? (rows[0] as unknown[]) : rows;
-      if (claimed.length === 0) return null;
-      const target = await em.getRepository(PostTarget).findOneByOrFail({ id: targetId });
-      await em.query(
-        `UPDATE posts SET status = 'publishing', updated_at = now() WHERE id = $1 AND status = 'scheduled'`,
-        [target.postId],
-      );
-      return target;
+          RETURNING ${TARGET_COLUMNS}),
+       p AS (
+         UPDATE posts SET status = 'publishing', updated_at = now()
+          WHERE id = (SELECT post_id FROM t) AND status = 'scheduled' RETURNING id)
+       SELECT row_to_json(t) AS target, row_to_json(po) AS post,
+              c.provider, c.status AS channel_status, c.credentials, c.handle, c.workspace_id AS channel_workspace_id
+         FROM t JOIN posts po ON po.id = t.post_id JOIN channels c ON c.id = t.channel_id`,
+      [targetId, publication, jobId, String(this.cfg.claimMs)],
+    );
+    const r = rows[0];
+    if (!r) return null;
+    const target = toTarget(reviveDates(r.target as Record<string, unknown>));
+    const post = toPost(reviveDates(r.post as Record<string, unknown>));
+    const channel = Object.assign(new Channel(), {
+      id: target.channelId,
+      workspaceId: r.channel_workspace_id,
+      provider: r.provider,
+      status: r.channel_status,
+      credentials: r.credentials,
+      handle: r.handle,
     });
+    return { target, post, channel };
   }
 
   private async attempt(post: Post, channel: Channel, target: PostTarget): Promise<Outcome> {
@@ -125,40 +139,29 @@ export class PublisherService {
     const maxAttempts = this.cfg.retryDelaysMs.length + 1;
     let retry: PostTarget | null = null;
     await this.dataSource.transaction(async (em) => {
-      const repo = em.getRepository(PostTarget);
-      const guard = { id: target.id, publication: target.publication, status: 'publishing' as const };
+      const update = (set: string, params: unknown[]) =>
+        em.query(
+          `UPDATE post_targets SET ${set}, claim_job_id = NULL, claimed_until = NULL, updated_at = now()
+            WHERE id = $1 AND publication = $2 AND status = 'publishing'`,
+          [target.id, target.publication, ...params],
+        );
       if (outcome.kind === 'published') {
-        await repo.update(guard, {
-          status: 'published',
-          platformPostId: outcome.result.platformPostId,
-          url: outcome.result.url,
-          publishedAt: new Date(),
-          errorCode: null,
-          errorMessage: null,
-          claimJobId: null,
-          claimedUntil: null,
-        });
+        await update(
+          `status = 'published', platform_post_id = $3, url = $4, published_at = now(), error_code = NULL, error_message = NULL`,
+          [outcome.result.platformPostId, outcome.result.url],
+        );
         if (outcome.result.credentials) await this.channels.updateCredentials(channel, outcome.result.credentials, em);
       } else if (outcome.kind === 'retry' && target.attempts < maxAttempts) {
         const delay = Math.max(this.cfg.retryDelaysMs[target.attempts - 1] ?? 0, outcome.retryAfterMs ?? 0);
         const dueAt = new Date(Date.now() + delay);
-        await repo.update(guard, {
-          status: 'pending',
+        await update(`status = 'pending', due_at = $3, error_code = $4, error_message = $5`, [
           dueAt,
-          errorCode: outcome.code,
-          errorMessage: outcome.message,
-          claimJobId: null,
-          claimedUntil: null,
-        });
-        retry = { ...target, status: 'pending', dueAt };
+          outcome.code,
+          outcome.message,
+        ]);
+        retry = Object.assign(new PostTarget(), { ...target, status: 'pending', dueAt });
       } else {
-        await repo.update(guard, {
-          status: 'failed',
-          errorCode: outcome.code,
-          errorMessage: outcome.message,
-          claimJobId: null,
-          claimedUntil: null,
-        });
+        await update(`status = 'failed', error_code = $3, error_message = $4`, [outcome.code, outcome.message]);
         if (outcome.kind === 'failed' && outcome.revoked) {
           await this.channels.disconnectInTransaction(em, channel.id, 'credentials_revoked');
         }
@@ -174,22 +177,36 @@ export class PublisherService {
    * The post row lock makes exactly one of the concurrent last targets do it.
    */
   private async settle(em: EntityManager, postId: string): Promise<void> {
-    const post = await em.getRepository(Post).findOne({ where: { id: postId }, lock: { mode: 'pessimistic_write' } });
-    if (!post || post.status !== 'publishing') return;
-    const targets = await em.getRepository(PostTarget).find({ where: { postId } });
+    type Row = Record<string, unknown>;
+    const [postRow] = await em.query<Row[]>(`SELECT ${POST_COLUMNS} FROM posts WHERE id = $1 FOR UPDATE`, [postId]);
+    if (!postRow || postRow.status !== 'publishing') return;
+    const targets = (await em.query<Row[]>(`SELECT ${TARGET_COLUMNS} FROM post_targets WHERE post_id = $1`, [postId])).map(
+      toTarget,
+    );
     if (targets.some((t) => t.status === 'pending' || t.status === 'publishing')) return;
     const published = targets.every((t) => t.status === 'published');
     const last = targets.reduce<Date | null>(
       (max, t) => (t.publishedAt && (!max || t.publishedAt > max) ? t.publishedAt : max),
       null,
     );
-    post.status = published ? 'published' : 'failed';
-    post.publishedAt = published ? last : null;
-    await em.getRepository(Post).save(post);
+    const [updated] = await em.query<[Row[], number]>(
+      `UPDATE posts SET status = $2, published_at = $3, updated_at = now() WHERE id = $1 RETURNING ${POST_COLUMNS}`,
+      [postId, published ? 'published' : 'failed', published ? last : null],
+    );
+    const post = toPost(updated[0]);
     await this.events.record(em, {
       type: published ? 'post.published' : 'post.failed',
       workspaceId: post.workspaceId,
       data: PostDto.from(post, targets) as unknown as Record<string, unknown>,
     });
   }
+}
+
+/** row_to_json gives timestamps as strings; the entities carry Dates. */
+function reviveDates(row: Record<string, unknown>): Record<string, unknown> {
+  for (const key of Object.keys(row)) {
+    const v = row[key];
+    if ((key.endsWith('_at') || key === 'claimed_until') && typeof v === 'string') row[key] = new Date(v);
+  }
+  return row;
 }

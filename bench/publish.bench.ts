@@ -1,0 +1,299 @@
+/**
+ * npm run bench:publish
+ *
+ * (a) Throughput: 2,000 due targets published by our worker (Bull job -> DB claim -> provider
+ *     call -> outcome + settle + event) against the Mastodon fake, beside a bare loop that posts
+ *     the same 2,000 statuses to the same fake at the same concurrency. Ratio = ours / bare.
+ * (b) Lateness: 500 posts scheduled for the same second; p50/p99 of publishedAt - scheduledAt.
+ * (c) GET /api/posts p99 with 10,000 and with 1,000,000 posts in the workspace (first page and a
+ *     deep keyset page), autocannon in a child process.
+ *
+ * Everything runs in this process tree against the local Postgres and Redis; the Mastodon fake runs
+ * in a child process of its own, like a network peer, for both sides.
+ */
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { Agent, request as httpRequest } from 'node:http';
+import { Client } from 'pg';
+import Redis from 'ioredis';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DataSource } from 'typeorm';
+import { createHttpApp } from '../src/app.factory';
+import { ApiKeysService } from '../src/auth/api-keys.service';
+import { ChannelsService } from '../src/channels/channels.service';
+import { prepareDatabase } from '../src/database/database-bootstrap';
+import { PublishQueue } from '../src/posts/publish.queue';
+import { startMastodonFakeProcess } from './support/fake-process';
+import { runLoad } from './support/load-runner';
+import { writeJson } from './support/report';
+
+const PG_BASE = process.env.BENCH_PG_BASE ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB = 'sps_bench_publish';
+const PREFIX = 'bench-publish';
+const CONCURRENCY = Number(process.env.BENCH_PUBLISH_CONCURRENCY ?? 50);
+const TARGETS = Number(process.env.BENCH_TARGETS ?? 2000);
+const SAME_SECOND = Number(process.env.BENCH_SAME_SECOND ?? 500);
+const BIG = Number(process.env.BENCH_BIG_POSTS ?? 1_000_000);
+const DURATION = Number(process.env.BENCH_DURATION ?? 8);
+const keepAlive = new Agent({ keepAlive: true, maxSockets: 256 });
+
+function dbUrl(name: string): string {
+  const u = new URL(PG_BASE);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+function pct(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+}
+
+async function admin(sql: string): Promise<void> {
+  const c = new Client({ connectionString: PG_BASE });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+async function clearRedis(): Promise<void> {
+  const r = new Redis(process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379');
+  let cursor = '0';
+  do {
+    const [next, keys] = await r.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) await r.del(...keys);
+  } while (cursor !== '0');
+  r.disconnect();
+}
+
+/** Bare loop: POST /api/v1/statuses to the fake, `concurrency` requests in flight. */
+async function bareLoop(base: string, n: number, concurrency: number): Promise<number> {
+  const url = new URL('/api/v1/statuses', base);
+  const one = (i: number) =>
+    new Promise<void>((resolve, reject) => {
+      const body = JSON.stringify({ status: `bare ${i}`, visibility: 'public' });
+      const req = httpRequest(
+        url,
+        {
+          method: 'POST',
+          agent: keepAlive,
+          headers: {
+            authorization: 'Bearer bench-token',
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            'idempotency-key': `bare-${i}-${randomUUID()}`,
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`bare ${res.statusCode}`))));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  let next = 0;
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) await one(next++);
+    }),
+  );
+  return n / ((Date.now() - started) / 1000);
+}
+
+/** Inserts `n` posts with one pending target each, due at `dueAt`; returns their target ids. */
+async function seedDue(ds: DataSource, workspaceId: string, channelId: string, n: number, dueAt: Date, label: string) {
+  const rows: Array<{ id: string; publication: number; attempts: number; due_at: Date }> = await ds.query(
+    `WITH p AS (
+       INSERT INTO posts (workspace_id, content, status, scheduled_at, timeline_at, publication, metadata)
+       SELECT $1, $3 || ' ' || g, 'scheduled', $4, $4, 1, '{}'::jsonb FROM generate_series(1, $5) g
+       RETURNING id)
+     INSERT INTO post_targets (post_id, channel_id, position, status, publication, due_at, publication_started_at, attempts)
+     SELECT p.id, $2, 0, 'pending', 1, $4, $4, 0 FROM p
+     RETURNING id, publication, attempts, due_at`,
+    [workspaceId, channelId, label, dueAt, n],
+  );
+  return rows.map((r) => ({ id: r.id, publication: r.publication, attempts: r.attempts, dueAt: r.due_at }));
+}
+
+async function waitAllPublished(ds: DataSource, label: string, n: number, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const [{ done }] = await ds.query(
+      `SELECT count(*)::int AS done FROM post_targets t JOIN posts p ON p.id = t.post_id
+        WHERE p.content LIKE $1 AND t.status IN ('published', 'failed')`,
+      [`${label} %`],
+    );
+    if (done >= n) return;
+    if (Date.now() > until) throw new Error(`${label}: only ${done}/${n} settled in time`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function main(): Promise<void> {
+  await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+  await clearRedis();
+  Object.assign(process.env, {
+    DATABASE_URL: dbUrl(DB),
+    REDIS_PREFIX: PREFIX,
+    LOG_LEVEL: 'warn',
+    BOOTSTRAP_KEY: 'false',
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+    PUBLISH_CONCURRENCY: String(CONCURRENCY),
+    PUBLISH_RECONCILE_SECONDS: '3600',
+  });
+  await prepareDatabase(dbUrl(DB), true);
+
+  const fake = await startMastodonFakeProcess(['bench-token']);
+  const fakeUrl = fake.url;
+  const app: NestFastifyApplication = await createHttpApp('all');
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.getHttpServer().address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const ds = app.get(DataSource);
+  const keys = app.get(ApiKeysService);
+  const ws = await keys.resolveWorkspace('bench', true);
+  const { key } = await keys.create(ws.id, {
+    name: 'bench',
+    rateLimitPerMinute: 100_000_000,
+    rateLimitBurst: 100_000_000,
+  });
+  const { channel } = await app
+    .get(ChannelsService)
+    .connect(ws.id, 'mastodon', { instanceUrl: fakeUrl, accessToken: 'bench-token' });
+  const queue = app.get(PublishQueue);
+  const results: Record<string, unknown> = {};
+
+  // (a) throughput
+  const warm = await seedDue(ds, ws.id, channel.id, 100, new Date(), 'warmup');
+  await queue.enqueue(warm);
+  await waitAllPublished(ds, 'warmup', 100, 60_000);
+  const bare = await bareLoop(fakeUrl, TARGETS, CONCURRENCY);
+  const due = await seedDue(ds, ws.id, channel.id, TARGETS, new Date(), 'thru');
+  const t0 = Date.now();
+  await queue.enqueue(due);
+  await waitAllPublished(ds, 'thru', TARGETS, 300_000);
+  const ours = TARGETS / ((Date.now() - t0) / 1000);
+  const [{ statuses }] = await ds.query(
+    `SELECT count(DISTINCT platform_post_id)::int AS statuses FROM post_targets WHERE status = 'published'`,
+  );
+  results.throughput = {
+    targets: TARGETS,
+    concurrency: CONCURRENCY,
+    oursPerSec: ours,
+    barePerSec: bare,
+    ratio: ours / bare,
+    distinctStatuses: statuses,
+  };
+  console.log(
+    `(a) ${TARGETS} due targets: ours ${ours.toFixed(0)}/s, bare loop ${bare.toFixed(0)}/s, RATIO publish: ${(ours / bare).toFixed(2)} (target >= 0.5)`,
+  );
+
+  // (b) lateness: SAME_SECOND posts scheduled for the same second, 4 s ahead
+  const at = new Date(Math.ceil((Date.now() + 4000) / 1000) * 1000);
+  const same = await seedDue(ds, ws.id, channel.id, SAME_SECOND, at, 'same');
+  await queue.enqueue(same);
+  await waitAllPublished(ds, 'same', SAME_SECOND, 120_000);
+  const late: Array<{ ms: number }> = await ds.query(
+    `SELECT extract(epoch FROM (t.published_at - p.scheduled_at)) * 1000 AS ms
+       FROM post_targets t JOIN posts p ON p.id = t.post_id WHERE p.content LIKE 'same %'`,
+  );
+  const ms = late.map((r) => Number(r.ms));
+  results.lateness = { posts: SAME_SECOND, p50Ms: pct(ms, 50), p99Ms: pct(ms, 99), maxMs: Math.max(...ms) };
+  console.log(
+    `(b) ${SAME_SECOND} posts due at the same second: lateness p50 ${pct(ms, 50).toFixed(0)} ms, p99 ${pct(ms, 99).toFixed(0)} ms (target p99 < 1000)`,
+  );
+
+  // (c) list latency at 10k and 1M posts (a workspace of its own, drafts with one target each)
+  const listWs = await keys.resolveWorkspace('bench-list', true);
+  const { key: listKey } = await keys.create(listWs.id, {
+    name: 'list',
+    rateLimitPerMinute: 100_000_000,
+    rateLimitBurst: 100_000_000,
+  });
+  const { channel: listChannel } = await app
+    .get(ChannelsService)
+    .connect(listWs.id, 'mastodon', { instanceUrl: fakeUrl, accessToken: 'bench-token' });
+  const list: Record<string, unknown> = {};
+  let have = 0;
+  for (const size of [10_000, BIG]) {
+    const add = size - have;
+    const t1 = Date.now();
+    for (let done = 0; done < add; done += 100_000) {
+      const n = Math.min(100_000, add - done);
+      await ds.query(
+        `WITH p AS (
+           INSERT INTO posts (workspace_id, content, status, timeline_at, created_at, metadata)
+           SELECT $1, 'list ' || g, 'draft', now() - (g || ' seconds')::interval, now() - (g || ' seconds')::interval, '{}'::jsonb
+             FROM generate_series($3::int, $3::int + $4::int - 1) g RETURNING id)
+         INSERT INTO post_targets (post_id, channel_id, position, status, publication) SELECT p.id, $2, 0, 'pending', 0 FROM p`,
+        [listWs.id, listChannel.id, have + done, n],
+      );
+    }
+    await ds.query('ANALYZE posts; ANALYZE post_targets');
+    have = size;
+    const deep: Array<{ created_at: Date; id: string }> = await ds.query(
+      `SELECT created_at, id FROM posts WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
+      [listWs.id, Math.floor(size / 2)],
+    );
+    const cursor = Buffer.from(JSON.stringify([deep[0].created_at.toISOString(), deep[0].id])).toString('base64url');
+    const headers = { 'x-api-key': listKey };
+    const first = await runLoad({
+      url: `${base}/api/posts?limit=20`,
+      headers,
+      durationSec: DURATION,
+      connections: 10,
+      pipelining: 1,
+    });
+    const middle = await runLoad({
+      url: `${base}/api/posts?limit=20&cursor=${cursor}`,
+      headers,
+      durationSec: DURATION,
+      connections: 10,
+      pipelining: 1,
+    });
+    const filtered = await runLoad({
+      url: `${base}/api/posts?limit=20&status=draft&channelId=${listChannel.id}`,
+      headers,
+      durationSec: DURATION,
+      connections: 10,
+      pipelining: 1,
+    });
+    list[size] = {
+      seedSeconds: (Date.now() - t1) / 1000,
+      firstPage: { p99Ms: first.latencyP99Ms, reqPerSec: first.reqPerSecAvg, non2xx: first.non2xx },
+      deepPage: { p99Ms: middle.latencyP99Ms, reqPerSec: middle.reqPerSecAvg, non2xx: middle.non2xx },
+      filtered: { p99Ms: filtered.latencyP99Ms, reqPerSec: filtered.reqPerSecAvg, non2xx: filtered.non2xx },
+    };
+    console.log(
+      `(c) GET /api/posts with ${size} posts: p99 first page ${first.latencyP99Ms} ms, deep page ${middle.latencyP99Ms} ms, ` +
+        `status+channel filter ${filtered.latencyP99Ms} ms (non-2xx ${first.non2xx + middle.non2xx + filtered.non2xx})`,
+    );
+  }
+  const small = list[10_000] as { firstPage: { p99Ms: number }; deepPage: { p99Ms: number } };
+  const large = list[BIG] as { firstPage: { p99Ms: number }; deepPage: { p99Ms: number } };
+  const listRatio =
+    Math.max(large.firstPage.p99Ms, large.deepPage.p99Ms) / Math.max(small.firstPage.p99Ms, small.deepPage.p99Ms, 1);
+  results.list = { ...list, p99RatioBigToSmall: listRatio };
+  console.log(`(c) list p99 at ${BIG} / at 10000: ${listRatio.toFixed(2)}x (target <= 1.5x)`);
+  void key;
+
+  writeJson('bench/results/publish.json', { date: new Date().toISOString(), ...results });
+  await app.close();
+  await fake.stop();
+  keepAlive.destroy();
+  await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+  await clearRedis();
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
