@@ -1,0 +1,145 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrors } from '../common/decorators/api-errors.decorator';
+import { WorkspaceId } from '../common/decorators/workspace.decorator';
+import { IdParamDto } from '../common/id-param.dto';
+import { ApiPageResponse, Page, PageQueryDto } from '../common/pagination/pagination';
+import { EmptyBodyDto } from './dto/empty-body.dto';
+import { WebhookDeliveryDto } from './dto/webhook-delivery.dto';
+import { WebhookInputDto } from './dto/webhook-input.dto';
+import { WebhookTestEventDto } from './dto/webhook-test.dto';
+import { WebhookDto, WebhookWithSecretDto } from './dto/webhook.dto';
+import { WebhooksService } from './webhooks.service';
+
+const DELIVERY =
+  'Events are POSTed as `{id, type, timestamp, workspaceId, data}` with the Standard Webhooks headers ' +
+  '`webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` ' +
+  '(`v1,<base64 HMAC-SHA256 of "id.timestamp.body">`), verifiable with the `standardwebhooks` or `svix` libraries. ' +
+  'A 2xx within 15 s is success; redirects are not followed. Failures are retried after about 5 s, 5 min, 30 min, ' +
+  '2 h, 5 h, 10 h and 10 h (+/-20%, longer when the endpoint sends `Retry-After`). An endpoint answering 410 is ' +
+  'disabled at once; one failing for 5 days is disabled too.';
+
+@ApiTags('Webhooks')
+@Controller('webhooks')
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Post()
+  @ApiOperation({
+    summary: 'Subscribe an endpoint to events',
+    description: `Returns the signing secret, once. ${DELIVERY}`,
+  })
+  @ApiCreatedResponse({ type: WebhookWithSecretDto })
+  @ApiErrors(400)
+  async createWebhook(
+    @WorkspaceId() workspaceId: string,
+    @Body() body: WebhookInputDto,
+  ): Promise<WebhookWithSecretDto> {
+    const { webhook, secret } = await this.webhooks.create(workspaceId, body);
+    return { ...WebhookDto.from(webhook), secret };
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List webhook subscriptions (never their secrets)' })
+  @ApiPageResponse(WebhookDto)
+  @ApiErrors(400)
+  async listWebhooks(@WorkspaceId() workspaceId: string, @Query() query: PageQueryDto): Promise<Page<WebhookDto>> {
+    const page = await this.webhooks.list(workspaceId, query);
+    return { data: page.data.map((w) => WebhookDto.from(w)), nextCursor: page.nextCursor };
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Get one webhook subscription' })
+  @ApiOkResponse({ type: WebhookDto })
+  @ApiErrors(400, 404)
+  async getWebhook(@WorkspaceId() workspaceId: string, @Param() { id }: IdParamDto): Promise<WebhookDto> {
+    return WebhookDto.from(await this.webhooks.get(workspaceId, id));
+  }
+
+  @Put(':id')
+  @ApiOperation({
+    summary: 'Replace a webhook subscription',
+    description:
+      'Same body as create; omitted fields take their defaults (all events, no description, enabled). ' +
+      '`enabled: true` re-enables an endpoint the service disabled. The secret is unchanged.',
+  })
+  @ApiOkResponse({ type: WebhookDto })
+  @ApiErrors(400, 404)
+  async updateWebhook(
+    @WorkspaceId() workspaceId: string,
+    @Param() { id }: IdParamDto,
+    @Body() body: WebhookInputDto,
+  ): Promise<WebhookDto> {
+    return WebhookDto.from(await this.webhooks.update(workspaceId, id, body));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a webhook subscription, its pending deliveries and its delivery log' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors(400, 404)
+  async deleteWebhook(@WorkspaceId() workspaceId: string, @Param() { id }: IdParamDto): Promise<void> {
+    await this.webhooks.remove(workspaceId, id);
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Rotate the signing secret',
+    description:
+      'Returns the new secret, once. For 24 h deliveries carry two signatures in `webhook-signature` ' +
+      '(space-separated: new and old secret), so receivers can switch secrets without dropping events.',
+  })
+  @ApiBody({ type: EmptyBodyDto, required: false })
+  @ApiOkResponse({ type: WebhookWithSecretDto })
+  @ApiErrors(400, 404)
+  async rotateWebhookSecret(
+    @WorkspaceId() workspaceId: string,
+    @Param() { id }: IdParamDto,
+    @Body() _body: EmptyBodyDto,
+  ): Promise<WebhookWithSecretDto> {
+    const { webhook, secret } = await this.webhooks.rotateSecret(workspaceId, id);
+    return { ...WebhookDto.from(webhook), secret };
+  }
+
+  @Post(':id/test')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Send a test event to this endpoint',
+    description:
+      'Queues a `webhook.test` event for this endpoint only (also while it is disabled) and returns it as it ' +
+      'will be POSTed. It is signed, retried and logged like any delivery (see `GET /webhooks/{id}/deliveries`) ' +
+      'but does not appear in `GET /events`.',
+  })
+  @ApiBody({ type: EmptyBodyDto, required: false })
+  @ApiAcceptedResponse({ type: WebhookTestEventDto })
+  @ApiErrors(400, 404)
+  async testWebhook(
+    @WorkspaceId() workspaceId: string,
+    @Param() { id }: IdParamDto,
+    @Body() _body: EmptyBodyDto,
+  ): Promise<WebhookTestEventDto> {
+    return this.webhooks.sendTest(workspaceId, id);
+  }
+
+  @Get(':id/deliveries')
+  @ApiOperation({ summary: 'Delivery attempts to this endpoint, newest first (one item per HTTP attempt)' })
+  @ApiPageResponse(WebhookDeliveryDto)
+  @ApiErrors(400, 404)
+  async listWebhookDeliveries(
+    @WorkspaceId() workspaceId: string,
+    @Param() { id }: IdParamDto,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<WebhookDeliveryDto>> {
+    const page = await this.webhooks.listDeliveries(workspaceId, id, query);
+    return { data: page.data.map((a) => WebhookDeliveryDto.from(a)), nextCursor: page.nextCursor };
+  }
+}

@@ -1,0 +1,224 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Queue } from 'bull';
+import { randomUUID } from 'node:crypto';
+import { DataSource, Repository } from 'typeorm';
+import { SecretBox } from '../common/crypto/secret-box';
+import { AppError } from '../common/errors';
+import { SsrfBlockedError, assertPublicUrl } from '../common/http/ssrf';
+import { Page, paginate } from '../common/pagination/pagination';
+import { appConfig } from '../config';
+import { EventType } from '../events/event.entity';
+import { WebhookTestEventDto } from './dto/webhook-test.dto';
+import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity';
+import { WebhookDelivery } from './webhook-delivery.entity';
+import { DeliverJobData, WEBHOOK_QUEUE, enqueueAttempts } from './webhook-queue';
+import { generateWebhookSecret } from './webhook-signer';
+import { Webhook } from './webhook.entity';
+
+/** After a rotation the old secret keeps signing (next to the new one) this long. */
+export const SECRET_ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
+
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+export interface WebhookInput {
+  url: string;
+  events?: EventType[];
+  description?: string;
+  enabled?: boolean;
+}
+
+/** Associated data of a sealed webhook secret: it only opens on its own row. */
+export function webhookSecretAad(workspaceId: string, webhookId: string): string {
+  return `webhook:${workspaceId}:${webhookId}`;
+}
+
+/** Webhook subscriptions of a workspace, their secrets, test deliveries and the attempt log. */
+@Injectable()
+export class WebhooksService {
+  private readonly logger = new Logger('Webhooks');
+
+  constructor(
+    @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
+    @InjectRepository(WebhookDeliveryAttempt) private readonly attempts: Repository<WebhookDeliveryAttempt>,
+    @InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue<DeliverJobData>,
+    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+    private readonly dataSource: DataSource,
+    private readonly box: SecretBox,
+  ) {}
+
+  /** Creates a subscription; the returned secret is the only time it is readable. */
+  async create(workspaceId: string, input: WebhookInput): Promise<{ webhook: Webhook; secret: string }> {
+    await this.assertDeliverableUrl(input.url);
+    const id = randomUUID();
+    const secret = generateWebhookSecret();
+    const webhook = await this.webhooks.save(
+      this.webhooks.create({
+        id,
+        workspaceId,
+        ...this.settings(input),
+        disabledReason: null,
+        failingSince: null,
+        secret: this.box.seal(secret, webhookSecretAad(workspaceId, id)),
+        previousSecret: null,
+        previousSecretExpiresAt: null,
+        secretRotatedAt: null,
+      }),
+    );
+    return { webhook, secret };
+  }
+
+  list(workspaceId: string, q: { limit: number; cursor?: string }): Promise<Page<Webhook>> {
+    const qb = this.webhooks.createQueryBuilder('w').where('w.workspace_id = :workspaceId', { workspaceId });
+    return paginate(qb, {
+      sortColumn: 'w.created_at',
+      idColumn: 'w.id',
+      direction: 'DESC',
+      limit: q.limit,
+      cursor: q.cursor,
+      cursorOf: (w) => [w.createdAt.toISOString(), w.id],
+    });
+  }
+
+  async get(workspaceId: string, id: string): Promise<Webhook> {
+    const webhook = await this.webhooks.findOne({ where: { id, workspaceId } });
+    if (!webhook) throw AppError.notFound('Webhook');
+    return webhook;
+  }
+
+  /**
+   * Replaces url, events, description and enabled. Enabling clears `disabledReason` and the
+   * failure streak, so an endpoint the service disabled gets a fresh 5 days.
+   */
+  async update(workspaceId: string, id: string, input: WebhookInput): Promise<Webhook> {
+    const current = await this.get(workspaceId, id);
+    await this.assertDeliverableUrl(input.url);
+    const settings = this.settings(input);
+    const reEnabled = settings.enabled && !current.enabled;
+    await this.webhooks.update(
+      { id, workspaceId },
+      {
+        ...settings,
+        ...(settings.enabled ? { disabledReason: null } : {}),
+        ...(reEnabled ? { failingSince: null } : {}),
+      },
+    );
+    return this.get(workspaceId, id);
+  }
+
+  /** Deletes the subscription with its deliveries and attempt log; queued jobs find nothing and stop. */
+  async remove(workspaceId: string, id: string): Promise<void> {
+    const result = await this.webhooks.delete({ id, workspaceId });
+    if (!result.affected) throw AppError.notFound('Webhook');
+  }
+
+  /** A new secret; the previous one keeps signing next to it for 24 h. Returns the new secret once. */
+  async rotateSecret(workspaceId: string, id: string): Promise<{ webhook: Webhook; secret: string }> {
+    const secret = generateWebhookSecret();
+    await this.dataSource.transaction(async (em) => {
+      const repo = em.getRepository(Webhook);
+      const webhook = await repo.findOne({ where: { id, workspaceId }, lock: { mode: 'pessimistic_write' } });
+      if (!webhook) throw AppError.notFound('Webhook');
+      await repo.update(
+        { id },
+        {
+          secret: this.box.seal(secret, webhookSecretAad(workspaceId, id)),
+          previousSecret: webhook.secret,
+          previousSecretExpiresAt: () => `now() + interval '${SECRET_ROTATION_OVERLAP_MS} milliseconds'`,
+          secretRotatedAt: () => 'now()',
+        },
+      );
+    });
+    return { webhook: await this.get(workspaceId, id), secret };
+  }
+
+  /**
+   * Queues a `webhook.test` event for this endpoint only (even while it is disabled, so a fixed
+   * endpoint can be checked before re-enabling it). It is signed, retried and logged like any
+   * delivery but is not an outbox event: it does not appear in `GET /events`.
+   */
+  async sendTest(workspaceId: string, id: string): Promise<WebhookTestEventDto> {
+    const webhook = await this.get(workspaceId, id);
+    const event: WebhookTestEventDto = {
+      id: randomUUID(),
+      type: TEST_EVENT_TYPE,
+      timestamp: new Date().toISOString(),
+      workspaceId,
+      data: {
+        webhookId: webhook.id,
+        url: webhook.url,
+        message: 'A test delivery from the Social Publishing Service. No action is needed.',
+      },
+    };
+    const inserted = await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(WebhookDelivery)
+      .values({
+        workspaceId,
+        webhookId: webhook.id,
+        eventId: event.id,
+        eventType: TEST_EVENT_TYPE,
+        payload: { ...event },
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: () => 'now()', // the database's clock, as everywhere deliveries are scheduled
+      })
+      .returning(['id'])
+      .execute();
+    const delivery = { id: (inserted.identifiers[0] as { id: string }).id };
+    // After the commit; when Redis is away the worker's reconciler picks the delivery up later.
+    await enqueueAttempts(this.queue, [{ deliveryId: delivery.id, attempt: 1 }], 2_000).catch((err: Error) =>
+      this.logger.warn(`Test delivery ${delivery.id} left for the reconciler: ${err.message}`),
+    );
+    return event;
+  }
+
+  /** The endpoint's delivery attempts, newest first. */
+  async listDeliveries(
+    workspaceId: string,
+    id: string,
+    q: { limit: number; cursor?: string },
+  ): Promise<Page<WebhookDeliveryAttempt>> {
+    await this.get(workspaceId, id);
+    const qb = this.attempts
+      .createQueryBuilder('a')
+      .where('a.workspace_id = :workspaceId AND a.webhook_id = :id', { workspaceId, id });
+    return paginate(qb, {
+      sortColumn: 'a.created_at',
+      idColumn: 'a.id',
+      direction: 'DESC',
+      limit: q.limit,
+      cursor: q.cursor,
+      cursorOf: (a) => [a.createdAt.toISOString(), a.id],
+    });
+  }
+
+  private settings(input: WebhookInput) {
+    const events = [...new Set(input.events ?? [])];
+    return {
+      url: input.url,
+      events,
+      description: input.description ?? null,
+      enabled: input.enabled ?? true,
+    };
+  }
+
+  /** https only (unless private targets are allowed, i.e. development), never a non-public address. */
+  private async assertDeliverableUrl(url: string): Promise<void> {
+    const allowPrivate = this.app.outboundAllowPrivate;
+    if (!allowPrivate && new URL(url).protocol !== 'https:') {
+      throw AppError.validation('url: must use https', [{ field: 'url', message: 'must use https' }]);
+    }
+    try {
+      await assertPublicUrl(url, allowPrivate);
+    } catch (err) {
+      if (err instanceof SsrfBlockedError) {
+        throw AppError.validation(`url: ${err.message}`, [{ field: 'url', message: err.message }]);
+      }
+      throw err;
+    }
+  }
+}
