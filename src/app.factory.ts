@@ -11,6 +11,7 @@ import { sendError } from './common/errors';
 import { createLogger } from './common/logger';
 import { AppConfig, appConfig } from './config';
 import { buildOpenApiDocument } from './docs/openapi';
+import { registerMultipart } from './media/media-multipart';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /**
@@ -37,22 +38,26 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
   });
   app.setGlobalPrefix('api');
   app.enableShutdownHooks();
+  await registerMultipart(app); // multipart/form-data for the chunk upload route only
 
   const fastify = app.getHttpAdapter().getInstance();
   const httpLogger = new Logger('HTTP');
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     void reply.header('X-Request-Id', request.id);
   });
-  fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
-    httpLogger.log({
-      msg: 'request',
-      requestId: request.id,
-      method: request.method,
-      path: request.url.split('?')[0],
-      status: reply.statusCode,
-      ms: Math.round(reply.elapsedTime),
+  // One access-log line per request, only when `info` logging is on (no per-request cost otherwise).
+  if (['info', 'debug', 'trace'].includes(cfg.logLevel)) {
+    fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+      httpLogger.log({
+        msg: 'request',
+        requestId: request.id,
+        method: request.method,
+        path: request.url.split('?')[0],
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      });
     });
-  });
+  }
 
   const document = buildOpenApiDocument(app);
   if (!cfg.docsPublic) {

@@ -137,6 +137,28 @@ describe('LocalDiskStorage', () => {
     ).resolves.toEqual({ size: 5, sha256: sha256(data) });
   });
 
+  it('skips hashing with computeSha256: false, unless a digest must be checked', async () => {
+    const data = Buffer.from('hello');
+    await expect(
+      storage.writePart(id, 0, Readable.from([data]), { maxBytes: MAX, computeSha256: false }),
+    ).resolves.toEqual({ size: 5, sha256: null });
+    await expect(
+      storage.writePart(id, 1, Readable.from([data]), {
+        maxBytes: MAX,
+        computeSha256: false,
+        expectedSha256: sha256(data),
+      }),
+    ).resolves.toEqual({ size: 5, sha256: sha256(data) });
+    await expect(
+      storage.writePart(id, 2, Readable.from([data]), {
+        maxBytes: MAX,
+        computeSha256: false,
+        expectedSha256: sha256(Buffer.from('x')),
+      }),
+    ).rejects.toBeInstanceOf(PartChecksumMismatchError);
+    expect(await storage.listParts(id)).toEqual([0, 1]);
+  });
+
   it('leaves one whole version when the same part is written concurrently', async () => {
     const versions = Array.from({ length: 5 }, (_, n) => Buffer.alloc(200_000 + n * 1000, n + 1));
     const results = await Promise.all(

@@ -5,7 +5,7 @@
  * Every file is written to a unique temp file under parts/<mediaId>/, fsynced, then renamed into place,
  * so readers and concurrent writers only ever see whole files.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -25,6 +25,7 @@ import {
   type MediaStorage,
   type MediaStorageLimits,
   type StoredDigest,
+  type StoredPart,
   type WritePartOptions,
 } from './media-storage.interface';
 
@@ -44,13 +45,17 @@ async function fsyncFile(path: string): Promise<void> {
   }
 }
 
-/** Passes bytes through while counting and hashing them; fails once more than `maxBytes` arrive. */
+/** Passes bytes through while counting and (optionally) hashing them; fails once more than `maxBytes` arrive. */
 class DigestMeter extends Transform {
   size = 0;
-  private readonly hash = createHash('sha256');
+  private readonly hash: Hash | null;
 
-  constructor(private readonly maxBytes = Number.POSITIVE_INFINITY) {
+  constructor(
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
+    hash = true,
+  ) {
     super();
+    this.hash = hash ? createHash('sha256') : null;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
@@ -59,17 +64,23 @@ class DigestMeter extends Transform {
       callback(new PartTooLargeError(this.maxBytes));
       return;
     }
-    this.hash.update(chunk);
+    this.hash?.update(chunk);
     callback(null, chunk);
   }
 
-  digest(): StoredDigest {
-    return { size: this.size, sha256: this.hash.digest('hex') };
+  digest(): StoredPart {
+    return { size: this.size, sha256: this.hash ? this.hash.digest('hex') : null };
   }
 }
 
+/** The digest of a write that was hashed. */
+function hashed(part: StoredPart): StoredDigest {
+  if (part.sha256 === null) throw new Error('object was written without hashing');
+  return { size: part.size, sha256: part.sha256 };
+}
+
 /** Checks a written part against the optional expected size and digest before it is renamed into place. */
-function partVerifier(opts: WritePartOptions): (digest: StoredDigest) => void {
+function partVerifier(opts: WritePartOptions): (digest: StoredPart) => void {
   const expectedBytes =
     opts.expectedBytes === undefined ? undefined : assertByteCount('expectedBytes', opts.expectedBytes);
   const expectedSha256 = opts.expectedSha256 === undefined ? undefined : assertSha256Hex(opts.expectedSha256);
@@ -78,7 +89,7 @@ function partVerifier(opts: WritePartOptions): (digest: StoredDigest) => void {
       throw new PartSizeMismatchError(expectedBytes, written.size);
     }
     if (expectedSha256 !== undefined && written.sha256 !== expectedSha256) {
-      throw new PartChecksumMismatchError(expectedSha256, written.sha256);
+      throw new PartChecksumMismatchError(expectedSha256, written.sha256 ?? '');
     }
   };
 }
@@ -101,13 +112,14 @@ export class LocalDiskStorage implements MediaStorage {
   }
 
   /** Always consumes or destroys `data`, also when the arguments are refused. */
-  async writePart(mediaId: string, index: number, data: Readable, opts: WritePartOptions): Promise<StoredDigest> {
+  async writePart(mediaId: string, index: number, data: Readable, opts: WritePartOptions): Promise<StoredPart> {
     try {
       const id = assertMediaId(mediaId);
       assertPartIndex(index, this.limits.maxPartCount);
       const verify = partVerifier(opts);
       await mkdir(this.partsDir(id), { recursive: true });
-      const meter = new DigestMeter(assertByteCount('maxBytes', opts.maxBytes));
+      const hash = opts.computeSha256 !== false || opts.expectedSha256 !== undefined;
+      const meter = new DigestMeter(assertByteCount('maxBytes', opts.maxBytes), hash);
       return await this.writeAtomically(id, `${index}`, this.partPath(id, index), data, meter, verify);
     } catch (err) {
       data.destroy();
@@ -215,7 +227,7 @@ export class LocalDiskStorage implements MediaStorage {
     }
     const target = this.objectPath(id);
     await mkdir(dirname(target), { recursive: true });
-    return this.writeAtomically(id, 'object', target, Readable.from(concatenated()), new DigestMeter());
+    return hashed(await this.writeAtomically(id, 'object', target, Readable.from(concatenated()), new DigestMeter()));
   }
 
   private async hashObject(id: string): Promise<StoredDigest> {
@@ -242,8 +254,8 @@ export class LocalDiskStorage implements MediaStorage {
     target: string,
     source: Readable,
     meter: DigestMeter,
-    verify?: (digest: StoredDigest) => void,
-  ): Promise<StoredDigest> {
+    verify?: (digest: StoredPart) => void,
+  ): Promise<StoredPart> {
     const temp = join(this.partsDir(id), `.${label}.${randomUUID()}.tmp`);
     try {
       // Create the file before streaming so a failed pipeline can never re-create it after our cleanup.

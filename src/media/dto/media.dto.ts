@@ -1,0 +1,78 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { MEDIA_STATUSES, MediaItem, MediaStatus } from '../media-item.entity';
+
+/** An uploaded (or uploading) media file. */
+export class MediaDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  /**
+   * `uploading` until finalized; `ready` once the bytes are verified; `failed` when finalize found the bytes
+   * unusable (they are removed); `expired` when the upload was not finalized in time (parts removed).
+   */
+  @ApiProperty({ enum: MEDIA_STATUSES })
+  status!: MediaStatus;
+
+  /** The client's file name (informational). */
+  @ApiProperty({ example: 'sunset.png' })
+  filename!: string;
+
+  /** The declared type, normalized; verified against the bytes' magic numbers. */
+  @ApiProperty({ example: 'image/png' })
+  mimeType!: string;
+
+  /** Size in bytes. */
+  @ApiProperty({ type: 'integer', example: 12_000_000 })
+  size!: number;
+
+  /** Lower-case hex SHA-256: as declared while uploading (null if none was given), of the stored bytes once ready. */
+  @ApiProperty({ type: String, nullable: true, pattern: '^[0-9a-f]{64}$' })
+  sha256!: string | null;
+
+  /** Pixel width of an image once ready; null for videos and unfinished uploads. */
+  @ApiProperty({ type: 'integer', nullable: true, example: 2000 })
+  width!: number | null;
+
+  /** Pixel height of an image once ready; null for videos and unfinished uploads. */
+  @ApiProperty({ type: 'integer', nullable: true, example: 2000 })
+  height!: number | null;
+
+  /** Size of every chunk but the last, chosen by the server. */
+  @ApiProperty({ type: 'integer', example: 5_242_880 })
+  chunkSize!: number;
+
+  /** Number of chunks: ceil(size / chunkSize). */
+  @ApiProperty({ type: 'integer', example: 3 })
+  totalChunks!: number;
+
+  /** 0-based indexes of the chunks received so far, ascending: resume by sending the others. */
+  @ApiProperty({ type: 'integer', isArray: true, example: [0, 2] })
+  receivedChunks!: number[];
+
+  /** When an unfinished upload expires (initialize + 24 h); null once ready. */
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  expiresAt!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  /** An `uploading` item past its deadline reads as `expired` even before the sweep has removed its parts. */
+  static from(m: MediaItem, now: Date = new Date()): MediaDto {
+    const lapsed = m.status === 'uploading' && m.expiresAt !== null && m.expiresAt.getTime() <= now.getTime();
+    return {
+      id: m.id,
+      status: lapsed ? 'expired' : m.status,
+      filename: m.filename,
+      mimeType: m.mimeType,
+      size: m.size,
+      sha256: m.sha256,
+      width: m.width,
+      height: m.height,
+      chunkSize: m.chunkSize,
+      totalChunks: m.totalChunks,
+      receivedChunks: [...m.receivedChunks].sort((a, b) => a - b),
+      expiresAt: m.expiresAt?.toISOString() ?? null,
+      createdAt: m.createdAt.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,89 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  UpdateDateColumn,
+  ValueTransformer,
+} from 'typeorm';
+import { Workspace } from '../auth/workspace.entity';
+
+export type MediaStatus = 'uploading' | 'ready' | 'failed' | 'expired';
+export const MEDIA_STATUSES: readonly MediaStatus[] = ['uploading', 'ready', 'failed', 'expired'];
+
+/** `bigint` comes back from pg as a string; sizes stay far below 2^53. */
+const bigintAsNumber: ValueTransformer = {
+  to: (value: number | null | undefined) => value,
+  from: (value: string | null) => (value === null ? null : Number(value)),
+};
+
+/**
+ * One uploaded file. Its bytes live in `MediaStorage` under the item's id: numbered parts while
+ * `uploading`, one immutable object once `ready`. `receivedChunks` is the set of stored parts, kept
+ * sorted and updated with one atomic UPDATE per chunk (safe under concurrent chunk uploads).
+ */
+@Entity('media')
+@Index('IDX_media_workspace_created', ['workspaceId', 'createdAt', 'id'])
+@Index('IDX_media_uploading_expires', ['expiresAt'], { where: `status = 'uploading'` })
+export class MediaItem {
+  /** Chosen by the service before the row is written, so storage and row share it from the start. */
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column({ type: 'uuid' })
+  workspaceId!: string;
+
+  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id' })
+  workspace?: Workspace;
+
+  @Column({ type: 'varchar', length: 16 })
+  status!: MediaStatus;
+
+  @Column({ type: 'varchar', length: 255 })
+  filename!: string;
+
+  /** Normalized (lower-case, no parameters, aliases resolved). */
+  @Column({ type: 'varchar', length: 127 })
+  mimeType!: string;
+
+  /** Declared at initialize; equal to the stored object's size once `ready`. */
+  @Column({ type: 'bigint', transformer: bigintAsNumber })
+  size!: number;
+
+  /** Lower-case hex: the declared digest while uploading (or null), the object's digest once `ready`. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  sha256!: string | null;
+
+  @Column({ type: 'integer', nullable: true })
+  width!: number | null;
+
+  @Column({ type: 'integer', nullable: true })
+  height!: number | null;
+
+  @Column({ type: 'integer' })
+  chunkSize!: number;
+
+  @Column({ type: 'integer' })
+  totalChunks!: number;
+
+  /** Indexes of the stored parts, ascending and distinct. */
+  @Column({ type: 'integer', array: true, default: () => `'{}'` })
+  receivedChunks!: number[];
+
+  /** Deadline of an unfinished upload; null once `ready`. */
+  @Column({ type: 'timestamptz', nullable: true })
+  expiresAt!: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  finalizedAt!: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,164 @@
+import type { Multipart } from '@fastify/multipart';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiErrors } from '../common/decorators/api-errors.decorator';
+import { WorkspaceId } from '../common/decorators/workspace.decorator';
+import { AppError } from '../common/errors';
+import { IdParamDto } from '../common/id-param.dto';
+import { FinalizeUploadDto } from './dto/finalize-upload.dto';
+import { InitializeUploadDto } from './dto/initialize-upload.dto';
+import { MediaDto } from './dto/media.dto';
+import { ChunkReceiptDto, UPLOAD_CHUNK_BODY_SCHEMA, parseUploadChunkFields } from './dto/upload-chunk.dto';
+import { ACCEPTS_MULTIPART } from './media-multipart';
+import { MediaService } from './media.service';
+
+/** Status and message of a failure raised by the multipart parser (@fastify/multipart or busboy). */
+function multipartFailure(err: unknown): AppError {
+  const status = (err as { statusCode?: unknown }).statusCode;
+  if (status === 413)
+    return new AppError('PAYLOAD_TOO_LARGE', 'Multipart body exceeds its limits (one file part, few small fields)');
+  return AppError.validation(`Malformed multipart body: ${(err as Error).message}`);
+}
+
+@ApiTags('Media')
+@Controller('media')
+export class MediaController {
+  constructor(private readonly media: MediaService) {}
+
+  @Post('upload/initialize')
+  @ApiOperation({
+    summary: 'Start a chunked upload',
+    description:
+      'Step 1 of 3. Declares the file; the server answers with `chunkSize` and `totalChunks`. Send every chunk ' +
+      'with `POST /media/upload/file`, then `POST /media/upload/finalize`. Unfinalized uploads expire after 24 h.',
+  })
+  @ApiCreatedResponse({ type: MediaDto, description: 'The `uploading` item' })
+  @ApiErrors(400, 413, 415)
+  async initializeUpload(@WorkspaceId() workspaceId: string, @Body() body: InitializeUploadDto): Promise<MediaDto> {
+    return MediaDto.from(await this.media.initialize(workspaceId, body));
+  }
+
+  @Post('upload/file')
+  @HttpCode(200)
+  @RouteConfig({ [ACCEPTS_MULTIPART]: true })
+  @ApiOperation({
+    summary: 'Upload one chunk',
+    description:
+      'Step 2 of 3. `multipart/form-data` with the fields `mediaId`, `chunkIndex` and optionally `sha256`, then ' +
+      'the file part `chunk` (fields first). Every chunk but the last is exactly `chunkSize` bytes; the last is the ' +
+      'remainder. A larger chunk is cut off with 413; a shorter one or a `sha256` mismatch is 400 and the chunk is ' +
+      'discarded. Chunks may arrive in any order and in parallel; re-sending one replaces it. Chunk 0 is checked ' +
+      'against the declared type (415).',
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: UPLOAD_CHUNK_BODY_SCHEMA })
+  @ApiOkResponse({ type: ChunkReceiptDto })
+  @ApiErrors(400, 404, 409, 413, 415)
+  async uploadChunk(
+    @WorkspaceId() workspaceId: string,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ChunkReceiptDto> {
+    if (!req.isMultipart()) {
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the chunk as multipart/form-data');
+    }
+    try {
+      return await this.receiveChunk(workspaceId, req);
+    } catch (err) {
+      // Answering before the body was read to the end: close the connection rather than read the rest.
+      if (!req.raw.complete) void reply.header('connection', 'close');
+      throw err;
+    }
+  }
+
+  /** Reads the fields, then streams the file part into the service; errors of the parser become 400/413. */
+  private async receiveChunk(workspaceId: string, req: FastifyRequest): Promise<ChunkReceiptDto> {
+    const parts = req.parts({ limits: { fileSize: this.media.maxChunkBytes + 1 } });
+    const fields: Record<string, string> = {};
+    let receipt: ChunkReceiptDto | undefined;
+    for (;;) {
+      let next: IteratorResult<Multipart>;
+      try {
+        next = await parts.next();
+      } catch (err) {
+        throw multipartFailure(err);
+      }
+      if (next.done) break;
+      const part = next.value;
+      if (part.type === 'field') {
+        if (receipt) throw AppError.validation(`Field '${part.fieldname}' comes after the file part`);
+        if (part.fieldnameTruncated || part.valueTruncated) {
+          throw AppError.validation(`Field '${part.fieldname}' is too long`);
+        }
+        if (part.fieldname in fields) throw AppError.validation(`Field '${part.fieldname}' is repeated`);
+        fields[part.fieldname] = String(part.value);
+        continue;
+      }
+      if (part.fieldname !== 'chunk' || receipt) {
+        part.file.destroy();
+        throw AppError.validation(receipt ? 'Send one chunk per request' : `Unknown file part '${part.fieldname}'`);
+      }
+      let streamError: Error | undefined;
+      part.file.once('error', (err: Error) => (streamError = err));
+      try {
+        receipt = await this.media.receiveChunk(workspaceId, parseUploadChunkFields(fields), part.file);
+      } catch (err) {
+        part.file.destroy();
+        if (streamError && err === streamError) throw multipartFailure(err);
+        throw err;
+      }
+    }
+    if (!receipt)
+      throw AppError.validation("The file part 'chunk' is missing", [{ field: 'chunk', message: 'is required' }]);
+    return receipt;
+  }
+
+  @Post('upload/finalize')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Finish a chunked upload',
+    description:
+      'Step 3 of 3. Joins the chunks and checks them: all present (409 naming the missing indexes), total size, ' +
+      '`sha256` when declared (400), real type from the magic bytes (415); reads image width and height. A failed ' +
+      'check marks the item `failed` and removes its bytes. Finalizing a `ready` item returns it unchanged.',
+  })
+  @ApiOkResponse({ type: MediaDto, description: 'The `ready` item' })
+  @ApiErrors(400, 404, 409, 415)
+  async finalizeUpload(@WorkspaceId() workspaceId: string, @Body() body: FinalizeUploadDto): Promise<MediaDto> {
+    return MediaDto.from(await this.media.finalize(workspaceId, body.mediaId));
+  }
+
+  @Get(':id')
+  @ApiOperation({
+    summary: 'Get one media item',
+    description: 'Includes `receivedChunks`, so an interrupted client resumes by sending the missing chunks.',
+  })
+  @ApiOkResponse({ type: MediaDto })
+  @ApiErrors(400, 404)
+  async getMedia(@WorkspaceId() workspaceId: string, @Param() { id }: IdParamDto): Promise<MediaDto> {
+    return MediaDto.from(await this.media.get(workspaceId, id));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete a media item',
+    description:
+      'Removes the item and its bytes (also aborts an unfinished upload). 409 while a scheduled or publishing post uses it.',
+  })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors(400, 404, 409)
+  async deleteMedia(@WorkspaceId() workspaceId: string, @Param() { id }: IdParamDto): Promise<void> {
+    await this.media.remove(workspaceId, id);
+  }
+}

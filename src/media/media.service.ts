@@ -1,0 +1,432 @@
+import { randomUUID } from 'node:crypto';
+import { Readable, pipeline } from 'node:stream';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, In, Repository } from 'typeorm';
+import { AppError } from '../common/errors';
+import { mediaConfig } from '../config/media.config';
+import { ImageSize, readImageSizeFromStream } from './image-size.util';
+import { MediaItem } from './media-item.entity';
+import { MIME_SNIFF_BYTES, mimeMatches, normalizeMimeType, sniffMimeType } from './media-type.util';
+import { MimeMismatchError, MimeSniffer } from './mime-sniffer';
+import {
+  InvalidMediaKeyError,
+  MEDIA_STORAGE,
+  MediaStorage,
+  MissingPartsError,
+  PartChecksumMismatchError,
+  PartSizeMismatchError,
+  PartTooLargeError,
+} from './storage/media-storage.interface';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** How many missing indexes a 409 message names before it summarizes the rest. */
+const MISSING_LISTED = 50;
+/** Rows the expiry sweep locks and purges per transaction. */
+const SWEEP_BATCH = 100;
+
+/** Decides whether a post that is scheduled or publishing uses the media (set by the posts module). */
+export type MediaUsageCheck = (workspaceId: string, mediaId: string) => Promise<boolean>;
+
+export interface InitializeUploadInput {
+  filename: string;
+  mimeType: string;
+  size: number;
+  sha256?: string;
+}
+
+export interface ChunkInput {
+  mediaId: string;
+  chunkIndex: number;
+  /** Hex SHA-256 of the chunk, checked before it is kept. */
+  sha256?: string;
+}
+
+export interface ChunkReceipt {
+  id: string;
+  chunkIndex: number;
+  receivedChunks: number[];
+  totalChunks: number;
+}
+
+/** Strips directories and control characters from a client-supplied file name. */
+function cleanFilename(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return base.slice(0, 255) || 'file';
+}
+
+function listMissing(missing: readonly number[]): string {
+  const shown = missing.slice(0, MISSING_LISTED).join(', ');
+  return missing.length > MISSING_LISTED ? `${shown} and ${missing.length - MISSING_LISTED} more` : shown;
+}
+
+/**
+ * Three-step chunked uploads (initialize, chunks, finalize), reads, deletion and expiry of media items.
+ * Bytes go through `MediaStorage`: parts while uploading, one object once ready.
+ *
+ * Concurrency: a chunk is streamed to storage without any lock, then recorded with one atomic
+ * `UPDATE ... WHERE status = 'uploading'`; finalize, delete and the expiry sweep hold the row lock
+ * (`SELECT ... FOR UPDATE`) while they change the bytes, so they never interleave with each other,
+ * and a chunk that lands after one of them is refused and its part dropped.
+ */
+@Injectable()
+export class MediaService {
+  private readonly logger = new Logger(MediaService.name);
+  private usageCheck: MediaUsageCheck = () => Promise.resolve(false);
+
+  constructor(
+    @InjectRepository(MediaItem) private readonly media: Repository<MediaItem>,
+    private readonly dataSource: DataSource,
+    @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
+    @Inject(mediaConfig.KEY) private readonly cfg: ConfigType<typeof mediaConfig>,
+  ) {}
+
+  /** Largest chunk the service ever asks for (the multipart parser's file size limit is derived from it). */
+  get maxChunkBytes(): number {
+    return Math.min(Math.max(this.cfg.chunkBytes, this.storage.limits.minPartSize), this.storage.limits.maxPartSize);
+  }
+
+  // ---- the contract the posts module relies on -------------------------------------------------
+
+  /** The media items with these ids in the workspace (unknown or foreign ids are simply absent). */
+  findMany(workspaceId: string, ids: string[]): Promise<MediaItem[]> {
+    const valid = [...new Set(ids.filter((id) => UUID.test(id)))];
+    if (valid.length === 0) return Promise.resolve([]);
+    return this.media.find({ where: { workspaceId, id: In(valid) } });
+  }
+
+  /** Streams the final bytes of a `ready` item; the stream errors if there are none. */
+  open(mediaId: string): Readable {
+    return this.storage.open(mediaId);
+  }
+
+  /** DELETE consults `fn` (true = in use -> 409). Until set, no media is in use. */
+  setUsageCheck(fn: MediaUsageCheck): void {
+    this.usageCheck = fn;
+  }
+
+  // ---- upload ----------------------------------------------------------------------------------
+
+  /** Step 1: validates type and size, picks the chunking and creates the `uploading` item. */
+  async initialize(workspaceId: string, input: InitializeUploadInput): Promise<MediaItem> {
+    const mimeType = normalizeMimeType(input.mimeType);
+    if (!this.cfg.allowedTypes.includes(mimeType)) {
+      throw new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `Media type '${input.mimeType}' is not supported; use one of ${this.cfg.allowedTypes.join(', ')}`,
+      );
+    }
+    if (input.size > this.cfg.maxBytes) {
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `Media of ${input.size} bytes exceeds the limit of ${this.cfg.maxBytes} bytes`,
+      );
+    }
+    const { chunkSize, totalChunks } = this.planChunks(input.size);
+    const createdAt = new Date();
+    const item = this.media.create({
+      id: randomUUID(),
+      workspaceId,
+      status: 'uploading',
+      filename: cleanFilename(input.filename),
+      mimeType,
+      size: input.size,
+      sha256: input.sha256?.toLowerCase() ?? null,
+      width: null,
+      height: null,
+      chunkSize,
+      totalChunks,
+      receivedChunks: [],
+      expiresAt: new Date(createdAt.getTime() + this.cfg.uploadTtlSeconds * 1000),
+      finalizedAt: null,
+      createdAt,
+      updatedAt: createdAt,
+    });
+    await this.media.insert(item);
+    try {
+      await this.storage.begin(item.id);
+    } catch (err) {
+      await this.media.delete({ id: item.id });
+      throw err;
+    }
+    return item;
+  }
+
+  /**
+   * Step 2: streams one chunk into storage and records it. `data` is always consumed or destroyed.
+   * A chunk must have exactly its expected size (chunkSize, or the remainder for the last one); more bytes
+   * stop the read at once (413). Chunk 0 is sniffed on the way through (415 when it is not the declared type).
+   * Re-sending a chunk replaces it; a refused chunk leaves any earlier copy of it in place.
+   */
+  async receiveChunk(workspaceId: string, input: ChunkInput, data: Readable): Promise<ChunkReceipt> {
+    let item: MediaItem;
+    try {
+      item = await this.get(workspaceId, input.mediaId);
+      this.assertUploading(item);
+      if (input.chunkIndex >= item.totalChunks) {
+        const message = `must be below totalChunks (${item.totalChunks})`;
+        throw AppError.validation(`chunkIndex: ${message}`, [{ field: 'chunkIndex', message }]);
+      }
+    } catch (err) {
+      data.destroy();
+      throw err;
+    }
+    const index = input.chunkIndex;
+    const expected = this.expectedChunkBytes(item, index);
+    const source = index === 0 ? pipeline(data, new MimeSniffer(item.mimeType), () => undefined) : data;
+    try {
+      await this.storage.writePart(item.id, index, source, {
+        maxBytes: expected,
+        expectedBytes: expected,
+        expectedSha256: input.sha256?.toLowerCase(),
+        computeSha256: false, // the whole file is hashed at finalize; a part's digest is only needed to check it
+      });
+    } catch (err) {
+      throw await this.chunkRefusal(err, workspaceId, item, index, expected);
+    }
+
+    // One statement: concurrent chunks of the item serialize on its row, each adding its index to the latest set.
+    const [rows] = await this.media.query<[Array<{ received_chunks: number[] }>, number]>(
+      `UPDATE media SET updated_at = now(),
+         received_chunks = ARRAY(SELECT DISTINCT c FROM unnest(array_append(received_chunks, $3::integer)) AS c ORDER BY c)
+       WHERE id = $1 AND workspace_id = $2 AND status = 'uploading' AND expires_at > now()
+       RETURNING received_chunks`,
+      [item.id, workspaceId, index],
+    );
+    const row = rows[0];
+    if (!row) throw await this.lateChunk(workspaceId, item.id, index);
+    return { id: item.id, chunkIndex: index, receivedChunks: row.received_chunks, totalChunks: item.totalChunks };
+  }
+
+  /**
+   * Step 3: joins the chunks and verifies size, SHA-256 (when declared), real type and image dimensions.
+   * Runs under the row lock, so concurrent calls finalize once; a `ready` item is returned unchanged.
+   * A verification failure marks the item `failed` and removes its bytes.
+   */
+  async finalize(workspaceId: string, mediaId: string): Promise<MediaItem> {
+    const outcome = await this.dataSource.transaction<{ item: MediaItem } | { problem: AppError }>(async (em) => {
+      const repo = em.getRepository(MediaItem);
+      const item = UUID.test(mediaId)
+        ? await repo.findOne({ where: { id: mediaId, workspaceId }, lock: { mode: 'pessimistic_write' } })
+        : null;
+      if (!item) throw AppError.notFound('Media');
+      if (item.status === 'ready') return { item };
+      this.assertUploading(item);
+
+      const received = new Set(item.receivedChunks);
+      const missing: number[] = [];
+      for (let i = 0; i < item.totalChunks; i++) if (!received.has(i)) missing.push(i);
+      if (missing.length > 0) throw this.missingChunks(missing);
+
+      let digest: { size: number; sha256: string };
+      try {
+        digest = await this.storage.complete(item.id, item.totalChunks);
+      } catch (err) {
+        if (!(err instanceof MissingPartsError)) throw err;
+        // The database said received but storage lost them (disk trouble, a crash): forget them, so GET
+        // tells the client what to send again.
+        const lost = new Set(err.missing);
+        await repo.update({ id: item.id }, { receivedChunks: item.receivedChunks.filter((i) => !lost.has(i)) });
+        return { problem: this.missingChunks(err.missing) };
+      }
+
+      const checked = await this.inspect(item, digest);
+      if ('problem' in checked) {
+        await this.storage.remove(item.id);
+        await repo.update({ id: item.id }, { status: 'failed', receivedChunks: [], expiresAt: null });
+        return checked;
+      }
+      const { dims } = checked;
+      await repo.update(
+        { id: item.id },
+        {
+          status: 'ready',
+          sha256: digest.sha256,
+          width: dims?.width ?? null,
+          height: dims?.height ?? null,
+          expiresAt: null,
+          finalizedAt: () => 'now()',
+        },
+      );
+      return { item: await repo.findOneByOrFail({ id: item.id }) };
+    });
+    if ('problem' in outcome) throw outcome.problem;
+    return outcome.item;
+  }
+
+  // ---- read / delete ---------------------------------------------------------------------------
+
+  async get(workspaceId: string, id: string): Promise<MediaItem> {
+    const item = UUID.test(id) ? await this.media.findOne({ where: { id, workspaceId } }) : null;
+    if (!item) throw AppError.notFound('Media');
+    return item;
+  }
+
+  /** Removes the item and its bytes; 409 while a scheduled or publishing post uses it. */
+  async remove(workspaceId: string, id: string): Promise<void> {
+    await this.get(workspaceId, id);
+    await this.dataSource.transaction(async (em) => {
+      const repo = em.getRepository(MediaItem);
+      const item = await repo.findOne({ where: { id, workspaceId }, lock: { mode: 'pessimistic_write' } });
+      if (!item) throw AppError.notFound('Media');
+      if (await this.usageCheck(workspaceId, id)) {
+        throw AppError.conflict('Media is used by a scheduled or publishing post');
+      }
+      // Bytes first: if this fails the row stays and the client can retry; the reverse would leak bytes.
+      await this.storage.remove(id);
+      await repo.delete({ id, workspaceId });
+    });
+  }
+
+  // ---- lifecycle -------------------------------------------------------------------------------
+
+  /**
+   * Marks uploads past their deadline `expired` and removes their parts. Runs across workspaces (it is
+   * the queue job's work, not a request's). Each batch holds the rows' locks while it removes the bytes,
+   * so a crash leaves them `uploading` for the next sweep rather than `expired` with bytes left behind.
+   * Returns how many items expired.
+   */
+  async expireStaleUploads(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const expired = await this.dataSource.transaction(async (em) => {
+        const rows = await em
+          .getRepository(MediaItem)
+          .createQueryBuilder('m')
+          .select('m.id')
+          .where("m.status = 'uploading' AND m.expires_at <= now()")
+          .orderBy('m.expires_at', 'ASC')
+          .limit(SWEEP_BATCH)
+          .setLock('pessimistic_write')
+          .setOnLocked('skip_locked')
+          .getMany();
+        for (const row of rows) await this.storage.remove(row.id);
+        if (rows.length > 0) {
+          await em.update(MediaItem, { id: In(rows.map((r) => r.id)) }, { status: 'expired', receivedChunks: [] });
+        }
+        return rows.length;
+      });
+      total += expired;
+      if (expired < SWEEP_BATCH) break;
+    }
+    if (total > 0) this.logger.log({ msg: 'Expired unfinished uploads', count: total });
+    return total;
+  }
+
+  // ---- helpers ---------------------------------------------------------------------------------
+
+  private planChunks(size: number): { chunkSize: number; totalChunks: number } {
+    const { maxPartCount, maxPartSize } = this.storage.limits;
+    const chunkSize = Math.min(Math.max(this.maxChunkBytes, Math.ceil(size / maxPartCount)), maxPartSize);
+    const totalChunks = Math.max(1, Math.ceil(size / chunkSize));
+    if (totalChunks > maxPartCount) {
+      throw new AppError('PAYLOAD_TOO_LARGE', `Media of ${size} bytes cannot be stored in ${maxPartCount} chunks`);
+    }
+    return { chunkSize, totalChunks };
+  }
+
+  private expectedChunkBytes(item: MediaItem, index: number): number {
+    return index < item.totalChunks - 1 ? item.chunkSize : item.size - item.chunkSize * (item.totalChunks - 1);
+  }
+
+  private assertUploading(item: MediaItem): void {
+    if (item.status !== 'uploading') {
+      throw AppError.conflict(
+        item.status === 'ready' ? 'Media upload is already finalized' : `Media upload is ${item.status}`,
+      );
+    }
+    if (item.expiresAt && item.expiresAt.getTime() <= Date.now()) throw AppError.conflict('Media upload is expired');
+  }
+
+  private missingChunks(missing: readonly number[]): AppError {
+    return AppError.conflict(
+      `Upload is incomplete: missing chunk${missing.length === 1 ? '' : 's'} ${listMissing(missing)}`,
+    );
+  }
+
+  /**
+   * Checks the joined object: size, declared digest, magic bytes, and for images readable dimensions.
+   * Returns the first problem, or the dimensions (null for videos).
+   */
+  private async inspect(
+    item: MediaItem,
+    digest: { size: number; sha256: string },
+  ): Promise<{ problem: AppError } | { dims: ImageSize | null }> {
+    if (digest.size !== item.size) {
+      return { problem: AppError.conflict(`The chunks add up to ${digest.size} bytes, not the declared ${item.size}`) };
+    }
+    if (item.sha256 && digest.sha256 !== item.sha256) {
+      const message = `does not match the uploaded bytes (${digest.sha256})`;
+      return { problem: AppError.validation(`sha256: ${message}`, [{ field: 'sha256', message }]) };
+    }
+    const sniffed = sniffMimeType(await this.storage.readHead(item.id, MIME_SNIFF_BYTES));
+    if (!mimeMatches(item.mimeType, sniffed)) {
+      return { problem: new AppError('UNSUPPORTED_MEDIA_TYPE', new MimeMismatchError(item.mimeType, sniffed).message) };
+    }
+    if (!item.mimeType.startsWith('image/')) return { dims: null };
+    const dims = await readImageSizeFromStream(this.storage.open(item.id), item.mimeType);
+    if (!dims) {
+      const message = `The image's dimensions cannot be read: not a valid ${item.mimeType}`;
+      return { problem: new AppError('UNSUPPORTED_MEDIA_TYPE', message) };
+    }
+    return { dims };
+  }
+
+  /** Turns a failed part write into the answer for the client. */
+  private async chunkRefusal(
+    err: unknown,
+    workspaceId: string,
+    item: MediaItem,
+    index: number,
+    expected: number,
+  ): Promise<unknown> {
+    if (err instanceof PartTooLargeError) {
+      return new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `Chunk ${index} exceeds its size of ${expected} bytes (every chunk but the last is exactly chunkSize bytes)`,
+      );
+    }
+    if (err instanceof PartSizeMismatchError) {
+      const message = `has ${err.actualBytes} bytes, expected ${expected} (every chunk but the last is exactly chunkSize bytes)`;
+      return AppError.validation(`chunk ${index} ${message}`, [{ field: 'chunk', message }]);
+    }
+    if (err instanceof PartChecksumMismatchError) {
+      const message = `does not match the chunk's bytes (${err.actualSha256}); the chunk was discarded`;
+      return AppError.validation(`sha256: ${message}`, [{ field: 'sha256', message }]);
+    }
+    if (err instanceof MimeMismatchError) return new AppError('UNSUPPORTED_MEDIA_TYPE', err.message);
+    if (err instanceof InvalidMediaKeyError) return AppError.validation(err.message);
+    // The item may have been deleted, expired or finalized while the bytes streamed in (its parts directory
+    // removed under the write). FOR SHARE waits for such a change to commit, so the answer reflects it.
+    const current = await this.dataSource.transaction((em) =>
+      em.getRepository(MediaItem).findOne({ where: { id: item.id, workspaceId }, lock: { mode: 'pessimistic_read' } }),
+    );
+    if (!current) return AppError.notFound('Media');
+    try {
+      this.assertUploading(current);
+    } catch (stateError) {
+      return stateError;
+    }
+    return err;
+  }
+
+  /** The chunk was stored but the item stopped accepting chunks meanwhile: drop it and say why. */
+  private async lateChunk(workspaceId: string, mediaId: string, index: number): Promise<AppError> {
+    const current = await this.media.findOne({ where: { id: mediaId, workspaceId } });
+    try {
+      if (!current || current.status === 'failed' || current.status === 'expired') await this.storage.remove(mediaId);
+      else if (current.status === 'ready') await this.storage.deletePart(mediaId, index);
+    } catch (err) {
+      this.logger.warn({ msg: 'Could not drop a late chunk', mediaId, index, err: (err as Error).message });
+    }
+    if (!current) return AppError.notFound('Media');
+    try {
+      this.assertUploading(current);
+    } catch (err) {
+      return err as AppError;
+    }
+    return AppError.conflict('Media upload no longer accepts chunks');
+  }
+}
