@@ -234,7 +234,9 @@ async function main(): Promise<void> {
         [listWs.id, listChannel.id, have + done, n],
       );
     }
-    await ds.query('ANALYZE posts; ANALYZE post_targets');
+    // As after any bulk load: vacuum (visibility map) and statistics before measuring.
+    await ds.query('VACUUM ANALYZE posts');
+    await ds.query('VACUUM ANALYZE post_targets');
     have = size;
     const deep: Array<{ created_at: Date; id: string }> = await ds.query(
       `SELECT created_at, id FROM posts WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
@@ -242,6 +244,7 @@ async function main(): Promise<void> {
     );
     const cursor = Buffer.from(JSON.stringify([deep[0].created_at.toISOString(), deep[0].id])).toString('base64url');
     const headers = { 'x-api-key': listKey };
+    await runLoad({ url: `${base}/api/posts?limit=20`, headers, durationSec: 2, connections: 10, pipelining: 1 }); // warm-up
     const first = await runLoad({
       url: `${base}/api/posts?limit=20`,
       headers,
