@@ -78,7 +78,7 @@ describe('a post with an image', () => {
       embed: { $type: string; images: Array<{ image: { mimeType: string; size: number } }> };
     };
     expect(record.embed.$type).toBe('app.bsky.embed.images');
-    expect(record.embed.images[0]!.image).toEqual(expect.objectContaining({ mimeType: 'image/png', size: png.length }));
+    expect(record.embed.images[0].image).toEqual(expect.objectContaining({ mimeType: 'image/png', size: png.length }));
     expect(bluesky.blobs.some((b) => b.size === png.length)).toBe(true);
 
     // no longer scheduled or publishing: deletable

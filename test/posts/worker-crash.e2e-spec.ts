@@ -53,8 +53,8 @@ describe('a worker killed mid-publish', () => {
     expect(created.status).toBe(201);
 
     await hold.arrived; // the status exists on the network; the worker is waiting for the answer
-    workers[0]!.kill('SIGKILL');
-    await new Promise((r) => workers[0]!.once('exit', r));
+    workers[0].kill('SIGKILL');
+    await new Promise((r) => workers[0].once('exit', r));
     hold.release();
     const stuck = await t.request('GET', `/api/posts/${created.body.id}`, { key });
     expect(stuck.body.status).toBe('publishing');
@@ -69,7 +69,7 @@ describe('a worker killed mid-publish', () => {
     expect(post.status).toBe('published');
     const statuses = mastodon.statuses.filter((s) => s.text === 'crash-safe');
     expect(statuses).toHaveLength(1);
-    expect(post.targets[0].platformPostId).toBe(statuses[0]!.id);
+    expect(post.targets[0].platformPostId).toBe(statuses[0].id);
     expect(post.targets[0].attempts).toBeGreaterThanOrEqual(2);
   }, 90_000);
 });

@@ -1,0 +1,30 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable } from '@nestjs/common';
+import type { Job, Queue } from 'bull';
+
+export const ANALYTICS_QUEUE = 'analytics';
+export const COLLECT_POST_JOB = 'collect-post';
+
+export interface CollectPostJobData {
+  postId: string;
+}
+
+/** The analytics queue behind one small API (refresh requests), so a move to BullMQ touches this file only. */
+@Injectable()
+export class AnalyticsQueue {
+  constructor(@InjectQueue(ANALYTICS_QUEUE) private readonly queue: Queue<CollectPostJobData>) {}
+
+  /** Asks a worker to read the post's figures now. Throws when Redis is unreachable. */
+  async enqueueCollectPost(postId: string): Promise<void> {
+    await this.queue.add(
+      COLLECT_POST_JOB,
+      { postId },
+      { attempts: 3, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: 100 },
+    );
+  }
+
+  /** Runs `handler` for collect-post jobs, `concurrency` at a time, in this process. */
+  processCollectPost(concurrency: number, handler: (data: CollectPostJobData) => Promise<unknown>): void {
+    void this.queue.process(COLLECT_POST_JOB, concurrency, (job: Job<CollectPostJobData>) => handler(job.data));
+  }
+}

@@ -1,0 +1,182 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import type Redis from 'ioredis';
+import { DataSource, EntityManager } from 'typeorm';
+import { ChannelsService } from '../channels/channels.service';
+import { AppError } from '../common/errors';
+import { analyticsConfig } from '../config/analytics.config';
+import { REDIS } from '../redis/redis.module';
+import { Figures, MetricKey, emptyFigures, figuresOf, sumFigures } from './analytics-figures';
+import { AnalyticsQueue } from './analytics.queue';
+import { ChannelAnalyticsDto, ChannelAnalyticsQueryDto, ChannelDayDto } from './dto/channel-analytics.dto';
+import { AnalyticsRefreshDto, PostAnalyticsDto } from './dto/post-analytics.dto';
+
+const DAY_MS = 86_400_000;
+const MAX_DAYS = 366;
+const DEFAULT_DAYS = 30;
+
+type TargetRow = Record<MetricKey, number | null> & { post_id: string; channel_id: string; collected_at: Date | null };
+type DayRow = Record<MetricKey, string | null> & { day: string; posts: number };
+
+/** Reads of analytics (post figures, channel series) and refresh requests; the collection runs in workers. */
+@Injectable()
+export class AnalyticsService {
+  private readonly logger = new Logger('Analytics');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly channels: ChannelsService,
+    private readonly queue: AnalyticsQueue,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(analyticsConfig.KEY) private readonly cfg: ConfigType<typeof analyticsConfig>,
+  ) {}
+
+  async getPostAnalytics(workspaceId: string, postId: string): Promise<PostAnalyticsDto> {
+    const found: unknown[] = await this.dataSource.query('SELECT 1 FROM posts WHERE id = $1 AND workspace_id = $2', [
+      postId,
+      workspaceId,
+    ]);
+    if (found.length === 0) throw AppError.notFound('Post');
+    return (await this.postAnalytics(this.dataSource.manager, [postId])).get(postId)!;
+  }
+
+  /**
+   * The analytics object of each post (GET /analytics/posts/:postId, and the `analytics.updated`
+   * data), read with `em` so that the collector sees its own uncommitted writes. Posts without a
+   * published target get an empty object.
+   */
+  async postAnalytics(em: EntityManager, postIds: string[]): Promise<Map<string, PostAnalyticsDto>> {
+    const rows: TargetRow[] = await em.query(
+      `SELECT t.post_id, t.channel_id, m.likes, m.reposts, m.replies, m.quotes, m.impressions, m.collected_at
+         FROM post_targets t LEFT JOIN target_metrics m ON m.target_id = t.id
+        WHERE t.post_id = ANY($1::uuid[]) AND t.status = 'published'
+        ORDER BY t.post_id, t.position`,
+      [postIds],
+    );
+    const byPost = new Map<string, TargetRow[]>(postIds.map((id) => [id, []]));
+    for (const row of rows) byPost.get(row.post_id)?.push(row);
+    const out = new Map<string, PostAnalyticsDto>();
+    for (const [postId, targets] of byPost) {
+      const metrics = targets.map((t) => figuresOf(t));
+      const latest = targets.reduce<Date | null>(
+        (max, t) => (t.collected_at && (!max || t.collected_at > max) ? t.collected_at : max),
+        null,
+      );
+      out.set(postId, {
+        postId,
+        totals: sumFigures(metrics),
+        targets: targets.map((t, i) => ({
+          channelId: t.channel_id,
+          metrics: metrics[i],
+          collectedAt: t.collected_at?.toISOString() ?? null,
+        })),
+        collectedAt: latest?.toISOString() ?? null,
+      });
+    }
+    return out;
+  }
+
+  /** Daily series by publication day (see ChannelAnalyticsDto). */
+  async getChannelAnalytics(
+    workspaceId: string,
+    channelId: string,
+    query: ChannelAnalyticsQueryDto,
+  ): Promise<ChannelAnalyticsDto> {
+    const { from, to } = this.range(query);
+    await this.channels.get(workspaceId, channelId);
+    const rows: DayRow[] = await this.dataSource.query(
+      `SELECT to_char(m.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS posts,
+              sum(m.likes) AS likes, sum(m.reposts) AS reposts, sum(m.replies) AS replies,
+              sum(m.quotes) AS quotes, sum(m.impressions) AS impressions
+         FROM target_metrics m JOIN posts p ON p.id = m.post_id AND p.workspace_id = $4
+        WHERE m.channel_id = $1 AND m.published_at >= $2 AND m.published_at < $3
+        GROUP BY 1`,
+      [channelId, from, new Date(to.getTime() + DAY_MS), workspaceId],
+    );
+    const byDay = new Map(rows.map((r) => [r.day, r]));
+    const days: ChannelDayDto[] = [];
+    for (let t = from.getTime(); t <= to.getTime(); t += DAY_MS) {
+      const date = new Date(t).toISOString().slice(0, 10);
+      const row = byDay.get(date);
+      days.push({ date, posts: row?.posts ?? 0, ...(row ? figuresOf(row) : emptyFigures()) });
+    }
+    const totals: Figures = sumFigures(days.map((d) => figuresOf(d)));
+    return {
+      channelId,
+      from: from.toISOString().slice(0, 10),
+      to: to.toISOString().slice(0, 10),
+      totals: { posts: days.reduce((n, d) => n + d.posts, 0), ...totals },
+      days,
+    };
+  }
+
+  /**
+   * Queues a collection of the post's published targets, at most once per post per cooldown
+   * (429 with Retry-After otherwise). The cooldown is a Redis key set with NX+PX, shared by every
+   * API instance; when Redis cannot be reached the request fails with 503 (no job could be queued anyway).
+   */
+  async refreshPostAnalytics(workspaceId: string, postId: string): Promise<AnalyticsRefreshDto> {
+    const rows: Array<{ published: boolean }> = await this.dataSource.query(
+      `SELECT EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.status = 'published') AS published
+         FROM posts p WHERE p.id = $1 AND p.workspace_id = $2`,
+      [postId, workspaceId],
+    );
+    if (rows.length === 0) throw AppError.notFound('Post');
+    if (!rows[0].published) throw AppError.conflict('The post has no published target to read analytics from');
+    const key = await this.claimRefresh(postId);
+    try {
+      await this.queue.enqueueCollectPost(postId);
+    } catch (err) {
+      this.logger.warn(`Could not queue an analytics refresh: ${(err as Error).message}`);
+      await this.redis.del(key).catch(() => undefined); // let the client retry at once
+      throw new AppError('SERVICE_UNAVAILABLE', 'The refresh could not be queued; try again shortly');
+    }
+    return { postId, status: 'queued' };
+  }
+
+  /** Takes the post's cooldown key; returns it. 429 while another refresh holds it, 503 when Redis is away. */
+  private async claimRefresh(postId: string): Promise<string> {
+    const key = `analytics:refresh:${postId}`;
+    let claimed: boolean;
+    let ttl = -1;
+    try {
+      claimed = (await this.redis.set(key, '1', 'PX', this.cfg.refreshCooldownMs, 'NX')) === 'OK';
+      if (!claimed) ttl = await this.redis.pttl(key);
+    } catch (err) {
+      this.logger.warn(`Redis unavailable for an analytics refresh: ${(err as Error).message}`);
+      throw new AppError('SERVICE_UNAVAILABLE', 'The refresh could not be queued; try again shortly');
+    }
+    if (claimed) return key;
+    const retryAfter = Math.max(1, Math.ceil((ttl > 0 ? ttl : this.cfg.refreshCooldownMs) / 1000));
+    throw new AppError(
+      'RATE_LIMIT_EXCEEDED',
+      `Analytics of this post were refreshed moments ago; retry in ${retryAfter} s`,
+      undefined,
+      { 'Retry-After': retryAfter },
+    );
+  }
+
+  /** The requested days as UTC midnights; 400 when malformed, reversed or longer than MAX_DAYS. */
+  private range(query: ChannelAnalyticsQueryDto): { from: Date; to: Date } {
+    const today = new Date(new Date().toISOString().slice(0, 10));
+    const to = query.to ? this.day('to', query.to) : today;
+    const from = query.from ? this.day('from', query.from) : new Date(to.getTime() - (DEFAULT_DAYS - 1) * DAY_MS);
+    if (from > to) {
+      throw AppError.validation('from: must not be after to', [{ field: 'from', message: 'must not be after to' }]);
+    }
+    if ((to.getTime() - from.getTime()) / DAY_MS + 1 > MAX_DAYS) {
+      throw AppError.validation(`to: the range must not exceed ${MAX_DAYS} days`, [
+        { field: 'to', message: `must be at most ${MAX_DAYS - 1} days after from` },
+      ]);
+    }
+    return { from, to };
+  }
+
+  private day(field: string, value: string): Date {
+    const date = new Date(`${value}T00:00:00.000Z`);
+    if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
+      throw AppError.validation(`${field}: is not a calendar date`, [{ field, message: 'is not a calendar date' }]);
+    }
+    return date;
+  }
+}
