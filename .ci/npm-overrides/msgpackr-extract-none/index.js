@@ -1,0 +1,2 @@
+// msgpackr treats a falsy export as "no native extractor" and decodes in JavaScript.
+module.exports = null;
