@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { AppError } from '../common/errors';
-import { decodeCursor, encodeCursor, Page } from '../common/pagination/pagination';
+import { decodeTimeCursor, encodeCursor, Page } from '../common/pagination/pagination';
+import { isUuid } from '../common/validators';
 import { ApiKeyCache } from './api-key.cache';
 import { ApiKey } from './api-key.entity';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key.format';
@@ -43,8 +44,6 @@ function toApiKey(r: ApiKeyRow): ApiKey {
     rateLimitBurst: r.rate_limit_burst,
   });
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Workspaces and their API keys: creation, listing and revocation (HTTP, CLI and bootstrap). */
 @Injectable()
@@ -87,18 +86,8 @@ export class ApiKeysService {
     const params: unknown[] = [workspaceId, limit + 1];
     let after = '';
     if (cursor) {
-      const [createdAt, id] = decodeCursor(cursor, 2);
-      if (
-        typeof createdAt !== 'string' ||
-        typeof id !== 'string' ||
-        !UUID.test(id) ||
-        Number.isNaN(Date.parse(createdAt))
-      ) {
-        throw new AppError('VALIDATION_ERROR', 'Invalid cursor', [
-          { field: 'cursor', message: 'is not a cursor this endpoint issued' },
-        ]);
-      }
-      params.push(createdAt, id);
+      const { at, id } = decodeTimeCursor(cursor);
+      params.push(at, id);
       after = 'AND (created_at, id) < ($3, $4)';
     }
     const rows: ApiKeyRow[] = await this.keys.query(
@@ -115,14 +104,14 @@ export class ApiKeysService {
   }
 
   async get(workspaceId: string, id: string): Promise<ApiKey> {
-    const key = UUID.test(id) ? await this.keys.findOne({ where: { id, workspaceId } }) : null;
+    const key = isUuid(id) ? await this.keys.findOne({ where: { id, workspaceId } }) : null;
     if (!key) throw AppError.notFound('API key');
     return key;
   }
 
   /** Revokes a key of the workspace (idempotent); effective on the next request on every instance. */
   async revoke(workspaceId: string | null, id: string): Promise<ApiKey> {
-    const key = UUID.test(id) ? await this.keys.findOne({ where: workspaceId ? { id, workspaceId } : { id } }) : null;
+    const key = isUuid(id) ? await this.keys.findOne({ where: workspaceId ? { id, workspaceId } : { id } }) : null;
     if (!key) throw AppError.notFound('API key');
     if (!key.revokedAt) {
       await this.keys.update({ id: key.id, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
@@ -135,7 +124,7 @@ export class ApiKeysService {
   /** Finds a workspace by id or name, creating it (by name) when asked to. */
   async resolveWorkspace(nameOrId: string, createIfMissing: boolean): Promise<Workspace> {
     const existing = await this.workspaces.findOne({
-      where: UUID.test(nameOrId) ? [{ id: nameOrId }, { name: nameOrId }] : { name: nameOrId },
+      where: isUuid(nameOrId) ? [{ id: nameOrId }, { name: nameOrId }] : { name: nameOrId },
     });
     if (existing) return existing;
     if (!createIfMissing) throw AppError.notFound('Workspace');

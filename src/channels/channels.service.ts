@@ -15,8 +15,7 @@ import { ConnectedAccount, ProviderId } from '../providers/social-provider.inter
 import { Channel, ChannelStatus, DisconnectReason } from './channel.entity';
 import { ChannelDto } from './dto/channel.dto';
 import { CREDENTIALS_DTO_BY_PROVIDER } from './dto/connect-channel.dto';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../common/validators';
 
 /** Connected accounts: connect (verified by the provider), list, read, disconnect. */
 @Injectable()
@@ -118,7 +117,7 @@ export class ChannelsService {
   }
 
   async get(workspaceId: string, id: string): Promise<Channel> {
-    const channel = UUID.test(id) ? await this.channels.findOne({ where: { id, workspaceId } }) : null;
+    const channel = isUuid(id) ? await this.channels.findOne({ where: { id, workspaceId } }) : null;
     if (!channel) throw AppError.notFound('Channel');
     return channel;
   }

@@ -19,8 +19,8 @@ import {
   PartSizeMismatchError,
   PartTooLargeError,
 } from './storage/media-storage.interface';
+import { isUuid } from '../common/validators';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** How many missing indexes a 409 message names before it summarizes the rest. */
 const MISSING_LISTED = 50;
 /** Rows the expiry sweep locks and purges per transaction. */
@@ -92,7 +92,7 @@ export class MediaService {
 
   /** The media items with these ids in the workspace (unknown or foreign ids are simply absent). */
   findMany(workspaceId: string, ids: string[]): Promise<MediaItem[]> {
-    const valid = [...new Set(ids.filter((id) => UUID.test(id)))];
+    const valid = [...new Set(ids.filter((id) => isUuid(id)))];
     if (valid.length === 0) return Promise.resolve([]);
     return this.media.find({ where: { workspaceId, id: In(valid) } });
   }
@@ -208,7 +208,7 @@ export class MediaService {
   async finalize(workspaceId: string, mediaId: string): Promise<MediaItem> {
     const outcome = await this.dataSource.transaction<{ item: MediaItem } | { problem: AppError }>(async (em) => {
       const repo = em.getRepository(MediaItem);
-      const item = UUID.test(mediaId)
+      const item = isUuid(mediaId)
         ? await repo.findOne({ where: { id: mediaId, workspaceId }, lock: { mode: 'pessimistic_write' } })
         : null;
       if (!item) throw AppError.notFound('Media');
@@ -259,7 +259,7 @@ export class MediaService {
   // ---- read / delete ---------------------------------------------------------------------------
 
   async get(workspaceId: string, id: string): Promise<MediaItem> {
-    const item = UUID.test(id) ? await this.media.findOne({ where: { id, workspaceId } }) : null;
+    const item = isUuid(id) ? await this.media.findOne({ where: { id, workspaceId } }) : null;
     if (!item) throw AppError.notFound('Media');
     return item;
   }

@@ -4,7 +4,8 @@ import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { AppError, ErrorDetail } from '../common/errors';
-import { decodeCursor, encodeCursor, Page } from '../common/pagination/pagination';
+import { decodeTimeCursor, encodeCursor, Page } from '../common/pagination/pagination';
+import { isUuid } from '../common/validators';
 import { ProviderRegistry } from '../providers/provider.registry';
 import { CreatePostDto } from './dto/create-post.dto';
 import { ListPostsQueryDto } from './dto/list-posts.query.dto';
@@ -14,7 +15,6 @@ import { PostTarget } from './post-target.entity';
 import { Post, PostStatus } from './post.entity';
 import { PublishQueue } from './publish.queue';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EDITABLE: PostStatus[] = ['draft', 'scheduled', 'failed'];
 
 interface Checked {
@@ -127,7 +127,7 @@ export class PostsService implements OnModuleInit {
   }
 
   async get(workspaceId: string, id: string): Promise<PostDto> {
-    const post = UUID.test(id) ? await this.posts.findOne({ where: { id, workspaceId } }) : null;
+    const post = isUuid(id) ? await this.posts.findOne({ where: { id, workspaceId } }) : null;
     if (!post) throw AppError.notFound('Post');
     return PostDto.from(post, await this.targets.find({ where: { postId: id } }));
   }
@@ -146,13 +146,8 @@ export class PostsService implements OnModuleInit {
     if (q.from) qb.andWhere(`${column} >= :from`, { from: new Date(q.from) });
     if (q.to) qb.andWhere(`${column} < :to`, { to: new Date(q.to) });
     if (q.cursor) {
-      const [value, id] = decodeCursor(q.cursor, 2);
-      if (typeof value !== 'string' || typeof id !== 'string' || !UUID.test(id) || Number.isNaN(Date.parse(value))) {
-        throw new AppError('VALIDATION_ERROR', 'Invalid cursor', [
-          { field: 'cursor', message: 'is not a cursor this endpoint issued' },
-        ]);
-      }
-      qb.andWhere(`(${column}, p.id) ${desc ? '<' : '>'} (:cv, :cid)`, { cv: new Date(value), cid: id });
+      const { at, id } = decodeTimeCursor(q.cursor);
+      qb.andWhere(`(${column}, p.id) ${desc ? '<' : '>'} (:cv, :cid)`, { cv: at, cid: id });
     }
     const dir = desc ? 'DESC' : 'ASC';
     const rows = await qb

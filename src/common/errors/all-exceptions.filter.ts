@@ -46,7 +46,7 @@ export function toErrorResponse(exception: unknown): {
     const response = exception.getResponse();
     let message = exception.message;
     if (typeof response === 'object' && response !== null && 'message' in response) {
-      const m = (response).message;
+      const m = response.message;
       message = Array.isArray(m) ? m.join('; ') : String(m);
     }
     if (status === 404 && /^Cannot (GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) /.test(message)) {

@@ -4,6 +4,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { AppError } from '../errors';
+import { isUuid } from '../validators';
 
 /** `limit` and `cursor` of every list endpoint (API.md section 5). */
 export class PageQueryDto {
@@ -51,8 +52,19 @@ export function decodeCursor(cursor: string, arity: number): CursorValue[] {
   ]);
 }
 
+/** A cursor of [ISO timestamp, UUID], as issued by the time-ordered lists. */
+export function decodeTimeCursor(cursor: string): { at: Date; id: string } {
+  const [value, id] = decodeCursor(cursor, 2);
+  if (typeof value !== 'string' || !isUuid(id) || Number.isNaN(Date.parse(value))) {
+    throw new AppError('VALIDATION_ERROR', 'Invalid cursor', [
+      { field: 'cursor', message: 'is not a cursor this endpoint issued' },
+    ]);
+  }
+  return { at: new Date(value), id };
+}
+
 export interface KeysetOptions<E> {
-  /** SQL expression of the sort column, e.g. `k.created_at`; must be NOT NULL. */
+  /** SQL expression of the sort column, e.g. `k.created_at`: a NOT NULL timestamp. */
   sortColumn: string;
   /** SQL expression of the tie-breaker, e.g. `k.id`. */
   idColumn: string;
@@ -72,7 +84,7 @@ export async function paginate<E extends ObjectLiteral>(
   opts: KeysetOptions<E>,
 ): Promise<Page<E>> {
   if (opts.cursor) {
-    const [value, id] = decodeCursor(opts.cursor, 2);
+    const { at: value, id } = decodeTimeCursor(opts.cursor);
     const op = opts.direction === 'DESC' ? '<' : '>';
     qb.andWhere(`(${opts.sortColumn}, ${opts.idColumn}) ${op} (:cursorValue, :cursorId)`, {
       cursorValue: value,
