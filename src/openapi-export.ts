@@ -11,8 +11,6 @@ import { buildOpenApiDocument } from './docs/openapi';
  */
 async function main(): Promise<void> {
   const target = process.argv[2] ?? 'docs/openapi.json';
-  process.env.LOG_LEVEL ??= 'error';
-  process.env.BOOTSTRAP_KEY = 'false';
   const db = databaseConfig();
   await prepareDatabase(db.url, db.migrationsRun);
   const app = await createHttpApp('api');
