@@ -5,7 +5,8 @@ import { validate } from 'class-validator';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { SecretBox } from '../common/crypto/secret-box';
-import { AppError, ErrorDetail } from '../common/errors';
+import { AppError } from '../common/errors';
+import { toErrorDetails } from '../common/validation.pipe';
 import { SsrfBlockedError } from '../common/http/outbound-http';
 import { Page, paginate } from '../common/pagination/pagination';
 import { EventsService } from '../events/events.service';
@@ -89,13 +90,7 @@ export class ChannelsService {
     const dto = plainToInstance(cls, credentials);
     const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true });
     if (errors.length === 0) return;
-    const details: ErrorDetail[] = errors.flatMap((e) =>
-      Object.entries(e.constraints ?? {}).map(([kind, message]) => ({
-        field: `credentials.${e.property}`,
-        message:
-          kind === 'whitelistValidation' ? `unknown field '${e.property}'` : message.replace(`${e.property} `, ''),
-      })),
-    );
+    const details = toErrorDetails(errors, 'credentials');
     throw AppError.validation(details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
   }
 

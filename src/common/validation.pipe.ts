@@ -1,14 +1,15 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
 import { AppError, ErrorDetail } from './errors';
 
-function flatten(errors: ValidationError[], parent = ''): ErrorDetail[] {
+/** class-validator errors as `{field, message}` details, nested fields as dotted paths under `parent`. */
+export function toErrorDetails(errors: ValidationError[], parent = ''): ErrorDetail[] {
   return errors.flatMap((e) => {
     const field = parent ? `${parent}.${e.property}` : e.property;
     const own = Object.entries(e.constraints ?? {}).map(([kind, message]) => ({
       field,
       message: kind === 'whitelistValidation' ? `unknown field '${e.property}'` : message.replace(`${e.property} `, ''),
     }));
-    return [...own, ...flatten(e.children ?? [], field)];
+    return [...own, ...toErrorDetails(e.children ?? [], field)];
   });
 }
 
@@ -21,7 +22,7 @@ export function createValidationPipe(): ValidationPipe {
     transform: true,
     transformOptions: { enableImplicitConversion: false },
     exceptionFactory: (errors) => {
-      const details = flatten(errors);
+      const details = toErrorDetails(errors);
       const message = details.map((d) => `${d.field}: ${d.message}`).join('; ') || 'Invalid request';
       return new AppError('VALIDATION_ERROR', message, details);
     },
