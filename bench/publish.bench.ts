@@ -23,6 +23,7 @@ import { ApiKeysService } from '../src/auth/api-keys.service';
 import { ChannelsService } from '../src/channels/channels.service';
 import { prepareDatabase } from '../src/database/database-bootstrap';
 import { PublishQueue } from '../src/posts/publish.queue';
+import { cpuDelta, cpuSnapshot } from './support/cpu-share';
 import { startMastodonFakeProcess } from './support/fake-process';
 import { runLoad } from './support/load-runner';
 import { writeJson } from './support/report';
@@ -35,6 +36,8 @@ const TARGETS = Number(process.env.BENCH_TARGETS ?? 2000);
 const SAME_SECOND = Number(process.env.BENCH_SAME_SECOND ?? 500);
 const BIG = Number(process.env.BENCH_BIG_POSTS ?? 1_000_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
+/** Which parts to run, e.g. BENCH_PARTS=ab to skip the list benchmark while profiling. */
+const PARTS = process.env.BENCH_PARTS ?? 'abc';
 const keepAlive = new Agent({ keepAlive: true, maxSockets: 256 });
 
 function dbUrl(name: string): string {
@@ -120,17 +123,17 @@ async function seedDue(ds: DataSource, workspaceId: string, channelId: string, n
   return rows.map((r) => ({ id: r.id, publication: r.publication, attempts: r.attempts, dueAt: r.due_at }));
 }
 
-async function waitAllPublished(ds: DataSource, label: string, n: number, timeoutMs: number): Promise<void> {
+/** Waits until every given target is published or failed (an index lookup per poll, every 50 ms). */
+async function waitAllPublished(ds: DataSource, label: string, targetIds: string[], timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const [{ done }] = await ds.query(
-      `SELECT count(*)::int AS done FROM post_targets t JOIN posts p ON p.id = t.post_id
-        WHERE p.content LIKE $1 AND t.status IN ('published', 'failed')`,
-      [`${label} %`],
+      `SELECT count(*)::int AS done FROM post_targets WHERE id = ANY($1::uuid[]) AND status IN ('published', 'failed')`,
+      [targetIds],
     );
-    if (done >= n) return;
-    if (Date.now() > until) throw new Error(`${label}: only ${done}/${n} settled in time`);
-    await new Promise((r) => setTimeout(r, 20));
+    if (done >= targetIds.length) return;
+    if (Date.now() > until) throw new Error(`${label}: only ${done}/${targetIds.length} settled in time`);
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
@@ -168,124 +171,149 @@ async function main(): Promise<void> {
   const queue = app.get(PublishQueue);
   const results: Record<string, unknown> = {};
 
-  // (a) throughput
-  const warm = await seedDue(ds, ws.id, channel.id, 100, new Date(), 'warmup');
-  await queue.enqueue(warm);
-  await waitAllPublished(ds, 'warmup', 100, 60_000);
-  const bare = await bareLoop(fakeUrl, TARGETS, CONCURRENCY);
-  const due = await seedDue(ds, ws.id, channel.id, TARGETS, new Date(), 'thru');
-  const t0 = Date.now();
-  await queue.enqueue(due);
-  await waitAllPublished(ds, 'thru', TARGETS, 300_000);
-  const ours = TARGETS / ((Date.now() - t0) / 1000);
-  const [{ statuses }] = await ds.query(
-    `SELECT count(DISTINCT platform_post_id)::int AS statuses FROM post_targets WHERE status = 'published'`,
-  );
-  results.throughput = {
-    targets: TARGETS,
-    concurrency: CONCURRENCY,
-    oursPerSec: ours,
-    barePerSec: bare,
-    ratio: ours / bare,
-    distinctStatuses: statuses,
-  };
-  console.log(
-    `(a) ${TARGETS} due targets: ours ${ours.toFixed(0)}/s, bare loop ${bare.toFixed(0)}/s, RATIO publish: ${(ours / bare).toFixed(2)} (target >= 0.5)`,
-  );
-
-  // (b) lateness: SAME_SECOND posts scheduled for the same second, 4 s ahead
-  const at = new Date(Math.ceil((Date.now() + 4000) / 1000) * 1000);
-  const same = await seedDue(ds, ws.id, channel.id, SAME_SECOND, at, 'same');
-  await queue.enqueue(same);
-  await waitAllPublished(ds, 'same', SAME_SECOND, 120_000);
-  const late: Array<{ ms: number }> = await ds.query(
-    `SELECT extract(epoch FROM (t.published_at - p.scheduled_at)) * 1000 AS ms
-       FROM post_targets t JOIN posts p ON p.id = t.post_id WHERE p.content LIKE 'same %'`,
-  );
-  const ms = late.map((r) => Number(r.ms));
-  results.lateness = { posts: SAME_SECOND, p50Ms: pct(ms, 50), p99Ms: pct(ms, 99), maxMs: Math.max(...ms) };
-  console.log(
-    `(b) ${SAME_SECOND} posts due at the same second: lateness p50 ${pct(ms, 50).toFixed(0)} ms, p99 ${pct(ms, 99).toFixed(0)} ms (target p99 < 1000)`,
-  );
-
-  // (c) list latency at 10k and 1M posts (a workspace of its own, drafts with one target each)
-  const listWs = await keys.resolveWorkspace('bench-list', true);
-  const { key: listKey } = await keys.create(listWs.id, {
-    name: 'list',
-    rateLimitPerMinute: 100_000_000,
-    rateLimitBurst: 100_000_000,
-  });
-  const { channel: listChannel } = await app
-    .get(ChannelsService)
-    .connect(listWs.id, 'mastodon', { instanceUrl: fakeUrl, accessToken: 'bench-token' });
-  const list: Record<string, unknown> = {};
-  let have = 0;
-  for (const size of [10_000, BIG]) {
-    const add = size - have;
-    const t1 = Date.now();
-    for (let done = 0; done < add; done += 100_000) {
-      const n = Math.min(100_000, add - done);
-      await ds.query(
-        `WITH p AS (
-           INSERT INTO posts (workspace_id, content, status, timeline_at, created_at, metadata)
-           SELECT $1, 'list ' || g, 'draft', now() - (g || ' seconds')::interval, now() - (g || ' seconds')::interval, '{}'::jsonb
-             FROM generate_series($3::int, $3::int + $4::int - 1) g RETURNING id)
-         INSERT INTO post_targets (post_id, channel_id, position, status, publication) SELECT p.id, $2, 0, 'pending', 0 FROM p`,
-        [listWs.id, listChannel.id, have + done, n],
-      );
-    }
-    // As after any bulk load: vacuum (visibility map) and statistics before measuring.
-    await ds.query('VACUUM ANALYZE posts');
-    await ds.query('VACUUM ANALYZE post_targets');
-    have = size;
-    const deep: Array<{ created_at: Date; id: string }> = await ds.query(
-      `SELECT created_at, id FROM posts WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
-      [listWs.id, Math.floor(size / 2)],
+  if (PARTS.includes('a')) {
+    // (a) throughput
+    const warm = await seedDue(ds, ws.id, channel.id, 100, new Date(), 'warmup');
+    await queue.enqueue(warm);
+    await waitAllPublished(
+      ds,
+      'warmup',
+      warm.map((t) => t.id),
+      60_000,
     );
-    const cursor = Buffer.from(JSON.stringify([deep[0].created_at.toISOString(), deep[0].id])).toString('base64url');
-    const headers = { 'x-api-key': listKey };
-    await runLoad({ url: `${base}/api/posts?limit=20`, headers, durationSec: 2, connections: 10, pipelining: 1 }); // warm-up
-    const first = await runLoad({
-      url: `${base}/api/posts?limit=20`,
-      headers,
-      durationSec: DURATION,
-      connections: 10,
-      pipelining: 1,
-    });
-    const middle = await runLoad({
-      url: `${base}/api/posts?limit=20&cursor=${cursor}`,
-      headers,
-      durationSec: DURATION,
-      connections: 10,
-      pipelining: 1,
-    });
-    const filtered = await runLoad({
-      url: `${base}/api/posts?limit=20&status=draft&channelId=${listChannel.id}`,
-      headers,
-      durationSec: DURATION,
-      connections: 10,
-      pipelining: 1,
-    });
-    list[size] = {
-      seedSeconds: (Date.now() - t1) / 1000,
-      firstPage: { p99Ms: first.latencyP99Ms, reqPerSec: first.reqPerSecAvg, non2xx: first.non2xx },
-      deepPage: { p99Ms: middle.latencyP99Ms, reqPerSec: middle.reqPerSecAvg, non2xx: middle.non2xx },
-      filtered: { p99Ms: filtered.latencyP99Ms, reqPerSec: filtered.reqPerSecAvg, non2xx: filtered.non2xx },
+    const bare = await bareLoop(fakeUrl, TARGETS, CONCURRENCY);
+    const due = await seedDue(ds, ws.id, channel.id, TARGETS, new Date(), 'thru');
+    const t0 = Date.now();
+    const cpu0 = cpuSnapshot();
+    if (process.env.BENCH_MARKS) console.log(`mark start ${process.hrtime.bigint() / 1000n}`);
+    await queue.enqueue(due);
+    await waitAllPublished(
+      ds,
+      'thru',
+      due.map((t) => t.id),
+      300_000,
+    );
+    const ours = TARGETS / ((Date.now() - t0) / 1000);
+    if (process.env.BENCH_MARKS) console.log(`mark end ${process.hrtime.bigint() / 1000n}`);
+    console.log(`(a) CPU while publishing: ${cpuDelta(cpu0, cpuSnapshot(), (Date.now() - t0) / 1000)}`);
+    const [{ statuses }] = await ds.query(
+      `SELECT count(DISTINCT platform_post_id)::int AS statuses FROM post_targets WHERE status = 'published'`,
+    );
+    results.throughput = {
+      targets: TARGETS,
+      concurrency: CONCURRENCY,
+      oursPerSec: ours,
+      barePerSec: bare,
+      ratio: ours / bare,
+      distinctStatuses: statuses,
     };
     console.log(
-      `(c) GET /api/posts with ${size} posts: p99 first page ${first.latencyP99Ms} ms, deep page ${middle.latencyP99Ms} ms, ` +
-        `status+channel filter ${filtered.latencyP99Ms} ms (non-2xx ${first.non2xx + middle.non2xx + filtered.non2xx})`,
+      `(a) ${TARGETS} due targets: ours ${ours.toFixed(0)}/s, bare loop ${bare.toFixed(0)}/s, RATIO publish: ${(ours / bare).toFixed(2)} (target >= 0.5)`,
     );
   }
-  const small = list[10_000] as { firstPage: { p99Ms: number }; deepPage: { p99Ms: number } };
-  const large = list[BIG] as { firstPage: { p99Ms: number }; deepPage: { p99Ms: number } };
-  const listRatio =
-    Math.max(large.firstPage.p99Ms, large.deepPage.p99Ms) / Math.max(small.firstPage.p99Ms, small.deepPage.p99Ms, 1);
-  results.list = { ...list, p99RatioBigToSmall: listRatio };
-  console.log(`(c) list p99 at ${BIG} / at 10000: ${listRatio.toFixed(2)}x (target <= 1.5x)`);
+  if (PARTS.includes('b')) {
+    // (b) lateness: SAME_SECOND posts scheduled for the same second, 4 s ahead
+    const at = new Date(Math.ceil((Date.now() + 4000) / 1000) * 1000);
+    const same = await seedDue(ds, ws.id, channel.id, SAME_SECOND, at, 'same');
+    await queue.enqueue(same);
+    await waitAllPublished(
+      ds,
+      'same',
+      same.map((t) => t.id),
+      120_000,
+    );
+    const late: Array<{ ms: number }> = await ds.query(
+      `SELECT extract(epoch FROM (t.published_at - p.scheduled_at)) * 1000 AS ms
+         FROM post_targets t JOIN posts p ON p.id = t.post_id WHERE p.content LIKE 'same %'`,
+    );
+    const ms = late.map((r) => Number(r.ms));
+    results.lateness = { posts: SAME_SECOND, p50Ms: pct(ms, 50), p99Ms: pct(ms, 99), maxMs: Math.max(...ms) };
+    console.log(
+      `(b) ${SAME_SECOND} posts due at the same second: lateness p50 ${pct(ms, 50).toFixed(0)} ms, p99 ${pct(ms, 99).toFixed(0)} ms (target p99 < 1000)`,
+    );
+  }
+  if (PARTS.includes('c')) {
+    // (c) list latency at 10k and 1M posts (a workspace of its own, drafts with one target each)
+    const listWs = await keys.resolveWorkspace('bench-list', true);
+    const { key: listKey } = await keys.create(listWs.id, {
+      name: 'list',
+      rateLimitPerMinute: 100_000_000,
+      rateLimitBurst: 100_000_000,
+    });
+    const { channel: listChannel } = await app
+      .get(ChannelsService)
+      .connect(listWs.id, 'mastodon', { instanceUrl: fakeUrl, accessToken: 'bench-token' });
+    const list: Record<string, unknown> = {};
+    let have = 0;
+    for (const size of [10_000, BIG]) {
+      const add = size - have;
+      const t1 = Date.now();
+      for (let done = 0; done < add; done += 100_000) {
+        const n = Math.min(100_000, add - done);
+        await ds.query(
+          `WITH p AS (
+             INSERT INTO posts (workspace_id, content, status, timeline_at, created_at, metadata)
+             SELECT $1, 'list ' || g, 'draft', now() - (g || ' seconds')::interval, now() - (g || ' seconds')::interval, '{}'::jsonb
+               FROM generate_series($3::int, $3::int + $4::int - 1) g RETURNING id)
+           INSERT INTO post_targets (post_id, channel_id, position, status, publication) SELECT p.id, $2, 0, 'pending', 0 FROM p`,
+          [listWs.id, listChannel.id, have + done, n],
+        );
+      }
+      // As after any bulk load: vacuum (visibility map) and statistics before measuring.
+      await ds.query('VACUUM ANALYZE posts');
+      await ds.query('VACUUM ANALYZE post_targets');
+      have = size;
+      const deep: Array<{ created_at: Date; id: string }> = await ds.query(
+        `SELECT created_at, id FROM posts WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
+        [listWs.id, Math.floor(size / 2)],
+      );
+      const cursor = Buffer.from(JSON.stringify([deep[0].created_at.toISOString(), deep[0].id])).toString('base64url');
+      const headers = { 'x-api-key': listKey };
+      await runLoad({ url: `${base}/api/posts?limit=20`, headers, durationSec: 2, connections: 10, pipelining: 1 }); // warm-up
+      const first = await runLoad({
+        url: `${base}/api/posts?limit=20`,
+        headers,
+        durationSec: DURATION,
+        connections: 10,
+        pipelining: 1,
+      });
+      const middle = await runLoad({
+        url: `${base}/api/posts?limit=20&cursor=${cursor}`,
+        headers,
+        durationSec: DURATION,
+        connections: 10,
+        pipelining: 1,
+      });
+      const filtered = await runLoad({
+        url: `${base}/api/posts?limit=20&status=draft&channelId=${listChannel.id}`,
+        headers,
+        durationSec: DURATION,
+        connections: 10,
+        pipelining: 1,
+      });
+      list[size] = {
+        seedSeconds: (Date.now() - t1) / 1000,
+        firstPage: { p99Ms: first.latencyP99Ms, reqPerSec: first.reqPerSecAvg, non2xx: first.non2xx },
+        deepPage: { p99Ms: middle.latencyP99Ms, reqPerSec: middle.reqPerSecAvg, non2xx: middle.non2xx },
+        filtered: { p99Ms: filtered.latencyP99Ms, reqPerSec: filtered.reqPerSecAvg, non2xx: filtered.non2xx },
+      };
+      console.log(
+        `(c) GET /api/posts with ${size} posts: p99 first page ${first.latencyP99Ms} ms, deep page ${middle.latencyP99Ms} ms, ` +
+          `status+channel filter ${filtered.latencyP99Ms} ms (non-2xx ${first.non2xx + middle.non2xx + filtered.non2xx})`,
+      );
+    }
+    const small = list[10_000] as { firstPage: { p99Ms: number }; deepPage: { p99Ms: number } };
+    const large = list[BIG] as { firstPage: { p99Ms: number }; deepPage: { p99Ms: number } };
+    const listRatio =
+      Math.max(large.firstPage.p99Ms, large.deepPage.p99Ms) / Math.max(small.firstPage.p99Ms, small.deepPage.p99Ms, 1);
+    results.list = { ...list, p99RatioBigToSmall: listRatio };
+    console.log(`(c) list p99 at ${BIG} / at 10000: ${listRatio.toFixed(2)}x (target <= 1.5x)`);
+  }
   void key;
 
-  writeJson('bench/results/publish.json', { date: new Date().toISOString(), ...results });
+  if (PARTS === 'abc' && BIG === 1_000_000) {
+    writeJson('bench/results/publish.json', { date: new Date().toISOString(), ...results });
+  }
   await app.close();
   await fake.stop();
   keepAlive.destroy();

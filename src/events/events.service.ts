@@ -39,6 +39,22 @@ export class EventsService {
     };
   }
 
+  /** Like record(), for many events: one INSERT and one notification for the lot. */
+  async recordMany(em: EntityManager, events: NewEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await em.query(
+      `WITH e AS (INSERT INTO events (workspace_id, type, data)
+                  SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::jsonb[]) RETURNING id)
+       SELECT pg_notify($4, count(*)::text) FROM e`,
+      [
+        events.map((e) => e.workspaceId),
+        events.map((e) => e.type),
+        events.map((e) => JSON.stringify(e.data)),
+        EVENTS_NOTIFY_CHANNEL,
+      ],
+    );
+  }
+
   list(workspaceId: string, opts: { type?: EventType; limit: number; cursor?: string }): Promise<Page<EventRecord>> {
     const qb = this.events.createQueryBuilder('e').where('e.workspace_id = :workspaceId', { workspaceId });
     if (opts.type) qb.andWhere('e.type = :type', { type: opts.type });

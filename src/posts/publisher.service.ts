@@ -14,21 +14,73 @@ import { POST_COLUMNS, TARGET_COLUMNS, toPost, toTarget } from './post-rows';
 import { PostTarget, TargetErrorCode } from './post-target.entity';
 import { Post } from './post.entity';
 import { PublishQueue } from './publish.queue';
+import { MicroBatcher } from '../common/batching/micro-batcher';
 
 type Outcome =
   | { kind: 'published'; result: PublishResult }
   | { kind: 'failed'; code: TargetErrorCode; message: string; revoked?: boolean }
   | { kind: 'retry'; code: TargetErrorCode; message: string; retryAfterMs?: number };
 
+interface ClaimRequest {
+  targetId: string;
+  publication: number;
+  jobId: string;
+}
+
+interface Claimed {
+  target: PostTarget;
+  post: Post;
+  channel: Channel;
+}
+
+interface Settlement {
+  claimed: Claimed;
+  outcome: Outcome;
+}
+
+/** One row of the batched outcome UPDATE. */
+interface OutcomeRow {
+  status: 'published' | 'pending' | 'failed';
+  platformPostId: string | null;
+  url: string | null;
+  dueAt: Date | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+}
+
+/** Largest batch of claims or outcomes written by one statement / transaction. */
+const MAX_BATCH = 100;
+/** Batches of each kind running at once per process; while they run, new work joins the next batch. */
+const BATCHES_IN_FLIGHT = 2;
+
+const qualified = (prefix: string, columns: string) =>
+  columns
+    .split(',')
+    .map((c) => `${prefix}.${c.trim()}`)
+    .join(', ');
+
 /**
  * Publishes one target. Postgres is the truth: the target is claimed with a conditional UPDATE
  * (so a stale, duplicate or early job does nothing), the provider is called with an idempotency
  * key stable across retries, and the outcome, the post's final state and its event are written
  * in one transaction.
+ *
+ * Each job publishes its own target, but the database work of concurrent jobs is batched: claims
+ * of the jobs that start together are one statement, and outcomes that arrive together are one
+ * transaction of a few statements (see ADR 0007, Performance). A batch's failure fails its jobs
+ * only; their targets stay claimed until the claim expires and the reconciler re-enqueues them.
  */
 @Injectable()
 export class PublisherService {
   private readonly logger = new Logger('Publisher');
+  private readonly claims = new MicroBatcher<ClaimRequest, Claimed | null>((r) => this.claimBatch(r), {
+    maxBatch: MAX_BATCH,
+    maxInFlight: BATCHES_IN_FLIGHT,
+  });
+  private readonly settlements = new MicroBatcher<Settlement, void>((s) => this.recordBatch(s), {
+    maxBatch: MAX_BATCH,
+    maxInFlight: BATCHES_IN_FLIGHT,
+  });
 
   constructor(
     private readonly dataSource: DataSource,
@@ -41,51 +93,59 @@ export class PublisherService {
   ) {}
 
   async publishTarget(targetId: string, publication: number, jobId: string): Promise<void> {
-    const claimed = await this.claim(targetId, publication, jobId);
+    const claimed = await this.claims.push({ targetId, publication, jobId });
     if (!claimed) return;
     const outcome = await this.attempt(claimed.post, claimed.channel, claimed.target);
-    await this.record(claimed.target, claimed.post, claimed.channel, outcome);
+    await this.settlements.push({ claimed, outcome });
   }
 
   /**
-   * One statement: takes the target if it is due and not held by another live job, moves a
-   * scheduled post to `publishing`, and returns the target with its post and channel.
+   * One statement for a batch of jobs: takes each target if it is due and not held by another live
+   * job, moves scheduled posts to `publishing`, and returns the targets with their post and channel.
+   * A job gets its target only if the row now carries its job id (two jobs of one target: one wins).
    */
-  private async claim(
-    targetId: string,
-    publication: number,
-    jobId: string,
-  ): Promise<{ target: PostTarget; post: Post; channel: Channel } | null> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `WITH t AS (
-         UPDATE post_targets
-            SET status = 'publishing', attempts = attempts + 1, claim_job_id = $3,
-                claimed_until = now() + ($4 || ' milliseconds')::interval, updated_at = now()
-          WHERE id = $1 AND publication = $2
-            AND ((status = 'pending' AND due_at <= now() + interval '1 second')
-              OR (status = 'publishing' AND (claim_job_id = $3 OR claimed_until < now())))
-          RETURNING ${TARGET_COLUMNS}),
-       p AS (
-         UPDATE posts SET status = 'publishing', updated_at = now()
-          WHERE id = (SELECT post_id FROM t) AND status = 'scheduled' RETURNING id)
-       SELECT row_to_json(t) AS target, row_to_json(po) AS post,
-              c.provider, c.status AS channel_status, c.credentials, c.handle, c.workspace_id AS channel_workspace_id
-         FROM t JOIN posts po ON po.id = t.post_id JOIN channels c ON c.id = t.channel_id`,
-      [targetId, publication, jobId, String(this.cfg.claimMs)],
+  private async claimBatch(requests: ClaimRequest[]): Promise<Array<Claimed | null>> {
+    const rows = await withDeadlockRetry(() =>
+      this.dataSource.query<Array<Record<string, unknown>>>(
+        `WITH req AS (SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[]) AS r(id, publication, job_id)),
+         t AS (
+           UPDATE post_targets pt
+              SET status = 'publishing', attempts = pt.attempts + 1, claim_job_id = req.job_id,
+                  claimed_until = now() + ($4 || ' milliseconds')::interval, updated_at = now()
+             FROM req
+            WHERE pt.id = req.id AND pt.publication = req.publication
+              AND ((pt.status = 'pending' AND pt.due_at <= now() + interval '1 second')
+                OR (pt.status = 'publishing' AND (pt.claim_job_id = req.job_id OR pt.claimed_until < now())))
+            RETURNING ${qualified('pt', TARGET_COLUMNS)}),
+         p AS (
+           UPDATE posts SET status = 'publishing', updated_at = now()
+            WHERE id IN (SELECT post_id FROM t) AND status = 'scheduled' RETURNING id)
+         SELECT row_to_json(t) AS target, row_to_json(po) AS post,
+                c.provider, c.status AS channel_status, c.credentials, c.handle, c.workspace_id AS channel_workspace_id
+           FROM t JOIN posts po ON po.id = t.post_id JOIN channels c ON c.id = t.channel_id`,
+        [
+          requests.map((r) => r.targetId),
+          requests.map((r) => r.publication),
+          requests.map((r) => r.jobId),
+          String(this.cfg.claimMs),
+        ],
+      ),
     );
-    const r = rows[0];
-    if (!r) return null;
-    const target = toTarget(reviveDates(r.target as Record<string, unknown>));
-    const post = toPost(reviveDates(r.post as Record<string, unknown>));
-    const channel = Object.assign(new Channel(), {
-      id: target.channelId,
-      workspaceId: r.channel_workspace_id,
-      provider: r.provider,
-      status: r.channel_status,
-      credentials: r.credentials,
-      handle: r.handle,
-    });
-    return { target, post, channel };
+    const byJob = new Map<string, Claimed>();
+    for (const r of rows) {
+      const target = toTarget(reviveDates(r.target as Record<string, unknown>));
+      const post = toPost(reviveDates(r.post as Record<string, unknown>));
+      const channel = Object.assign(new Channel(), {
+        id: target.channelId,
+        workspaceId: r.channel_workspace_id,
+        provider: r.provider,
+        status: r.channel_status,
+        credentials: r.credentials,
+        handle: r.handle,
+      });
+      byJob.set(`${target.id}:${target.claimJobId}`, { target, post, channel });
+    }
+    return requests.map((r) => byJob.get(`${r.targetId}:${r.jobId}`) ?? null);
   }
 
   private async attempt(post: Post, channel: Channel, target: PostTarget): Promise<Outcome> {
@@ -135,70 +195,128 @@ export class PublisherService {
     return { kind: 'retry', code: 'INTERNAL', message: 'Internal error while publishing; will retry' };
   }
 
-  private async record(target: PostTarget, post: Post, channel: Channel, outcome: Outcome): Promise<void> {
-    const maxAttempts = this.cfg.retryDelaysMs.length + 1;
-    let retry: PostTarget | null = null;
-    await this.dataSource.transaction(async (em) => {
-      const update = (set: string, params: unknown[]) =>
-        em.query(
-          `UPDATE post_targets SET ${set}, claim_job_id = NULL, claimed_until = NULL, updated_at = now()
-            WHERE id = $1 AND publication = $2 AND status = 'publishing'`,
-          [target.id, target.publication, ...params],
-        );
-      if (outcome.kind === 'published') {
-        await update(
-          `status = 'published', platform_post_id = $3, url = $4, published_at = now(), error_code = NULL, error_message = NULL`,
-          [outcome.result.platformPostId, outcome.result.url],
-        );
-        if (outcome.result.credentials) await this.channels.updateCredentials(channel, outcome.result.credentials, em);
-      } else if (outcome.kind === 'retry' && target.attempts < maxAttempts) {
-        const delay = Math.max(this.cfg.retryDelaysMs[target.attempts - 1] ?? 0, outcome.retryAfterMs ?? 0);
-        const dueAt = new Date(Date.now() + delay);
-        await update(`status = 'pending', due_at = $3, error_code = $4, error_message = $5`, [
-          dueAt,
-          outcome.code,
-          outcome.message,
-        ]);
-        retry = Object.assign(new PostTarget(), { ...target, status: 'pending', dueAt });
-      } else {
-        await update(`status = 'failed', error_code = $3, error_message = $4`, [outcome.code, outcome.message]);
-        if (outcome.kind === 'failed' && outcome.revoked) {
-          await this.channels.disconnectInTransaction(em, channel.id, 'credentials_revoked');
-        }
-      }
-      await this.settle(em, post.id);
-    });
-    if (retry) await this.queue.enqueue([retry]);
+  /** What the target row becomes for an outcome (a transient failure with attempts left goes back to pending). */
+  private outcomeRow(target: PostTarget, outcome: Outcome): OutcomeRow {
+    if (outcome.kind === 'published') {
+      const { platformPostId, url } = outcome.result;
+      return { status: 'published', platformPostId, url, dueAt: null, errorCode: null, errorMessage: null };
+    }
+    const { code, message } = outcome;
+    if (outcome.kind === 'retry' && target.attempts < this.cfg.retryDelaysMs.length + 1) {
+      const delay = Math.max(this.cfg.retryDelaysMs[target.attempts - 1] ?? 0, outcome.retryAfterMs ?? 0);
+      const dueAt = new Date(Date.now() + delay);
+      return { status: 'pending', platformPostId: null, url: null, dueAt, errorCode: code, errorMessage: message };
+    }
+    return { status: 'failed', platformPostId: null, url: null, dueAt: null, errorCode: code, errorMessage: message };
   }
 
   /**
-   * When no target of the post is still pending or publishing, the post becomes `published`
-   * (all targets published) or `failed`, and its one event of this publication is recorded.
-   * The post row lock makes exactly one of the concurrent last targets do it.
+   * One transaction for a batch of outcomes: every target's new state in one UPDATE, the channel
+   * side effects (refreshed or revoked credentials), then the posts that are now complete settle.
    */
-  private async settle(em: EntityManager, postId: string): Promise<void> {
+  private async recordBatch(settlements: Settlement[]): Promise<void[]> {
+    const rows = settlements.map((s) => this.outcomeRow(s.claimed.target, s.outcome));
+    await withDeadlockRetry(() =>
+      this.dataSource.transaction(async (em) => {
+        await em.query(
+          `UPDATE post_targets pt
+              SET status = o.status,
+                  platform_post_id = CASE WHEN o.status = 'published' THEN o.platform_post_id ELSE pt.platform_post_id END,
+                  url = CASE WHEN o.status = 'published' THEN o.url ELSE pt.url END,
+                  published_at = CASE WHEN o.status = 'published' THEN now() ELSE pt.published_at END,
+                  due_at = COALESCE(o.due_at, pt.due_at), error_code = o.error_code, error_message = o.error_message,
+                  claim_job_id = NULL, claimed_until = NULL, updated_at = now()
+             FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::varchar[], $6::timestamptz[],
+                         $7::varchar[], $8::text[])
+                  AS o(id, publication, status, platform_post_id, url, due_at, error_code, error_message)
+            WHERE pt.id = o.id AND pt.publication = o.publication AND pt.status = 'publishing'`,
+          [
+            settlements.map((s) => s.claimed.target.id),
+            settlements.map((s) => s.claimed.target.publication),
+            rows.map((r) => r.status),
+            rows.map((r) => r.platformPostId),
+            rows.map((r) => r.url),
+            rows.map((r) => r.dueAt?.toISOString() ?? null),
+            rows.map((r) => r.errorCode),
+            rows.map((r) => r.errorMessage),
+          ],
+        );
+        for (const { claimed, outcome } of settlements) {
+          if (outcome.kind === 'published' && outcome.result.credentials) {
+            await this.channels.updateCredentials(claimed.channel, outcome.result.credentials, em);
+          } else if (outcome.kind === 'failed' && outcome.revoked) {
+            await this.channels.disconnectInTransaction(em, claimed.channel.id, 'credentials_revoked');
+          }
+        }
+        await this.settle(em, [...new Set(settlements.map((s) => s.claimed.post.id))]);
+      }),
+    );
+    const retries = settlements
+      .map((s, i) => ({ target: s.claimed.target, row: rows[i] }))
+      .filter(({ row }) => row.status === 'pending')
+      .map(({ target, row }) => ({ ...target, dueAt: row.dueAt }));
+    if (retries.length) await this.queue.enqueue(retries);
+    return settlements.map(() => undefined);
+  }
+
+  /**
+   * Posts with no target left pending or publishing become `published` (all targets published)
+   * or `failed`, and each records its one event of this publication. The posts are locked first,
+   * in id order, by a statement of their own: the aggregate that follows then runs on a fresh
+   * snapshot that sees every concurrent outcome committed before the lock was granted, so exactly
+   * one of the concurrent last targets settles its post.
+   */
+  private async settle(em: EntityManager, postIds: string[]): Promise<void> {
     type Row = Record<string, unknown>;
-    const [postRow] = await em.query<Row[]>(`SELECT ${POST_COLUMNS} FROM posts WHERE id = $1 FOR UPDATE`, [postId]);
-    if (!postRow || postRow.status !== 'publishing') return;
-    const targets = (await em.query<Row[]>(`SELECT ${TARGET_COLUMNS} FROM post_targets WHERE post_id = $1`, [postId])).map(
-      toTarget,
+    const locked = await em.query<Array<{ id: string }>>(
+      `SELECT id FROM posts WHERE id = ANY($1::uuid[]) AND status = 'publishing' ORDER BY id FOR UPDATE`,
+      [postIds],
     );
-    if (targets.some((t) => t.status === 'pending' || t.status === 'publishing')) return;
-    const published = targets.every((t) => t.status === 'published');
-    const last = targets.reduce<Date | null>(
-      (max, t) => (t.publishedAt && (!max || t.publishedAt > max) ? t.publishedAt : max),
-      null,
+    if (locked.length === 0) return;
+    const [settled] = await em.query<[Row[], number]>(
+      `WITH agg AS (
+         SELECT post_id, bool_and(status = 'published') AS all_published, max(published_at) AS last_published
+           FROM post_targets WHERE post_id = ANY($1::uuid[])
+          GROUP BY post_id HAVING NOT bool_or(status IN ('pending', 'publishing')))
+       UPDATE posts p
+          SET status = CASE WHEN agg.all_published THEN 'published' ELSE 'failed' END,
+              published_at = CASE WHEN agg.all_published THEN agg.last_published END, updated_at = now()
+         FROM agg WHERE p.id = agg.post_id
+       RETURNING ${qualified('p', POST_COLUMNS)}`,
+      [locked.map((r) => r.id)],
     );
-    const [updated] = await em.query<[Row[], number]>(
-      `UPDATE posts SET status = $2, published_at = $3, updated_at = now() WHERE id = $1 RETURNING ${POST_COLUMNS}`,
-      [postId, published ? 'published' : 'failed', published ? last : null],
+    if (settled.length === 0) return;
+    const posts = settled.map(toPost);
+    const targets = (
+      await em.query<Row[]>(`SELECT ${TARGET_COLUMNS} FROM post_targets WHERE post_id = ANY($1::uuid[])`, [
+        posts.map((p) => p.id),
+      ])
+    ).map(toTarget);
+    await this.events.recordMany(
+      em,
+      posts.map((post) => ({
+        type: post.status === 'published' ? 'post.published' : 'post.failed',
+        workspaceId: post.workspaceId,
+        data: PostDto.from(
+          post,
+          targets.filter((t) => t.postId === post.id),
+        ) as unknown as Record<string, unknown>,
+      })),
     );
-    const post = toPost(updated[0]);
-    await this.events.record(em, {
-      type: published ? 'post.published' : 'post.failed',
-      workspaceId: post.workspaceId,
-      data: PostDto.from(post, targets) as unknown as Record<string, unknown>,
-    });
+  }
+}
+
+/** Retries a statement or transaction that lost a deadlock (lock order across batches is not total). */
+async function withDeadlockRetry<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await run();
+    } catch (err) {
+      const code =
+        (err as { code?: string; driverError?: { code?: string } }).driverError?.code ??
+        (err as { code?: string }).code;
+      if (i >= attempts || (code !== '40P01' && code !== '40001')) throw err;
+    }
   }
 }
 

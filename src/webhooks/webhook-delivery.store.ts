@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { MicroBatcher } from './micro-batcher';
+import { MicroBatcher } from '../common/batching/micro-batcher';
 import { WebhookDeliveryStatus } from './webhook-delivery.entity';
 import { WebhookDisabledReason } from './webhook.entity';
 

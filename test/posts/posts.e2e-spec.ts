@@ -254,6 +254,63 @@ describe('posts and publishing', () => {
     expect(disc[0].data.reason).toBe('credentials_revoked');
   });
 
+  it('publishes many multi-channel posts at once, settling each exactly once with one event', async () => {
+    // Outcomes of concurrent jobs are written in shared transactions: posts whose targets finish in
+    // different batches, and failures mixed with successes, must still settle once each.
+    mastodon.addToken('tok-b');
+    mastodon.addToken('tok-doomed');
+    const masto2 = await connect(a.key, 'mastodon', { instanceUrl: mastodon.baseUrl, accessToken: 'tok-b' });
+    const doomed = await connect(a.key, 'mastodon', { instanceUrl: mastodon.baseUrl, accessToken: 'tok-doomed' });
+    mastodon.revokeToken('tok-doomed');
+    // All due at the same moment (and created before the first failure disconnects `doomed`).
+    const at = new Date(Date.now() + 3000).toISOString();
+    const created = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const channelIds = i % 4 === 3 ? [masto, doomed] : [masto, masto2, bsky];
+        const res = await t.request('POST', '/api/posts', {
+          key: a.key,
+          body: { content: `burst ${i}`, channelIds, scheduledAt: at },
+        });
+        expect(res.status).toBe(201);
+        return { id: res.body.id as string, failing: i % 4 === 3 };
+      }),
+    );
+    const posts = await Promise.all(created.map((c) => settled(c.id)));
+    const allEvents = async (type: string) => {
+      const out: Array<{ data: { id: string; status: string } }> = [];
+      let cursor: string | null = null;
+      do {
+        const page: { body: { data: typeof out; nextCursor: string | null } } = await t.request(
+          'GET',
+          `/api/events?type=${type}&limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+          { key: a.key },
+        );
+        out.push(...page.body.data);
+        cursor = page.body.nextCursor;
+      } while (cursor);
+      return out;
+    };
+    const published = await allEvents('post.published');
+    const failed = await allEvents('post.failed');
+    for (const [i, post] of posts.entries()) {
+      const { failing } = created[i];
+      expect(post.status).toBe(failing ? 'failed' : 'published');
+      expect(post.targets[0].status).toBe('published'); // the healthy channel publishes either way
+      // The first revocation disconnects the channel; targets claimed after that fail as disconnected.
+      if (failing) expect(['CREDENTIALS_REVOKED', 'CHANNEL_DISCONNECTED']).toContain(post.targets[1].error.code);
+      else
+        expect(post.targets.map((x: { status: string }) => x.status)).toEqual(['published', 'published', 'published']);
+      const own = (failing ? failed : published).filter((e) => e.data.id === post.id);
+      expect(own).toHaveLength(1);
+      expect(own[0].data.status).toBe(post.status);
+      expect([...published, ...failed].filter((e) => e.data.id === post.id)).toHaveLength(1);
+      expect(mastodon.statuses.filter((s) => s.text === `burst ${i}`)).toHaveLength(failing ? 1 : 2);
+    }
+    expect(posts.some((p) => p.targets[1]?.error?.code === 'CREDENTIALS_REVOKED')).toBe(true);
+    const disconnected = (await allEvents('channel.disconnected')).filter((e) => e.data.id === doomed);
+    expect(disconnected).toHaveLength(1);
+  });
+
   it('restores scheduled posts after Redis lost its jobs (reconciler)', async () => {
     const at = new Date(Date.now() + 2000).toISOString();
     const created = await t.request('POST', '/api/posts', {
