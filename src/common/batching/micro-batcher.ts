@@ -54,13 +54,8 @@ export class MicroBatcher<I, O> {
     while (this.pending.length > 0 && this.inFlight < this.maxInFlight) {
       const batch = this.pending.splice(0, this.maxBatch);
       this.inFlight++;
-      let run: Promise<O[]>;
-      try {
-        run = this.run(batch.map((p) => p.item));
-      } catch (err) {
-        run = Promise.reject(err);
-      }
-      run
+      // An async wrapper turns a synchronous throw of `run` into a rejection like any other.
+      (async () => this.run(batch.map((p) => p.item)))()
         .then(
           (results) => batch.forEach((p, i) => p.resolve(results[i])),
           (err: unknown) => batch.forEach((p) => p.reject(err)),
