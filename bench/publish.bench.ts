@@ -4,6 +4,8 @@
  * (a) Throughput: 2,000 due targets published by our worker (Bull job -> DB claim -> provider
  *     call -> outcome + settle + event) against the Mastodon fake, beside a bare loop that posts
  *     the same 2,000 statuses to the same fake at the same concurrency. Ratio = ours / bare.
+ *     Both sides are warmed up, then run three alternating rounds; medians are compared. A no-op
+ *     Bull queue at the same concurrency is measured too: the ceiling for one Bull job per target.
  * (b) Lateness: 500 posts scheduled for the same second; p50/p99 of publishedAt - scheduledAt.
  * (c) GET /api/posts p99 with 10,000 and with 1,000,000 posts in the workspace (first page and a
  *     deep keyset page), autocannon in a child process.
@@ -15,6 +17,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import { Client } from 'pg';
+import Bull from 'bull';
 import Redis from 'ioredis';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
@@ -23,7 +26,7 @@ import { ApiKeysService } from '../src/auth/api-keys.service';
 import { ChannelsService } from '../src/channels/channels.service';
 import { prepareDatabase } from '../src/database/database-bootstrap';
 import { PublishQueue } from '../src/posts/publish.queue';
-import { cpuDelta, cpuSnapshot } from './support/cpu-share';
+import { addCpu, cpuPer, cpuSnapshot, CpuSnapshot } from './support/cpu-share';
 import { startMastodonFakeProcess } from './support/fake-process';
 import { runLoad } from './support/load-runner';
 import { writeJson } from './support/report';
@@ -33,6 +36,7 @@ const DB = 'sps_bench_publish';
 const PREFIX = 'bench-publish';
 const CONCURRENCY = Number(process.env.BENCH_PUBLISH_CONCURRENCY ?? 50);
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 2000);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1000);
 const SAME_SECOND = Number(process.env.BENCH_SAME_SECOND ?? 500);
 const BIG = Number(process.env.BENCH_BIG_POSTS ?? 1_000_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
@@ -137,6 +141,35 @@ async function waitAllPublished(ds: DataSource, label: string, targetIds: string
   }
 }
 
+/** A Bull queue whose processor does nothing: the cost of the queue alone, at our concurrency. */
+async function noopBullQueue(concurrency: number) {
+  const q = new Bull('bench-noop', process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', { prefix: PREFIX });
+  let done = 0;
+  let wake: (() => void) | null = null;
+  void q.process(concurrency, async () => undefined);
+  q.on('completed', () => {
+    done++;
+    wake?.();
+  });
+  let batch = 0;
+  return {
+    async run(n: number): Promise<number> {
+      const target = done + n;
+      const started = Date.now();
+      const b = batch++;
+      await q.addBulk(
+        Array.from({ length: n }, (_, i) => ({
+          data: { targetId: `${b}-${i}`, publication: 1 },
+          opts: { jobId: `noop:${b}:${i}`, removeOnComplete: true, removeOnFail: true, attempts: 1 },
+        })),
+      );
+      while (done < target) await new Promise<void>((r) => (wake = r));
+      return n / ((Date.now() - started) / 1000);
+    },
+    close: () => q.close(),
+  };
+}
+
 async function main(): Promise<void> {
   await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
   await clearRedis();
@@ -172,32 +205,50 @@ async function main(): Promise<void> {
   const results: Record<string, unknown> = {};
 
   if (PARTS.includes('a')) {
-    // (a) throughput
-    const warm = await seedDue(ds, ws.id, channel.id, 100, new Date(), 'warmup');
-    await queue.enqueue(warm);
-    await waitAllPublished(
-      ds,
-      'warmup',
-      warm.map((t) => t.id),
-      60_000,
-    );
-    const bare = await bareLoop(fakeUrl, TARGETS, CONCURRENCY);
-    const due = await seedDue(ds, ws.id, channel.id, TARGETS, new Date(), 'thru');
-    const t0 = Date.now();
-    const cpu0 = cpuSnapshot();
-    if (process.env.BENCH_MARKS) console.log(`mark start ${process.hrtime.bigint() / 1000n}`);
-    await queue.enqueue(due);
-    await waitAllPublished(
-      ds,
-      'thru',
-      due.map((t) => t.id),
-      300_000,
-    );
-    const ours = TARGETS / ((Date.now() - t0) / 1000);
-    if (process.env.BENCH_MARKS) console.log(`mark end ${process.hrtime.bigint() / 1000n}`);
-    console.log(`(a) CPU while publishing: ${cpuDelta(cpu0, cpuSnapshot(), (Date.now() - t0) / 1000)}`);
-    const [{ statuses }] = await ds.query(
-      `SELECT count(DISTINCT platform_post_id)::int AS statuses FROM post_targets WHERE status = 'published'`,
+    // (a) throughput. Both sides are warmed up first (JIT, connections), then measured in three
+    // alternating rounds; the medians are compared. A no-op Bull queue at the same concurrency shows
+    // the ceiling of any design with one Bull job per target on this machine.
+    let round = 0;
+    const ourRound = async (n: number): Promise<number> => {
+      const label = `thru${round++}`;
+      const due = await seedDue(ds, ws.id, channel.id, n, new Date(), label);
+      const started = Date.now();
+      await queue.enqueue(due);
+      await waitAllPublished(
+        ds,
+        label,
+        due.map((t) => t.id),
+        300_000,
+      );
+      return n / ((Date.now() - started) / 1000);
+    };
+    const noop = await noopBullQueue(CONCURRENCY);
+    await ourRound(WARMUP);
+    await bareLoop(fakeUrl, WARMUP, CONCURRENCY);
+    await noop.run(WARMUP);
+    const bareRuns: number[] = [];
+    const ourRuns: number[] = [];
+    const bullRuns: number[] = [];
+    const cpu: CpuSnapshot = {};
+    const cpuBare: CpuSnapshot = {};
+    for (let i = 0; i < 3; i++) {
+      const bareBefore = cpuSnapshot();
+      bareRuns.push(await bareLoop(fakeUrl, TARGETS, CONCURRENCY));
+      addCpu(cpuBare, bareBefore, cpuSnapshot());
+      const before = cpuSnapshot();
+      if (process.env.BENCH_MARKS) console.log(`mark start ${process.hrtime.bigint() / 1000n}`);
+      ourRuns.push(await ourRound(TARGETS));
+      if (process.env.BENCH_MARKS) console.log(`mark end ${process.hrtime.bigint() / 1000n}`);
+      addCpu(cpu, before, cpuSnapshot());
+      bullRuns.push(await noop.run(TARGETS));
+    }
+    await noop.close();
+    const bare = pct(bareRuns, 50);
+    const ours = pct(ourRuns, 50);
+    const bullCeiling = pct(bullRuns, 50);
+    const [{ published, statuses }] = await ds.query(
+      `SELECT count(*)::int AS published, count(DISTINCT platform_post_id)::int AS statuses
+         FROM post_targets WHERE status = 'published'`,
     );
     results.throughput = {
       targets: TARGETS,
@@ -205,10 +256,20 @@ async function main(): Promise<void> {
       oursPerSec: ours,
       barePerSec: bare,
       ratio: ours / bare,
+      noopBullJobsPerSec: bullCeiling,
+      runs: { ours: ourRuns, bare: bareRuns, noopBull: bullRuns },
+      cpuMsPerTarget: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, (v * 1000) / (3 * TARGETS)])),
+      publishedTargets: published,
       distinctStatuses: statuses,
     };
+    const runs = (r: number[]) => r.map((x) => x.toFixed(0)).join(', ');
+    console.log(`(a) CPU per published target: ${cpuPer(cpu, 3 * TARGETS)}`);
+    console.log(`(a) CPU per bare-loop request: ${cpuPer(cpuBare, 3 * TARGETS)}`);
     console.log(
-      `(a) ${TARGETS} due targets: ours ${ours.toFixed(0)}/s, bare loop ${bare.toFixed(0)}/s, RATIO publish: ${(ours / bare).toFixed(2)} (target >= 0.5)`,
+      `(a) ${TARGETS} due targets at concurrency ${CONCURRENCY}: ours ${ours.toFixed(0)}/s (${runs(ourRuns)}), ` +
+        `bare loop ${bare.toFixed(0)}/s (${runs(bareRuns)}), no-op Bull jobs ${bullCeiling.toFixed(0)}/s ` +
+        `(${runs(bullRuns)}); RATIO publish: ${(ours / bare).toFixed(2)} (target >= 0.5); ` +
+        `${published} published, ${statuses} distinct statuses`,
     );
   }
   if (PARTS.includes('b')) {

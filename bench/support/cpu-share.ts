@@ -39,12 +39,14 @@ export function cpuSnapshot(): CpuSnapshot {
   return out;
 }
 
-/** CPU seconds per kind between two snapshots, as a printable line. */
-export function cpuDelta(before: CpuSnapshot, after: CpuSnapshot, wallSeconds: number): string {
-  return Object.keys(after)
-    .map((k) => {
-      const used = after[k] - (before[k] ?? 0);
-      return `${k} ${used.toFixed(1)} s (${((used / wallSeconds) * 100).toFixed(0)}% of a core)`;
-    })
+/** Adds the CPU seconds used between two snapshots to `total`, per kind. */
+export function addCpu(total: CpuSnapshot, before: CpuSnapshot, after: CpuSnapshot): void {
+  for (const k of Object.keys(after)) total[k] = (total[k] ?? 0) + after[k] - (before[k] ?? 0);
+}
+
+/** CPU milliseconds per unit of work, per kind, as a printable line. */
+export function cpuPer(total: CpuSnapshot, units: number): string {
+  return Object.entries(total)
+    .map(([k, seconds]) => `${k} ${((seconds * 1000) / units).toFixed(2)} ms`)
     .join(', ');
 }

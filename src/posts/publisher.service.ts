@@ -50,8 +50,11 @@ interface OutcomeRow {
 
 /** Largest batch of claims or outcomes written by one statement / transaction. */
 const MAX_BATCH = 100;
-/** Batches of each kind running at once per process; while they run, new work joins the next batch. */
-const BATCHES_IN_FLIGHT = 2;
+/**
+ * Batches of each kind running at once per process; while one runs, new work joins the next batch.
+ * One measured faster than two (bigger batches, no lock waits between our own batches).
+ */
+const BATCHES_IN_FLIGHT = 1;
 
 const qualified = (prefix: string, columns: string) =>
   columns
