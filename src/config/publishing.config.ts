@@ -9,6 +9,15 @@ export class PublishingEnv {
   @Max(500)
   PUBLISH_CONCURRENCY: number = 50;
 
+  /**
+   * Claim statements and outcome transactions running at once per worker process. Jobs that finish
+   * while they run join the next batch, so fewer in flight means bigger batches (1 measured fastest).
+   */
+  @IsInt()
+  @Min(1)
+  @Max(16)
+  PUBLISH_BATCHES_IN_FLIGHT: number = 1;
+
   /** Delays before retries 1..n of a transient failure, in ms; attempts = n + 1. */
   @Matches(/^\d+(,\d+)*$/, { message: 'must be comma-separated milliseconds' })
   PUBLISH_RETRY_DELAYS_MS: string = '5000,30000,120000,600000,2700000';
@@ -33,6 +42,7 @@ export const publishingConfig = registerAs('publishing', () => {
   const env = validateEnv(PublishingEnv);
   return {
     concurrency: env.PUBLISH_CONCURRENCY,
+    batchesInFlight: env.PUBLISH_BATCHES_IN_FLIGHT,
     retryDelaysMs: env.PUBLISH_RETRY_DELAYS_MS.split(',').map(Number),
     reconcileMs: env.PUBLISH_RECONCILE_SECONDS * 1000,
     claimMs: env.PUBLISH_CLAIM_SECONDS * 1000,

@@ -50,11 +50,6 @@ interface OutcomeRow {
 
 /** Largest batch of claims or outcomes written by one statement / transaction. */
 const MAX_BATCH = 100;
-/**
- * Batches of each kind running at once per process; while one runs, new work joins the next batch.
- * One measured faster than two (bigger batches, no lock waits between our own batches).
- */
-const BATCHES_IN_FLIGHT = 1;
 
 const qualified = (prefix: string, columns: string) =>
   columns
@@ -76,14 +71,8 @@ const qualified = (prefix: string, columns: string) =>
 @Injectable()
 export class PublisherService {
   private readonly logger = new Logger('Publisher');
-  private readonly claims = new MicroBatcher<ClaimRequest, Claimed | null>((r) => this.claimBatch(r), {
-    maxBatch: MAX_BATCH,
-    maxInFlight: BATCHES_IN_FLIGHT,
-  });
-  private readonly settlements = new MicroBatcher<Settlement, void>((s) => this.recordBatch(s), {
-    maxBatch: MAX_BATCH,
-    maxInFlight: BATCHES_IN_FLIGHT,
-  });
+  private readonly claims: MicroBatcher<ClaimRequest, Claimed | null>;
+  private readonly settlements: MicroBatcher<Settlement, void>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -93,7 +82,11 @@ export class PublisherService {
     private readonly queue: PublishQueue,
     @Inject(POST_MEDIA) private readonly media: PostMediaPort,
     @Inject(publishingConfig.KEY) private readonly cfg: ConfigType<typeof publishingConfig>,
-  ) {}
+  ) {
+    const batching = { maxBatch: MAX_BATCH, maxInFlight: cfg.batchesInFlight };
+    this.claims = new MicroBatcher((r) => this.claimBatch(r), batching);
+    this.settlements = new MicroBatcher((s) => this.recordBatch(s), batching);
+  }
 
   async publishTarget(targetId: string, publication: number, jobId: string): Promise<void> {
     const claimed = await this.claims.push({ targetId, publication, jobId });
@@ -219,20 +212,24 @@ export class PublisherService {
    */
   private async recordBatch(settlements: Settlement[]): Promise<void[]> {
     const rows = settlements.map((s) => this.outcomeRow(s.claimed.target, s.outcome));
+    const postIds = [...new Set(settlements.map((s) => s.claimed.post.id))];
     await withDeadlockRetry(() =>
       this.dataSource.transaction(async (em) => {
-        await em.query(
-          `UPDATE post_targets pt
-              SET status = o.status,
-                  platform_post_id = CASE WHEN o.status = 'published' THEN o.platform_post_id ELSE pt.platform_post_id END,
-                  url = CASE WHEN o.status = 'published' THEN o.url ELSE pt.url END,
-                  published_at = CASE WHEN o.status = 'published' THEN now() ELSE pt.published_at END,
-                  due_at = COALESCE(o.due_at, pt.due_at), error_code = o.error_code, error_message = o.error_message,
-                  claim_job_id = NULL, claimed_until = NULL, updated_at = now()
-             FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::varchar[], $6::timestamptz[],
-                         $7::varchar[], $8::text[])
-                  AS o(id, publication, status, platform_post_id, url, due_at, error_code, error_message)
-            WHERE pt.id = o.id AND pt.publication = o.publication AND pt.status = 'publishing'`,
+        // The targets' new state, and the lock on their posts (in id order) for the settle below.
+        const locked = await em.query<Array<{ id: string }>>(
+          `WITH u AS (
+             UPDATE post_targets pt
+                SET status = o.status,
+                    platform_post_id = CASE WHEN o.status = 'published' THEN o.platform_post_id ELSE pt.platform_post_id END,
+                    url = CASE WHEN o.status = 'published' THEN o.url ELSE pt.url END,
+                    published_at = CASE WHEN o.status = 'published' THEN now() ELSE pt.published_at END,
+                    due_at = COALESCE(o.due_at, pt.due_at), error_code = o.error_code, error_message = o.error_message,
+                    claim_job_id = NULL, claimed_until = NULL, updated_at = now()
+               FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::varchar[], $6::timestamptz[],
+                           $7::varchar[], $8::text[])
+                    AS o(id, publication, status, platform_post_id, url, due_at, error_code, error_message)
+              WHERE pt.id = o.id AND pt.publication = o.publication AND pt.status = 'publishing')
+           SELECT id FROM posts WHERE id = ANY($9::uuid[]) AND status = 'publishing' ORDER BY id FOR UPDATE`,
           [
             settlements.map((s) => s.claimed.target.id),
             settlements.map((s) => s.claimed.target.publication),
@@ -242,6 +239,7 @@ export class PublisherService {
             rows.map((r) => r.dueAt?.toISOString() ?? null),
             rows.map((r) => r.errorCode),
             rows.map((r) => r.errorMessage),
+            postIds,
           ],
         );
         for (const { claimed, outcome } of settlements) {
@@ -251,7 +249,10 @@ export class PublisherService {
             await this.channels.disconnectInTransaction(em, claimed.channel.id, 'credentials_revoked');
           }
         }
-        await this.settle(em, [...new Set(settlements.map((s) => s.claimed.post.id))]);
+        await this.settle(
+          em,
+          locked.map((r) => r.id),
+        );
       }),
     );
     const retries = settlements
@@ -263,48 +264,42 @@ export class PublisherService {
   }
 
   /**
-   * Posts with no target left pending or publishing become `published` (all targets published)
-   * or `failed`, and each records its one event of this publication. The posts are locked first,
-   * in id order, by a statement of their own: the aggregate that follows then runs on a fresh
-   * snapshot that sees every concurrent outcome committed before the lock was granted, so exactly
-   * one of the concurrent last targets settles its post.
+   * Posts (locked by the caller) with no target left pending or publishing become `published`
+   * (all targets published) or `failed`, and each records its one event of this publication.
+   * The lock was taken by an earlier statement, so this one runs on a fresh snapshot that sees
+   * every concurrent outcome committed before the lock was granted: exactly one of the concurrent
+   * last targets settles its post.
    */
-  private async settle(em: EntityManager, postIds: string[]): Promise<void> {
-    type Row = Record<string, unknown>;
-    const locked = await em.query<Array<{ id: string }>>(
-      `SELECT id FROM posts WHERE id = ANY($1::uuid[]) AND status = 'publishing' ORDER BY id FOR UPDATE`,
-      [postIds],
-    );
-    if (locked.length === 0) return;
-    const [settled] = await em.query<[Row[], number]>(
+  private async settle(em: EntityManager, lockedPostIds: string[]): Promise<void> {
+    if (lockedPostIds.length === 0) return;
+    const settled = await em.query<Array<{ post: Record<string, unknown>; targets: Array<Record<string, unknown>> }>>(
       `WITH agg AS (
          SELECT post_id, bool_and(status = 'published') AS all_published, max(published_at) AS last_published
            FROM post_targets WHERE post_id = ANY($1::uuid[])
-          GROUP BY post_id HAVING NOT bool_or(status IN ('pending', 'publishing')))
-       UPDATE posts p
-          SET status = CASE WHEN agg.all_published THEN 'published' ELSE 'failed' END,
-              published_at = CASE WHEN agg.all_published THEN agg.last_published END, updated_at = now()
-         FROM agg WHERE p.id = agg.post_id
-       RETURNING ${qualified('p', POST_COLUMNS)}`,
-      [locked.map((r) => r.id)],
+          GROUP BY post_id HAVING NOT bool_or(status IN ('pending', 'publishing'))),
+       s AS (
+         UPDATE posts p
+            SET status = CASE WHEN agg.all_published THEN 'published' ELSE 'failed' END,
+                published_at = CASE WHEN agg.all_published THEN agg.last_published END, updated_at = now()
+           FROM agg WHERE p.id = agg.post_id
+         RETURNING ${qualified('p', POST_COLUMNS)})
+       SELECT row_to_json(s) AS post,
+              (SELECT json_agg(row_to_json(t)) FROM (SELECT ${TARGET_COLUMNS} FROM post_targets WHERE post_id = s.id) t)
+                AS targets
+         FROM s`,
+      [lockedPostIds],
     );
-    if (settled.length === 0) return;
-    const posts = settled.map(toPost);
-    const targets = (
-      await em.query<Row[]>(`SELECT ${TARGET_COLUMNS} FROM post_targets WHERE post_id = ANY($1::uuid[])`, [
-        posts.map((p) => p.id),
-      ])
-    ).map(toTarget);
     await this.events.recordMany(
       em,
-      posts.map((post) => ({
-        type: post.status === 'published' ? 'post.published' : 'post.failed',
-        workspaceId: post.workspaceId,
-        data: PostDto.from(
-          post,
-          targets.filter((t) => t.postId === post.id),
-        ) as unknown as Record<string, unknown>,
-      })),
+      settled.map((r) => {
+        const post = toPost(reviveDates(r.post));
+        const targets = r.targets.map((t) => toTarget(reviveDates(t)));
+        return {
+          type: post.status === 'published' ? 'post.published' : 'post.failed',
+          workspaceId: post.workspaceId,
+          data: PostDto.from(post, targets) as unknown as Record<string, unknown>,
+        };
+      }),
     );
   }
 }
