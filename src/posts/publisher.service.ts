@@ -15,6 +15,7 @@ import { PostTarget, TargetErrorCode } from './post-target.entity';
 import { Post } from './post.entity';
 import { PublishQueue } from './publish.queue';
 import { MicroBatcher } from '../common/batching/micro-batcher';
+import { withDeadlockRetry } from '../database/deadlock-retry';
 
 type Outcome =
   | { kind: 'published'; result: PublishResult }
@@ -301,20 +302,6 @@ export class PublisherService {
         };
       }),
     );
-  }
-}
-
-/** Retries a statement or transaction that lost a deadlock (lock order across batches is not total). */
-async function withDeadlockRetry<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await run();
-    } catch (err) {
-      const code =
-        (err as { code?: string; driverError?: { code?: string } }).driverError?.code ??
-        (err as { code?: string }).code;
-      if (i >= attempts || (code !== '40P01' && code !== '40001')) throw err;
-    }
   }
 }
 
