@@ -27,8 +27,6 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import Redis from 'ioredis';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { AnalyticsScheduler } from '../src/analytics/analytics-scheduler.service';
 import { CollectionStats } from '../src/analytics/analytics-collector.service';
@@ -39,21 +37,13 @@ import { databaseConfig } from '../src/config';
 import { prepareDatabase } from '../src/database/database-bootstrap';
 import { BlueskyFake } from '../test/fakes/bluesky.fake';
 import { MastodonFake } from '../test/fakes/mastodon.fake';
-import { PG_BASE, REDIS_URL, databaseUrl } from './support/bench-env';
+import { REDIS_URL, databaseUrl, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
 import { writeJson } from './support/report';
 
 const BENCH_DB = 'sps_bench_analytics';
 const REDIS_PREFIX = 'bench-analytics';
 const TARGET_SECONDS = 60;
 const RESULTS_FILE = join(__dirname, '..', '..', 'bench', 'results', 'analytics.json');
-
-function intEnv(name: string, fallback: number, min = 1): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
-  return n;
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Child process: the provider fakes.
@@ -174,30 +164,6 @@ function waitForMessage<T extends { type: string }>(child: ChildProcess, type: s
   });
 }
 
-async function withAdmin<T>(fn: (admin: Client) => Promise<T>): Promise<T> {
-  const admin = new Client({ connectionString: PG_BASE });
-  await admin.connect();
-  try {
-    return await fn(admin);
-  } finally {
-    await admin.end();
-  }
-}
-
-async function deleteRedisKeys(): Promise<void> {
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${REDIS_PREFIX}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
-
 /** Posts with one Mastodon and one Bluesky target each, published in the last 12 hours. */
 async function insertPublishedPosts(
   ds: DataSource,
@@ -284,8 +250,8 @@ async function main(): Promise<number> {
   let app: NestFastifyApplication | undefined;
   try {
     const ready = await waitForMessage<{ type: 'ready'; mastodon: string; bluesky: string }>(child, 'ready');
-    await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`));
-    await deleteRedisKeys();
+    await dropDatabase(BENCH_DB);
+    await deleteRedisKeys(REDIS_PREFIX);
     await prepareDatabase(databaseConfig().url, true);
     app = await createHttpApp('all');
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -403,10 +369,8 @@ async function main(): Promise<number> {
   } finally {
     await app?.close();
     child.send({ type: 'stop' });
-    await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`)).catch(
-      () => undefined,
-    );
-    await deleteRedisKeys().catch(() => undefined);
+    await dropDatabase(BENCH_DB).catch(() => undefined);
+    await deleteRedisKeys(REDIS_PREFIX).catch(() => undefined);
   }
 }
 

@@ -36,29 +36,16 @@ import { ApiKeysService } from '../src/auth/api-keys.service';
 import { databaseConfig, rateLimitConfig } from '../src/config';
 import { prepareDatabase } from '../src/database/database-bootstrap';
 import { BareServer, startBareServer } from './support/bare-server';
-import {
-  BENCH_DB,
-  REDIS_PREFIX,
-  REDIS_URL,
-  applyBenchEnv,
-  deleteBenchRedisKeys,
-  dropBenchDatabase,
-} from './support/bench-env';
+import { REDIS_URL, databaseUrl, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
 import { LoadJob, LoadResult, runLoad } from './support/load-runner';
 import { Run, Side, best, median, printTable, writeJson } from './support/report';
 
 const TARGET = 0.7;
+const BENCH_DB = 'sps_bench_auth';
+const REDIS_PREFIX = 'bench-auth';
 const PATH = '/api/api-keys?limit=1';
 const KEY_LIMIT = 100_000_000;
 const RESULTS_FILE = join(__dirname, '..', '..', 'bench', 'results', 'auth.json');
-
-function intEnv(name: string, fallback: number, min = 1): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
-  return n;
-}
 
 function addressOf(server: { address(): unknown }): string {
   const a = server.address() as { port: number } | string | null;
@@ -98,15 +85,25 @@ async function main(): Promise<number> {
   const rounds = intEnv('BENCH_ROUNDS', 2);
 
   const loadAtStart = Number(loadavg()[0].toFixed(2));
-  applyBenchEnv();
+  // The environment the app reads through src/config, kept as in development (no NODE_ENV=production).
+  Object.assign(process.env, {
+    NODE_ENV: 'development',
+    DATABASE_URL: databaseUrl(BENCH_DB),
+    REDIS_URL,
+    REDIS_PREFIX,
+    LOG_LEVEL: 'warn',
+    BOOTSTRAP_KEY: 'false',
+    MIGRATIONS_RUN: 'true',
+    APP_ROLE: 'api',
+  });
   // As main.ts does at LOG_LEVEL=warn, for the start-up steps that run before the app exists.
   Logger.overrideLogger(['fatal', 'error', 'warn']);
 
   let app: NestFastifyApplication | undefined;
   let bare: BareServer | undefined;
   try {
-    await dropBenchDatabase();
-    await deleteBenchRedisKeys();
+    await dropDatabase(BENCH_DB);
+    await deleteRedisKeys(REDIS_PREFIX);
     const db = databaseConfig();
     await prepareDatabase(db.url, true);
 
@@ -235,8 +232,8 @@ async function main(): Promise<number> {
   } finally {
     await bare?.close().catch((err: Error) => console.error(`closing bare server: ${err.message}`));
     await app?.close().catch((err: Error) => console.error(`closing app: ${err.message}`));
-    await dropBenchDatabase().catch((err: Error) => console.error(`dropping ${BENCH_DB}: ${err.message}`));
-    await deleteBenchRedisKeys().catch((err: Error) => console.error(`deleting Redis keys: ${err.message}`));
+    await dropDatabase(BENCH_DB).catch((err: Error) => console.error(`dropping ${BENCH_DB}: ${err.message}`));
+    await deleteRedisKeys(REDIS_PREFIX).catch((err: Error) => console.error(`deleting Redis keys: ${err.message}`));
   }
 }
 

@@ -16,9 +16,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
-import { Client } from 'pg';
 import Bull from 'bull';
-import Redis from 'ioredis';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { createHttpApp } from '../src/app.factory';
@@ -26,12 +24,12 @@ import { ApiKeysService } from '../src/auth/api-keys.service';
 import { ChannelsService } from '../src/channels/channels.service';
 import { prepareDatabase } from '../src/database/database-bootstrap';
 import { PublishQueue } from '../src/posts/publish.queue';
+import { REDIS_URL, databaseUrl, deleteRedisKeys, dropDatabase } from './support/bench-env';
 import { addCpu, cpuPer, cpuSnapshot, CpuSnapshot } from './support/cpu-share';
 import { startMastodonFakeProcess } from './support/fake-process';
 import { runLoad } from './support/load-runner';
 import { writeJson } from './support/report';
 
-const PG_BASE = process.env.BENCH_PG_BASE ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = 'sps_bench_publish';
 const PREFIX = 'bench-publish';
 const CONCURRENCY = Number(process.env.BENCH_PUBLISH_CONCURRENCY ?? 50);
@@ -44,36 +42,9 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const PARTS = process.env.BENCH_PARTS ?? 'abc';
 const keepAlive = new Agent({ keepAlive: true, maxSockets: 256 });
 
-function dbUrl(name: string): string {
-  const u = new URL(PG_BASE);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
 function pct(values: number[], p: number): number {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
-}
-
-async function admin(sql: string): Promise<void> {
-  const c = new Client({ connectionString: PG_BASE });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
-async function clearRedis(): Promise<void> {
-  const r = new Redis(process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379');
-  let cursor = '0';
-  do {
-    const [next, keys] = await r.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await r.del(...keys);
-  } while (cursor !== '0');
-  r.disconnect();
 }
 
 /** Bare loop: POST /api/v1/statuses to the fake, `concurrency` requests in flight. */
@@ -143,7 +114,7 @@ async function waitAllPublished(ds: DataSource, label: string, targetIds: string
 
 /** A Bull queue whose processor does nothing: the cost of the queue alone, at our concurrency. */
 async function noopBullQueue(concurrency: number) {
-  const q = new Bull('bench-noop', process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', { prefix: PREFIX });
+  const q = new Bull('bench-noop', REDIS_URL, { prefix: PREFIX });
   let done = 0;
   let wake: (() => void) | null = null;
   void q.process(concurrency, async () => undefined);
@@ -171,10 +142,10 @@ async function noopBullQueue(concurrency: number) {
 }
 
 async function main(): Promise<void> {
-  await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
-  await clearRedis();
+  await dropDatabase(DB);
+  await deleteRedisKeys(PREFIX);
   Object.assign(process.env, {
-    DATABASE_URL: dbUrl(DB),
+    DATABASE_URL: databaseUrl(DB),
     REDIS_PREFIX: PREFIX,
     LOG_LEVEL: 'warn',
     BOOTSTRAP_KEY: 'false',
@@ -182,7 +153,7 @@ async function main(): Promise<void> {
     PUBLISH_CONCURRENCY: String(CONCURRENCY),
     PUBLISH_RECONCILE_SECONDS: '3600',
   });
-  await prepareDatabase(dbUrl(DB), true);
+  await prepareDatabase(databaseUrl(DB), true);
 
   const fake = await startMastodonFakeProcess(['bench-token']);
   const fakeUrl = fake.url;
@@ -378,8 +349,8 @@ async function main(): Promise<void> {
   await app.close();
   await fake.stop();
   keepAlive.destroy();
-  await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
-  await clearRedis();
+  await dropDatabase(DB);
+  await deleteRedisKeys(PREFIX);
 }
 
 main().then(

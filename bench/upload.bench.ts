@@ -31,9 +31,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createWriteStream } from 'node:fs';
-import { Client } from 'pg';
-import Redis from 'ioredis';
-import { PG_BASE, REDIS_URL, databaseUrl } from './support/bench-env';
+import { REDIS_URL, databaseUrl, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
 import { median, writeJson } from './support/report';
 
 const TARGET_RATIO = 0.7;
@@ -56,14 +54,6 @@ interface MemoryMessage {
   peakRss: number;
   /** CPU time (user + system) of the server process since it started, in microseconds. */
   cpuMicros: number;
-}
-
-function intEnv(name: string, fallback: number, min = 1): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
-  return n;
 }
 
 // ---- children: the servers ---------------------------------------------------------------------
@@ -320,31 +310,6 @@ function makeFile(bytes: number): Buffer {
   return file;
 }
 
-async function withAdmin<T>(fn: (admin: Client) => Promise<T>): Promise<T> {
-  const admin = new Client({ connectionString: PG_BASE });
-  await admin.connect();
-  try {
-    return await fn(admin);
-  } finally {
-    await admin.end();
-  }
-}
-
-async function deleteRedisKeys(): Promise<void> {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  try {
-    let cursor = '0';
-    do {
-      const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${REDIS_PREFIX}:*`, 'COUNT', 1000);
-      cursor = nextCursor;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
-
 async function main(): Promise<number> {
   const fileMiB = intEnv('BENCH_FILE_MIB', 256);
   const chunkMiB = intEnv('BENCH_CHUNK_MIB', 5);
@@ -361,8 +326,8 @@ async function main(): Promise<number> {
 
   const servers: Server[] = [];
   try {
-    await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`));
-    await deleteRedisKeys();
+    await dropDatabase(BENCH_DB);
+    await deleteRedisKeys(REDIS_PREFIX);
     const { Logger } = await import('@nestjs/common');
     Logger.overrideLogger(['fatal', 'error', 'warn']);
     const { prepareDatabase } = await import('../src/database/database-bootstrap');
@@ -483,10 +448,8 @@ async function main(): Promise<number> {
   } finally {
     for (const s of servers) await s.stop().catch(() => undefined);
     rmSync(work, { recursive: true, force: true });
-    await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`)).catch((err: Error) =>
-      console.error(`dropping ${BENCH_DB}: ${err.message}`),
-    );
-    await deleteRedisKeys().catch((err: Error) => console.error(`deleting Redis keys: ${err.message}`));
+    await dropDatabase(BENCH_DB).catch((err: Error) => console.error(`dropping ${BENCH_DB}: ${err.message}`));
+    await deleteRedisKeys(REDIS_PREFIX).catch((err: Error) => console.error(`deleting Redis keys: ${err.message}`));
   }
 }
 

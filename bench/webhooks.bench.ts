@@ -28,8 +28,6 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { INestApplicationContext, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import Redis from 'ioredis';
-import { Client } from 'pg';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
@@ -38,7 +36,7 @@ import { prepareDatabase } from '../src/database/database-bootstrap';
 import { EventsService } from '../src/events/events.service';
 import { WebhooksService } from '../src/webhooks/webhooks.service';
 import { ReceivedWebhook, WebhookReceiver } from '../test/support/webhook-receiver';
-import { PG_BASE, REDIS_URL, databaseUrl } from './support/bench-env';
+import { REDIS_URL, databaseUrl, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
 import { writeJson } from './support/report';
 
 const BENCH_DB = 'sps_bench_webhooks';
@@ -50,41 +48,12 @@ const RESULTS_FILE = join(ROOT, 'bench', 'results', 'webhooks.json');
 const TARGET_P99_MS = 1_000;
 const WRITERS = 4;
 
-function intEnv(name: string, fallback: number, min = 1): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
-  return n;
-}
-
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
-
-async function resetStorage(): Promise<void> {
-  const admin = new Client({ connectionString: PG_BASE });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`);
-  } finally {
-    await admin.end();
-  }
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${REDIS_PREFIX}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
 
 /** The worker process: compiled main.js under `npm run bench:webhooks`, ts-node when run from source. */
 function startWorker(env: NodeJS.ProcessEnv): ChildProcess {
@@ -161,7 +130,8 @@ async function main(): Promise<number> {
   let api: INestApplicationContext | undefined;
   let worker: ChildProcess | undefined;
   try {
-    await resetStorage();
+    await dropDatabase(BENCH_DB);
+    await deleteRedisKeys(REDIS_PREFIX);
     await prepareDatabase(env.DATABASE_URL, true);
     await receiver.start();
     api = await NestFactory.createApplicationContext(AppModule.forRole('api'), { logger: ['fatal', 'error', 'warn'] });
@@ -316,7 +286,9 @@ async function main(): Promise<number> {
     if (worker) await stopWorker(worker);
     await api?.close().catch((err: Error) => console.error(`closing app: ${err.message}`));
     await receiver.stop();
-    await resetStorage().catch((err: Error) => console.error(`cleaning up: ${err.message}`));
+    await dropDatabase(BENCH_DB)
+      .then(() => deleteRedisKeys(REDIS_PREFIX))
+      .catch((err: Error) => console.error(`cleaning up: ${err.message}`));
   }
 }
 
