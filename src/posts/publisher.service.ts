@@ -256,10 +256,9 @@ export class PublisherService {
         );
       }),
     );
-    const retries = settlements
-      .map((s, i) => ({ target: s.claimed.target, row: rows[i] }))
-      .filter(({ row }) => row.status === 'pending')
-      .map(({ target, row }) => ({ ...target, dueAt: row.dueAt }));
+    const retries = settlements.flatMap((s, i) =>
+      rows[i].status === 'pending' ? [{ ...s.claimed.target, dueAt: rows[i].dueAt }] : [],
+    );
     if (retries.length) await this.queue.enqueue(retries);
     return settlements.map(() => undefined);
   }

@@ -70,8 +70,10 @@ const EARLY_SLACK_MS = 500;
  */
 @Injectable()
 export class WebhookDeliveryStore {
-  private readonly claims = new MicroBatcher<string, ClaimedDelivery | null>((ids) => this.claimBatch(ids), MAX_BATCH);
-  private readonly records = new MicroBatcher<AttemptRecord, void>((r) => this.recordBatch(r), MAX_BATCH);
+  private readonly claims = new MicroBatcher<string, ClaimedDelivery | null>((ids) => this.claimBatch(ids), {
+    maxBatch: MAX_BATCH,
+  });
+  private readonly records = new MicroBatcher<AttemptRecord, void>((r) => this.recordBatch(r), { maxBatch: MAX_BATCH });
 
   constructor(private readonly dataSource: DataSource) {}
 

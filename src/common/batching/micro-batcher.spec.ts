@@ -16,10 +16,13 @@ describe('MicroBatcher', () => {
 
   it('splits at maxBatch', async () => {
     const sizes: number[] = [];
-    const batcher = new MicroBatcher<number, number>(async (items) => {
-      sizes.push(items.length);
-      return items;
-    }, 2);
+    const batcher = new MicroBatcher<number, number>(
+      async (items) => {
+        sizes.push(items.length);
+        return items;
+      },
+      { maxBatch: 2 },
+    );
     await Promise.all([1, 2, 3, 4, 5].map((n) => batcher.push(n)));
     expect(sizes).toEqual([2, 2, 1]);
   });

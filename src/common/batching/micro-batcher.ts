@@ -30,11 +30,10 @@ export class MicroBatcher<I, O> {
   constructor(
     /** Runs one batch; returns one result per item, in order. */
     private readonly run: (items: I[]) => Promise<O[]>,
-    options: MicroBatcherOptions | number = {},
+    options: MicroBatcherOptions = {},
   ) {
-    const opts = typeof options === 'number' ? { maxBatch: options } : options;
-    this.maxBatch = opts.maxBatch ?? 100;
-    this.maxInFlight = opts.maxInFlight ?? Infinity;
+    this.maxBatch = options.maxBatch ?? 100;
+    this.maxInFlight = options.maxInFlight ?? Infinity;
   }
 
   push(item: I): Promise<O> {
