@@ -37,7 +37,7 @@ import { databaseConfig } from '../src/config';
 import { prepareDatabase } from '../src/database/database-bootstrap';
 import { BlueskyFake } from '../test/fakes/bluesky.fake';
 import { MastodonFake } from '../test/fakes/mastodon.fake';
-import { REDIS_URL, databaseUrl, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
+import { benchAppEnv, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
 import { writeJson } from './support/report';
 
 const BENCH_DB = 'sps_bench_analytics';
@@ -234,13 +234,7 @@ async function main(): Promise<number> {
   const perAccount = Math.ceil(targets / 2 / accounts);
   const loadAtStart = Number(loadavg()[0].toFixed(2));
   Object.assign(process.env, {
-    NODE_ENV: 'development',
-    DATABASE_URL: databaseUrl(BENCH_DB),
-    REDIS_URL,
-    REDIS_PREFIX,
-    LOG_LEVEL: 'warn',
-    BOOTSTRAP_KEY: 'false',
-    MIGRATIONS_RUN: 'true',
+    ...benchAppEnv(BENCH_DB, REDIS_PREFIX),
     APP_ROLE: 'all',
     ANALYTICS_INTERVAL_SECONDS: '3600', // runs are started by the bench, not the timer
   });

@@ -36,7 +36,7 @@ import { ApiKeysService } from '../src/auth/api-keys.service';
 import { databaseConfig, rateLimitConfig } from '../src/config';
 import { prepareDatabase } from '../src/database/database-bootstrap';
 import { BareServer, startBareServer } from './support/bare-server';
-import { REDIS_URL, databaseUrl, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
+import { REDIS_URL, benchAppEnv, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
 import { LoadJob, LoadResult, runLoad } from './support/load-runner';
 import { Run, Side, best, median, printTable, writeJson } from './support/report';
 
@@ -85,17 +85,7 @@ async function main(): Promise<number> {
   const rounds = intEnv('BENCH_ROUNDS', 2);
 
   const loadAtStart = Number(loadavg()[0].toFixed(2));
-  // The environment the app reads through src/config, kept as in development (no NODE_ENV=production).
-  Object.assign(process.env, {
-    NODE_ENV: 'development',
-    DATABASE_URL: databaseUrl(BENCH_DB),
-    REDIS_URL,
-    REDIS_PREFIX,
-    LOG_LEVEL: 'warn',
-    BOOTSTRAP_KEY: 'false',
-    MIGRATIONS_RUN: 'true',
-    APP_ROLE: 'api',
-  });
+  Object.assign(process.env, benchAppEnv(BENCH_DB, REDIS_PREFIX), { APP_ROLE: 'api' });
   // As main.ts does at LOG_LEVEL=warn, for the start-up steps that run before the app exists.
   Logger.overrideLogger(['fatal', 'error', 'warn']);
 

@@ -24,7 +24,7 @@ import { ApiKeysService } from '../src/auth/api-keys.service';
 import { ChannelsService } from '../src/channels/channels.service';
 import { prepareDatabase } from '../src/database/database-bootstrap';
 import { PublishQueue } from '../src/posts/publish.queue';
-import { REDIS_URL, databaseUrl, deleteRedisKeys, dropDatabase } from './support/bench-env';
+import { REDIS_URL, benchAppEnv, databaseUrl, deleteRedisKeys, dropDatabase } from './support/bench-env';
 import { addCpu, cpuPer, cpuSnapshot, CpuSnapshot } from './support/cpu-share';
 import { startMastodonFakeProcess } from './support/fake-process';
 import { runLoad } from './support/load-runner';
@@ -145,10 +145,7 @@ async function main(): Promise<void> {
   await dropDatabase(DB);
   await deleteRedisKeys(PREFIX);
   Object.assign(process.env, {
-    DATABASE_URL: databaseUrl(DB),
-    REDIS_PREFIX: PREFIX,
-    LOG_LEVEL: 'warn',
-    BOOTSTRAP_KEY: 'false',
+    ...benchAppEnv(DB, PREFIX),
     OUTBOUND_ALLOW_PRIVATE: 'true',
     PUBLISH_CONCURRENCY: String(CONCURRENCY),
     PUBLISH_RECONCILE_SECONDS: '3600',

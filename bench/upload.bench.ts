@@ -31,7 +31,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createWriteStream } from 'node:fs';
-import { REDIS_URL, databaseUrl, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
+import { benchAppEnv, databaseUrl, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
 import { median, writeJson } from './support/report';
 
 const TARGET_RATIO = 0.7;
@@ -335,12 +335,7 @@ async function main(): Promise<number> {
 
     const env = {
       ...process.env,
-      NODE_ENV: 'development',
-      DATABASE_URL: dbUrl,
-      REDIS_URL,
-      REDIS_PREFIX,
-      LOG_LEVEL: 'warn',
-      BOOTSTRAP_KEY: 'false',
+      ...benchAppEnv(BENCH_DB, REDIS_PREFIX),
       MIGRATIONS_RUN: 'false',
       APP_ROLE: 'api',
       MEDIA_DIR: oursDir,

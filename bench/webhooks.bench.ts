@@ -36,7 +36,7 @@ import { prepareDatabase } from '../src/database/database-bootstrap';
 import { EventsService } from '../src/events/events.service';
 import { WebhooksService } from '../src/webhooks/webhooks.service';
 import { ReceivedWebhook, WebhookReceiver } from '../test/support/webhook-receiver';
-import { REDIS_URL, databaseUrl, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
+import { benchAppEnv, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
 import { writeJson } from './support/report';
 
 const BENCH_DB = 'sps_bench_webhooks';
@@ -102,16 +102,7 @@ async function main(): Promise<number> {
   const rate = intEnv('BENCH_RATE', 200);
   const txEvents = intEnv('BENCH_TX_EVENTS', 100);
 
-  const env = {
-    NODE_ENV: 'development',
-    DATABASE_URL: databaseUrl(BENCH_DB),
-    REDIS_URL,
-    REDIS_PREFIX,
-    LOG_LEVEL: 'warn',
-    BOOTSTRAP_KEY: 'false',
-    MIGRATIONS_RUN: 'true',
-    OUTBOUND_ALLOW_PRIVATE: 'true',
-  };
+  const env = { ...benchAppEnv(BENCH_DB, REDIS_PREFIX), OUTBOUND_ALLOW_PRIVATE: 'true' };
   Object.assign(process.env, env, { APP_ROLE: 'api' });
   Logger.overrideLogger(['fatal', 'error', 'warn']);
 

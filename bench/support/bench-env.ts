@@ -11,6 +11,22 @@ export function databaseUrl(name: string): string {
   return url.toString();
 }
 
+/**
+ * The environment the app reads through src/config in a bench: its own database and Redis prefix,
+ * otherwise as in development (no NODE_ENV=production), quiet logs, no bootstrap key.
+ */
+export function benchAppEnv(database: string, redisPrefix: string) {
+  return {
+    NODE_ENV: 'development',
+    DATABASE_URL: databaseUrl(database),
+    REDIS_URL,
+    REDIS_PREFIX: redisPrefix,
+    LOG_LEVEL: 'warn',
+    BOOTSTRAP_KEY: 'false',
+    MIGRATIONS_RUN: 'true',
+  };
+}
+
 /** An integer knob from the environment (BENCH_*), with a fallback and a lower bound. */
 export function intEnv(name: string, fallback: number, min = 1): number {
   const raw = process.env[name];
