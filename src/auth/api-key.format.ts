@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { crc32 as zlibCrc32 } from 'node:zlib';
 
 /**
  * Key format (API.md section 3): `spk_` + 30 random base62 characters + 6-character base62
@@ -12,20 +13,9 @@ const CHECKSUM_LENGTH = 6;
 const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
 const DISPLAY_PREFIX_LENGTH = KEY_PREFIX.length + 8;
 
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
+/** CRC-32 (ISO 3309, as zlib) of the text's UTF-8 bytes. */
 export function crc32(text: string): number {
-  let crc = 0xffffffff;
-  for (const byte of Buffer.from(text, 'utf8')) crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
+  return zlibCrc32(text);
 }
 
 function toBase62(value: number, width: number): string {

@@ -1,5 +1,5 @@
 /** Builds real, decodable RGB PNG files of any size for tests (correct CRCs, zlib-compressed IDAT). */
-import { deflateSync } from 'node:zlib';
+import { crc32 as zlibCrc32, deflateSync } from 'node:zlib';
 
 export interface MakePngOptions {
   /** Random pixels (incompressible: the file stays near width * height * 3 bytes). Default: a gradient. */
@@ -10,21 +10,9 @@ export interface MakePngOptions {
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
 /** CRC-32 (ISO 3309 / PNG / zlib). Pass the previous result as `crc` to continue over several buffers. */
 export function crc32(buf: Uint8Array, crc = 0): number {
-  let c = (crc ^ 0xffffffff) >>> 0;
-  for (let i = 0; i < buf.length; i++) c = CRC_TABLE[(c ^ buf[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
+  return zlibCrc32(buf, crc);
 }
 
 /** length(4) type(4) data crc32(type + data)(4) */
