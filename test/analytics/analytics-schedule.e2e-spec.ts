@@ -32,19 +32,17 @@ describe('analytics collection runs', () => {
     await Promise.all([mastodon.start(), bluesky.start()]);
     t = await TestApp.start({ env: { ...FAST_PUBLISHING_ENV, ANALYTICS_INTERVAL_SECONDS: '1' } });
     a = await t.createWorkspace('schedule-a');
-    masto = await connect('mastodon', { instanceUrl: mastodon.baseUrl, accessToken: 'tok-a' });
-    bsky = await connect('bluesky', { identifier: 'alice.test', appPassword: 'pw', serviceUrl: bluesky.baseUrl });
+    masto = await t.connectChannel(a.key, 'mastodon', { instanceUrl: mastodon.baseUrl, accessToken: 'tok-a' });
+    bsky = await t.connectChannel(a.key, 'bluesky', {
+      identifier: 'alice.test',
+      appPassword: 'pw',
+      serviceUrl: bluesky.baseUrl,
+    });
   });
   afterAll(async () => {
     await t?.close();
     await Promise.all([mastodon.stop(), bluesky.stop()]);
   });
-
-  async function connect(provider: string, credentials: Record<string, string>): Promise<string> {
-    const res = await t.request('POST', '/api/channels', { key: a.key, body: { provider, credentials } });
-    expect([200, 201]).toContain(res.status);
-    return res.body.id;
-  }
 
   async function publish(channelIds: string[]): Promise<any> {
     const created = await t.request('POST', '/api/posts', {
@@ -144,7 +142,7 @@ describe('analytics collection runs', () => {
   });
 
   it('disconnects a Bluesky channel whose app password was revoked, and stops reading its posts', async () => {
-    const channel = await connect('bluesky', {
+    const channel = await t.connectChannel(a.key, 'bluesky', {
       identifier: 'bob.test',
       appPassword: 'pw',
       serviceUrl: bluesky.baseUrl,

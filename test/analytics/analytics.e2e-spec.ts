@@ -37,8 +37,8 @@ describe('analytics', () => {
     });
     a = await t.createWorkspace('analytics-a');
     b = await t.createWorkspace('analytics-b');
-    masto = await connect(a.key, 'mastodon', { instanceUrl: mastodon.baseUrl, accessToken: 'tok-a' });
-    bsky = await connect(a.key, 'bluesky', {
+    masto = await t.connectChannel(a.key, 'mastodon', { instanceUrl: mastodon.baseUrl, accessToken: 'tok-a' });
+    bsky = await t.connectChannel(a.key, 'bluesky', {
       identifier: 'alice.test',
       appPassword: 'pw',
       serviceUrl: bluesky.baseUrl,
@@ -48,12 +48,6 @@ describe('analytics', () => {
     await t?.close();
     await Promise.all([mastodon.stop(), bluesky.stop(), receiver.stop()]);
   });
-
-  async function connect(key: string, provider: string, credentials: Record<string, string>): Promise<string> {
-    const res = await t.request('POST', '/api/channels', { key, body: { provider, credentials } });
-    expect([200, 201]).toContain(res.status);
-    return res.body.id;
-  }
 
   /** Creates a post with publishNow and waits until it is published; returns it (with targets). */
   async function publish(channelIds: string[], key = a.key, content = `Hello ${Math.random()}`): Promise<any> {
@@ -214,7 +208,10 @@ describe('analytics', () => {
   });
 
   it('sums the channel series per publication day, with totals, and null figures where no post exposes them', async () => {
-    const channel = await connect(a.key, 'mastodon', { instanceUrl: mastodon.baseUrl, accessToken: 'tok-series' });
+    const channel = await t.connectChannel(a.key, 'mastodon', {
+      instanceUrl: mastodon.baseUrl,
+      accessToken: 'tok-series',
+    });
     const posts = [await publish([channel]), await publish([channel]), await publish([channel])];
     const counts = [
       { likes: 3, reposts: 1, replies: 0 },
@@ -304,7 +301,10 @@ describe('analytics', () => {
   });
 
   it('disconnects the channel when the provider says its credentials are revoked during collection', async () => {
-    const channel = await connect(a.key, 'mastodon', { instanceUrl: mastodon.baseUrl, accessToken: 'tok-revoked' });
+    const channel = await t.connectChannel(a.key, 'mastodon', {
+      instanceUrl: mastodon.baseUrl,
+      accessToken: 'tok-revoked',
+    });
     const post = await publish([channel]);
     mastodon.setCounts(platformId(post, channel), { likes: 9 });
     mastodon.revokeToken('tok-revoked');
@@ -327,7 +327,10 @@ describe('analytics', () => {
 
   it('delivers analytics.updated to a subscribed webhook, signed, with the analytics object as data', async () => {
     const ws = await t.createWorkspace('analytics-hook');
-    const channel = await connect(ws.key, 'mastodon', { instanceUrl: mastodon.baseUrl, accessToken: 'tok-hook' });
+    const channel = await t.connectChannel(ws.key, 'mastodon', {
+      instanceUrl: mastodon.baseUrl,
+      accessToken: 'tok-hook',
+    });
     const hook = await t.request('POST', '/api/webhooks', {
       key: ws.key,
       body: { url: receiver.url('/analytics'), events: ['analytics.updated'] },

@@ -21,8 +21,8 @@ describe('posts and publishing', () => {
     t = await TestApp.start({ env: { ...FAST_PUBLISHING_ENV, PUBLISH_BATCHES_IN_FLIGHT: '3' } });
     a = await t.createWorkspace('posts-a');
     b = await t.createWorkspace('posts-b');
-    masto = await connect(a.key, 'mastodon', { instanceUrl: mastodon.baseUrl, accessToken: 'tok-a' });
-    bsky = await connect(a.key, 'bluesky', {
+    masto = await t.connectChannel(a.key, 'mastodon', { instanceUrl: mastodon.baseUrl, accessToken: 'tok-a' });
+    bsky = await t.connectChannel(a.key, 'bluesky', {
       identifier: 'alice.test',
       appPassword: 'pw',
       serviceUrl: bluesky.baseUrl,
@@ -33,11 +33,6 @@ describe('posts and publishing', () => {
     await Promise.all([mastodon.stop(), bluesky.stop()]);
   });
 
-  async function connect(key: string, provider: string, credentials: Record<string, string>): Promise<string> {
-    const res = await t.request('POST', '/api/channels', { key, body: { provider, credentials } });
-    expect([200, 201]).toContain(res.status);
-    return res.body.id;
-  }
   const getPost = async (id: string, key = a.key) => (await t.request('GET', `/api/posts/${id}`, { key })).body;
   const settled = (id: string) =>
     waitFor(
@@ -228,7 +223,7 @@ describe('posts and publishing', () => {
   });
 
   it('fails with CREDENTIALS_REVOKED, disconnects the channel and records both events', async () => {
-    const revokedChannel = await connect(a.key, 'mastodon', {
+    const revokedChannel = await t.connectChannel(a.key, 'mastodon', {
       instanceUrl: mastodon.baseUrl,
       accessToken: 'tok-revoked',
     });
@@ -260,8 +255,11 @@ describe('posts and publishing', () => {
     // runs three batches in flight, so the last targets of a post often commit in racing batches).
     mastodon.addToken('tok-b');
     mastodon.addToken('tok-doomed');
-    const masto2 = await connect(a.key, 'mastodon', { instanceUrl: mastodon.baseUrl, accessToken: 'tok-b' });
-    const doomed = await connect(a.key, 'mastodon', { instanceUrl: mastodon.baseUrl, accessToken: 'tok-doomed' });
+    const masto2 = await t.connectChannel(a.key, 'mastodon', { instanceUrl: mastodon.baseUrl, accessToken: 'tok-b' });
+    const doomed = await t.connectChannel(a.key, 'mastodon', {
+      instanceUrl: mastodon.baseUrl,
+      accessToken: 'tok-doomed',
+    });
     mastodon.revokeToken('tok-doomed');
     // All due at the same moment (and created before the first failure disconnects `doomed`).
     const at = new Date(Date.now() + 3000).toISOString();
@@ -332,7 +330,7 @@ describe('posts and publishing', () => {
 
   it('lists every post exactly once while posts are inserted concurrently', async () => {
     const c = await t.createWorkspace('posts-list');
-    const ch = await connect(c.key, 'mastodon', { instanceUrl: mastodon.baseUrl, accessToken: 'tok-a' });
+    const ch = await t.connectChannel(c.key, 'mastodon', { instanceUrl: mastodon.baseUrl, accessToken: 'tok-a' });
     const initial: string[] = [];
     for (let i = 0; i < 30; i++) {
       initial.push(

@@ -92,6 +92,13 @@ export class TestApp {
     return this.app.get(DataSource);
   }
 
+  /** Connects a channel over HTTP (201 new, 200 reactivated) and returns its id. */
+  async connectChannel(key: string, provider: string, credentials: Record<string, string>): Promise<string> {
+    const res = await this.request('POST', '/api/channels', { key, body: { provider, credentials } });
+    expect([200, 201]).toContain(res.status);
+    return res.body.id;
+  }
+
   /** A workspace with a fresh key, through the same service the CLI uses. */
   async createWorkspace(
     name = `ws-${randomBytes(4).toString('hex')}`,
