@@ -1,0 +1,185 @@
+import { SocialPublishing } from './client';
+import { SocialPublishingError } from './errors';
+
+/** A fetch that answers from a script and records what it was asked. */
+function stubFetch(handler: (req: Request, n: number) => Response | Promise<Response>) {
+  const calls: Request[] = [];
+  const fetch = async (req: Request) => {
+    calls.push(req.clone());
+    return handler(req, calls.length);
+  };
+  return { fetch, calls };
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+const POST = { id: '11111111-1111-4111-8111-111111111111', content: 'x', status: 'draft' };
+
+function client(fetch: (req: Request) => Promise<Response>, extra: { maxRetries?: number; timeoutMs?: number } = {}) {
+  return new SocialPublishing({ apiKey: 'spk_test', baseUrl: 'http://api.test/api', fetch, ...extra });
+}
+
+describe('SocialPublishing requests', () => {
+  beforeEach(() => jest.useRealTimers());
+
+  it('sends the key to the document paths under baseUrl and returns the body', async () => {
+    const s = stubFetch(() =>
+      json(200, POST, {
+        'x-ratelimit-limit': '100',
+        'x-ratelimit-remaining': '99',
+        'x-ratelimit-reset': '1795000000',
+        'x-ratelimit-burst': '200',
+      }),
+    );
+    const sp = client(s.fetch);
+    expect(sp.rateLimit).toBeUndefined();
+    await expect(sp.posts.get(POST.id)).resolves.toEqual(POST);
+    expect(s.calls[0].url).toBe(`http://api.test/api/posts/${POST.id}`);
+    expect(s.calls[0].headers.get('x-api-key')).toBe('spk_test');
+    expect(sp.rateLimit).toEqual({ limit: 100, remaining: 99, reset: 1795000000, burst: 200 });
+  });
+
+  it('refuses a baseUrl without /api', () => {
+    expect(() => new SocialPublishing({ apiKey: 'k', baseUrl: 'http://api.test' })).toThrow(/end with \/api/);
+  });
+
+  it('throws the service error with code, message, details and request id', async () => {
+    const s = stubFetch(() =>
+      json(
+        400,
+        {
+          error: 'VALIDATION_ERROR',
+          message: 'content: must be a string',
+          details: [{ field: 'content', message: 'must be a string' }],
+        },
+        { 'x-request-id': 'req-1' },
+      ),
+    );
+    const err = await client(s.fetch)
+      .posts.create({ content: 1 as unknown as string, channelIds: [] })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SocialPublishingError);
+    expect(err).toMatchObject({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      message: 'content: must be a string',
+      details: [{ field: 'content', message: 'must be a string' }],
+      requestId: 'req-1',
+    });
+    expect(s.calls).toHaveLength(1);
+  });
+
+  it('retries 429 after Retry-After, for any method, up to maxRetries', async () => {
+    const started = Date.now();
+    const s = stubFetch((_req, n) =>
+      n < 3
+        ? json(429, { error: 'RATE_LIMIT_EXCEEDED', message: 'slow down' }, { 'retry-after': '0.05' })
+        : json(201, POST),
+    );
+    await expect(client(s.fetch).posts.create({ content: 'x', channelIds: [POST.id] })).resolves.toEqual(POST);
+    expect(s.calls).toHaveLength(3);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+    // The body is sent again on every attempt.
+    for (const c of s.calls) expect(await c.json()).toEqual({ content: 'x', channelIds: [POST.id] });
+  });
+
+  it('gives up on 429 after maxRetries with retryAfter set', async () => {
+    const s = stubFetch(() =>
+      json(429, { error: 'RATE_LIMIT_EXCEEDED', message: 'slow down' }, { 'retry-after': '0' }),
+    );
+    const err = await client(s.fetch, { maxRetries: 2 })
+      .posts.list()
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 429, code: 'RATE_LIMIT_EXCEEDED', retryAfter: 0 });
+    expect(s.calls).toHaveLength(3);
+  });
+
+  it('retries 5xx and network failures for GET, PUT and DELETE', async () => {
+    for (const [method, run] of [
+      ['GET', (sp: SocialPublishing) => sp.posts.get(POST.id)],
+      ['PUT', (sp: SocialPublishing) => sp.posts.update(POST.id, { content: 'y', channelIds: [POST.id] })],
+      ['DELETE', (sp: SocialPublishing) => sp.posts.delete(POST.id)],
+    ] as const) {
+      const s = stubFetch((_req, n) => {
+        if (n === 1) throw new TypeError('fetch failed');
+        if (n === 2) return json(503, { error: 'SERVICE_UNAVAILABLE', message: 'busy' });
+        return method === 'DELETE' ? new Response(null, { status: 204 }) : json(200, POST);
+      });
+      await run(client(s.fetch));
+      expect({ method, calls: s.calls.length }).toEqual({ method, calls: 3 });
+    }
+  });
+
+  it('sends an Idempotency-Key with every POST and retries it with the same key after a 5xx or a network failure', async () => {
+    const flaky = stubFetch((_req, n) =>
+      n === 1 ? json(500, { error: 'INTERNAL_ERROR', message: 'Internal server error' }) : json(201, POST),
+    );
+    await expect(client(flaky.fetch).posts.create({ content: 'x', channelIds: [POST.id] })).resolves.toMatchObject({
+      id: POST.id,
+    });
+    expect(flaky.calls).toHaveLength(2);
+    const keys = flaky.calls.map((c) => c.headers.get('idempotency-key'));
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    const offline = stubFetch((_req, n) => {
+      if (n === 1) throw new TypeError('fetch failed');
+      return json(201, POST);
+    });
+    await client(offline.fetch).posts.create({ content: 'x', channelIds: [POST.id] });
+    expect(offline.calls).toHaveLength(2);
+    expect(offline.calls[1].headers.get('idempotency-key')).toBe(offline.calls[0].headers.get('idempotency-key'));
+    // Another call is another operation: another key.
+    const two = stubFetch(() => json(201, POST));
+    await client(two.fetch).posts.create({ content: 'x', channelIds: [POST.id] });
+    await client(two.fetch).posts.create({ content: 'x', channelIds: [POST.id] });
+    expect(two.calls[0].headers.get('idempotency-key')).not.toBe(two.calls[1].headers.get('idempotency-key'));
+  });
+
+  it('times out an attempt that gets no answer', async () => {
+    const s = stubFetch(
+      (req) =>
+        new Promise<Response>((_resolve, reject) =>
+          req.signal.addEventListener('abort', () => reject(new Error('aborted'))),
+        ),
+    );
+    await expect(client(s.fetch, { timeoutMs: 50, maxRetries: 0 }).posts.get(POST.id)).rejects.toMatchObject({
+      status: 0,
+      code: 'TIMEOUT',
+    });
+  });
+});
+
+describe('pagination', () => {
+  it('list returns one page; iterate follows nextCursor through every page with the same filters', async () => {
+    const pages: Record<string, { data: Array<{ id: string }>; nextCursor: string | null }> = {
+      '': { data: [{ id: 'a' }, { id: 'b' }], nextCursor: 'c1' },
+      c1: { data: [{ id: 'c' }, { id: 'd' }], nextCursor: 'c2' },
+      c2: { data: [{ id: 'e' }], nextCursor: null },
+    };
+    const s = stubFetch((req) => json(200, pages[new URL(req.url).searchParams.get('cursor') ?? '']));
+    const sp = client(s.fetch);
+    await expect(sp.posts.list({ status: 'published', limit: 2 })).resolves.toEqual(pages['']);
+    const ids: string[] = [];
+    for await (const post of sp.posts.iterate({ status: 'published', limit: 2 })) ids.push(post.id);
+    expect(ids).toEqual(['a', 'b', 'c', 'd', 'e']);
+    const queries = s.calls.slice(1).map((c) => Object.fromEntries(new URL(c.url).searchParams));
+    expect(queries).toEqual([
+      { status: 'published', limit: '2' },
+      { status: 'published', limit: '2', cursor: 'c1' },
+      { status: 'published', limit: '2', cursor: 'c2' },
+    ]);
+    const pageSizes: number[] = [];
+    for await (const page of sp.channels.iterate().pages()) pageSizes.push(page.data.length);
+    expect(pageSizes).toEqual([2, 2, 1]);
+  });
+
+  it('stops fetching when the loop breaks', async () => {
+    const s = stubFetch(() => json(200, { data: [{ id: 'a' }, { id: 'b' }], nextCursor: 'more' }));
+    for await (const event of client(s.fetch).events.iterate()) {
+      expect(event).toEqual({ id: 'a' });
+      break;
+    }
+    expect(s.calls).toHaveLength(1);
+  });
+});

@@ -1,0 +1,302 @@
+import { createClient, type Client } from './generated/client';
+import * as api from './generated/sdk.gen';
+import type {
+  ApiKeyDto,
+  ChannelAnalyticsDto,
+  ChannelDto,
+  ConnectChannelDto,
+  CreateApiKeyDto,
+  CreatedApiKeyDto,
+  CreatePostDto,
+  ListChannelsData,
+  ListEventsData,
+  ListPostsData,
+  MediaDto,
+  PostAnalyticsDto,
+  PostDto,
+  PostValidationDto,
+  WebhookDeliveryDto,
+  WebhookDto,
+  WebhookInputDto,
+  WebhookTestEventDto,
+  WebhookWithSecretDto,
+  AnalyticsRefreshDto,
+  GetChannelAnalyticsData,
+} from './generated/types.gen';
+import { SocialPublishingError } from './errors';
+import type { SocialPublishingEvent } from './events';
+import { Page, PageIterator } from './pagination';
+import { RateLimit, Transport } from './transport';
+import { UploadOptions, UploadSource, uploadMedia } from './upload';
+
+export interface SocialPublishingOptions {
+  /** An API key of your workspace (`spk_...`). */
+  apiKey: string;
+  /** The API's base URL, ending with `/api`, e.g. `https://social.example.com/api`. */
+  baseUrl: string;
+  /** Retries of one call (429 always; 5xx and network failures for GET, PUT and DELETE). Default 3. */
+  maxRetries?: number;
+  /** Time limit of one attempt, in ms. Default 30,000. */
+  timeoutMs?: number;
+  /** A fetch implementation (default: the global `fetch`). */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/** `limit` (1-100, default 20) and `cursor` of every list. */
+export interface PageQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+export type ListPostsQuery = NonNullable<ListPostsData['query']>;
+export type ListChannelsQuery = NonNullable<ListChannelsData['query']>;
+export type ListEventsQuery = NonNullable<ListEventsData['query']>;
+export type ChannelAnalyticsQuery = NonNullable<GetChannelAnalyticsData['query']>;
+export type { RateLimit };
+
+/** Per-call options. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** What a generated call resolves to (throwOnError off): data, or an error the interceptor made a SocialPublishingError. */
+type Generated = Promise<{ data?: unknown; error?: unknown }>;
+type DataOf<R extends Generated> = NonNullable<Awaited<R>['data']>;
+
+/**
+ * The Social Publishing Service, resource by resource:
+ * `new SocialPublishing({ apiKey, baseUrl }).posts.create({ content, channelIds, publishNow: true })`.
+ * Every failure is thrown as a SocialPublishingError.
+ */
+export class SocialPublishing {
+  readonly posts: Posts;
+  readonly media: Media;
+  readonly channels: Channels;
+  readonly webhooks: Webhooks;
+  readonly events: Events;
+  readonly analytics: Analytics;
+  readonly apiKeys: ApiKeys;
+  /** The generated low-level client (every operation of the OpenAPI document, in `./generated`). */
+  readonly client: Client;
+  private lastRateLimit: RateLimit | undefined;
+  readonly maxRetries: number;
+
+  constructor(options: SocialPublishingOptions) {
+    if (!options?.apiKey) throw new TypeError('SocialPublishing: apiKey is required');
+    if (!options.baseUrl) throw new TypeError('SocialPublishing: baseUrl is required');
+    const base = options.baseUrl.replace(/\/+$/, '');
+    if (!base.endsWith('/api')) {
+      throw new TypeError(`SocialPublishing: baseUrl must end with /api (got ${options.baseUrl})`);
+    }
+    this.maxRetries = options.maxRetries ?? 3;
+    const userFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+    const transport = new Transport({
+      fetch: userFetch,
+      maxRetries: this.maxRetries,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      onRateLimit: (r) => (this.lastRateLimit = r),
+    });
+    // The document's paths are relative to a server address ending with /api (docs/adr/0011).
+    this.client = createClient({
+      baseUrl: base,
+      fetch: (input, init) => transport.fetch(input instanceof Request && !init ? input : new Request(input, init)),
+      headers: { 'X-API-Key': options.apiKey },
+    });
+    this.client.interceptors.error.use((error, response) =>
+      error instanceof SocialPublishingError || !response ? error : SocialPublishingError.fromResponse(response, error),
+    );
+    const call = this.call.bind(this);
+    this.posts = new Posts(this.client, call);
+    this.media = new Media(this.client, call, this.maxRetries);
+    this.channels = new Channels(this.client, call);
+    this.webhooks = new Webhooks(this.client, call);
+    this.events = new Events(this.client, call);
+    this.analytics = new Analytics(this.client, call);
+    this.apiKeys = new ApiKeys(this.client, call);
+  }
+
+  /** The rate-limit headers of the last answer (undefined before the first call). */
+  get rateLimit(): RateLimit | undefined {
+    return this.lastRateLimit;
+  }
+
+  private async call<R extends Generated>(request: R): Promise<DataOf<R>> {
+    const result = await request;
+    if (result.error !== undefined) {
+      const { error } = result;
+      if (error instanceof SocialPublishingError) throw error;
+      const message = error instanceof Error ? error.message : JSON.stringify(error);
+      throw new SocialPublishingError({ status: 0, code: 'NETWORK_ERROR', message, cause: error });
+    }
+    return result.data as DataOf<R>;
+  }
+}
+
+type Call = <R extends Generated>(request: R) => Promise<DataOf<R>>;
+
+abstract class Resource {
+  constructor(
+    protected readonly client: Client,
+    protected readonly call: Call,
+  ) {}
+}
+
+export class Posts extends Resource {
+  create(body: CreatePostDto, opts: CallOptions = {}): Promise<PostDto> {
+    return this.call(api.createPost({ client: this.client, body, ...opts }));
+  }
+  get(id: string, opts: CallOptions = {}): Promise<PostDto> {
+    return this.call(api.getPost({ client: this.client, path: { id }, ...opts }));
+  }
+  /** Replaces a draft, scheduled or failed post (same body as create). */
+  update(id: string, body: CreatePostDto, opts: CallOptions = {}): Promise<PostDto> {
+    return this.call(api.updatePost({ client: this.client, path: { id }, body, ...opts }));
+  }
+  async delete(id: string, opts: CallOptions = {}): Promise<void> {
+    await this.call(api.deletePost({ client: this.client, path: { id }, ...opts }));
+  }
+  /** Checks a post against its channels' limits without saving it. */
+  validate(body: CreatePostDto, opts: CallOptions = {}): Promise<PostValidationDto> {
+    return this.call(api.validatePost({ client: this.client, body, ...opts }));
+  }
+  /** One page: `{ data, nextCursor }`. */
+  list(query: ListPostsQuery = {}, opts: CallOptions = {}): Promise<Page<PostDto>> {
+    return this.call(api.listPosts({ client: this.client, query, ...opts }));
+  }
+  /** Every post matching the query, page after page. */
+  iterate(query: Omit<ListPostsQuery, 'cursor'> = {}, opts: CallOptions = {}): PageIterator<PostDto> {
+    return new PageIterator((cursor) => this.list({ ...query, ...(cursor ? { cursor } : {}) }, opts));
+  }
+}
+
+export class Media extends Resource {
+  constructor(
+    client: Client,
+    call: Call,
+    private readonly maxRounds: number,
+  ) {
+    super(client, call);
+  }
+
+  /**
+   * Uploads a file in chunks (initialize, chunks in parallel with their SHA-256, finalize) and
+   * returns the `ready` media item. Resumes from the service's `receivedChunks` after transient
+   * failures, and from an earlier attempt with `mediaId`.
+   */
+  upload(source: UploadSource, options: UploadOptions): Promise<MediaDto> {
+    const { client, call } = this;
+    return uploadMedia(
+      {
+        initialize: (body, signal) => call(api.initializeUpload({ client, body, signal })),
+        sendChunk: (body, signal) => call(api.uploadChunk({ client, body, signal })),
+        finalize: (mediaId, signal) => call(api.finalizeUpload({ client, body: { mediaId }, signal })),
+        get: (id, signal) => call(api.getMedia({ client, path: { id }, signal })),
+      },
+      source,
+      options,
+      this.maxRounds,
+    );
+  }
+  get(id: string, opts: CallOptions = {}): Promise<MediaDto> {
+    return this.call(api.getMedia({ client: this.client, path: { id }, ...opts }));
+  }
+  async delete(id: string, opts: CallOptions = {}): Promise<void> {
+    await this.call(api.deleteMedia({ client: this.client, path: { id }, ...opts }));
+  }
+}
+
+export class Channels extends Resource {
+  list(query: ListChannelsQuery = {}, opts: CallOptions = {}): Promise<Page<ChannelDto>> {
+    return this.call(api.listChannels({ client: this.client, query, ...opts }));
+  }
+  iterate(query: Omit<ListChannelsQuery, 'cursor'> = {}, opts: CallOptions = {}): PageIterator<ChannelDto> {
+    return new PageIterator((cursor) => this.list({ ...query, ...(cursor ? { cursor } : {}) }, opts));
+  }
+  get(id: string, opts: CallOptions = {}): Promise<ChannelDto> {
+    return this.call(api.getChannel({ client: this.client, path: { id }, ...opts }));
+  }
+  /** Connects an account (201), or reactivates the workspace's channel of that account (200). */
+  connect(body: ConnectChannelDto, opts: CallOptions = {}): Promise<ChannelDto> {
+    return this.call(api.connectChannel({ client: this.client, body, ...opts }));
+  }
+  async disconnect(id: string, opts: CallOptions = {}): Promise<void> {
+    await this.call(api.disconnectChannel({ client: this.client, path: { id }, ...opts }));
+  }
+}
+
+export class Webhooks extends Resource {
+  /** Subscribes an endpoint; the answer carries the signing `secret`, once. */
+  create(body: WebhookInputDto, opts: CallOptions = {}): Promise<WebhookWithSecretDto> {
+    return this.call(api.createWebhook({ client: this.client, body, ...opts }));
+  }
+  list(query: PageQuery = {}, opts: CallOptions = {}): Promise<Page<WebhookDto>> {
+    return this.call(api.listWebhooks({ client: this.client, query, ...opts }));
+  }
+  iterate(query: Omit<PageQuery, 'cursor'> = {}, opts: CallOptions = {}): PageIterator<WebhookDto> {
+    return new PageIterator((cursor) => this.list({ ...query, ...(cursor ? { cursor } : {}) }, opts));
+  }
+  get(id: string, opts: CallOptions = {}): Promise<WebhookDto> {
+    return this.call(api.getWebhook({ client: this.client, path: { id }, ...opts }));
+  }
+  update(id: string, body: WebhookInputDto, opts: CallOptions = {}): Promise<WebhookDto> {
+    return this.call(api.updateWebhook({ client: this.client, path: { id }, body, ...opts }));
+  }
+  async delete(id: string, opts: CallOptions = {}): Promise<void> {
+    await this.call(api.deleteWebhook({ client: this.client, path: { id }, ...opts }));
+  }
+  /** A new signing secret (returned once); the old one keeps signing too for 24 h. */
+  rotateSecret(id: string, opts: CallOptions = {}): Promise<WebhookWithSecretDto> {
+    return this.call(api.rotateWebhookSecret({ client: this.client, path: { id }, ...opts }));
+  }
+  /** Queues a `webhook.test` event to this endpoint and returns it. */
+  test(id: string, opts: CallOptions = {}): Promise<WebhookTestEventDto> {
+    return this.call(api.testWebhook({ client: this.client, path: { id }, ...opts }));
+  }
+  /** One page of delivery attempts to this endpoint, newest first. */
+  deliveries(id: string, query: PageQuery = {}, opts: CallOptions = {}): Promise<Page<WebhookDeliveryDto>> {
+    return this.call(api.listWebhookDeliveries({ client: this.client, path: { id }, query, ...opts }));
+  }
+}
+
+export class Events extends Resource {
+  list(query: ListEventsQuery = {}, opts: CallOptions = {}): Promise<Page<SocialPublishingEvent>> {
+    return this.call(api.listEvents({ client: this.client, query, ...opts })) as Promise<Page<unknown>> as Promise<
+      Page<SocialPublishingEvent>
+    >;
+  }
+  iterate(query: Omit<ListEventsQuery, 'cursor'> = {}, opts: CallOptions = {}): PageIterator<SocialPublishingEvent> {
+    return new PageIterator((cursor) => this.list({ ...query, ...(cursor ? { cursor } : {}) }, opts));
+  }
+}
+
+export class Analytics extends Resource {
+  /** A post's latest figures per channel and their totals. */
+  post(postId: string, opts: CallOptions = {}): Promise<PostAnalyticsDto> {
+    return this.call(api.getPostAnalytics({ client: this.client, path: { postId }, ...opts }));
+  }
+  /** A channel's daily series (`from`/`to` as YYYY-MM-DD; default the last 30 days). */
+  channel(channelId: string, query: ChannelAnalyticsQuery = {}, opts: CallOptions = {}): Promise<ChannelAnalyticsDto> {
+    return this.call(api.getChannelAnalytics({ client: this.client, path: { channelId }, query, ...opts }));
+  }
+  /** Reads a post's figures from the networks now (in the background). */
+  refresh(postId: string, opts: CallOptions = {}): Promise<AnalyticsRefreshDto> {
+    return this.call(api.refreshPostAnalytics({ client: this.client, path: { postId }, ...opts }));
+  }
+}
+
+export class ApiKeys extends Resource {
+  list(query: PageQuery = {}, opts: CallOptions = {}): Promise<Page<ApiKeyDto>> {
+    return this.call(api.listApiKeys({ client: this.client, query, ...opts }));
+  }
+  iterate(query: Omit<PageQuery, 'cursor'> = {}, opts: CallOptions = {}): PageIterator<ApiKeyDto> {
+    return new PageIterator((cursor) => this.list({ ...query, ...(cursor ? { cursor } : {}) }, opts));
+  }
+  /** Creates a key; the answer carries the full `key`, once. */
+  create(body: CreateApiKeyDto, opts: CallOptions = {}): Promise<CreatedApiKeyDto> {
+    return this.call(api.createApiKey({ client: this.client, body, ...opts }));
+  }
+  /** Revokes a key, effective from the next request. */
+  async revoke(id: string, opts: CallOptions = {}): Promise<void> {
+    await this.call(api.revokeApiKey({ client: this.client, path: { id }, ...opts }));
+  }
+}

@@ -1,0 +1,29 @@
+import type { ChannelDto, PostAnalyticsDto, PostDto } from './generated/types.gen';
+
+/** Why a channel was disconnected: by a user (`DELETE /channels/{id}`) or because the network refused its credentials. */
+export type ChannelDisconnectReason = 'user_request' | 'credentials_revoked' | (string & {});
+
+interface Envelope<T extends string, D> {
+  /** Event id; also the `webhook-id` header of its deliveries. */
+  id: string;
+  type: T;
+  /** ISO 8601 UTC. */
+  timestamp: string;
+  workspaceId: string;
+  data: D;
+}
+
+/** An event as `GET /events` lists it and webhooks receive it: a union keyed by `type`. */
+export type SocialPublishingEvent =
+  | Envelope<'post.published', PostDto>
+  | Envelope<'post.failed', PostDto>
+  | Envelope<'channel.disconnected', ChannelDto & { reason: ChannelDisconnectReason }>
+  | Envelope<'analytics.updated', PostAnalyticsDto>;
+
+/** The event sent by `POST /webhooks/{id}/test` (to that endpoint only; never listed by `GET /events`). */
+export type WebhookTestEvent = Envelope<'webhook.test', { webhookId: string; url: string; message: string }>;
+
+/** What a webhook endpoint receives. */
+export type WebhookEvent = SocialPublishingEvent | WebhookTestEvent;
+
+export type EventType = SocialPublishingEvent['type'];

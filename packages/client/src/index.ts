@@ -1,0 +1,30 @@
+export {
+  SocialPublishing,
+  Posts,
+  Media,
+  Channels,
+  Webhooks,
+  Events,
+  Analytics,
+  ApiKeys,
+  type SocialPublishingOptions,
+  type CallOptions,
+  type PageQuery,
+  type ListPostsQuery,
+  type ListChannelsQuery,
+  type ListEventsQuery,
+  type ChannelAnalyticsQuery,
+  type RateLimit,
+} from './client';
+export { SocialPublishingError, WebhookVerificationError, type ErrorDetail } from './errors';
+export { PageIterator, type Page } from './pagination';
+export type { UploadOptions, UploadProgress, UploadSource } from './upload';
+export { verifyWebhook, signWebhook, type VerifyWebhookOptions, type WebhookHeaders } from './webhooks';
+export type {
+  SocialPublishingEvent,
+  WebhookEvent,
+  WebhookTestEvent,
+  EventType,
+  ChannelDisconnectReason,
+} from './events';
+export type * from './generated/types.gen';
