@@ -1,0 +1,105 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ConsoleActor } from '../users/sessions.service';
+import { Html } from './views/html';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in console user, set by ConsoleGuard from the session cookie (never from an API key). */
+    consoleActor?: ConsoleActor | null;
+  }
+}
+
+export const CONSOLE_PATH = '/console';
+export const SESSION_COOKIE = 'sps_session';
+export const PRE_SESSION_COOKIE = 'sps_pre';
+export const FLASH_COOKIE = 'sps_flash';
+
+/** Headers of every console response: no inline script, no framing, no caching, no referrer. */
+const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+};
+
+function isConsolePath(url: string): boolean {
+  return url === CONSOLE_PATH || url.startsWith(`${CONSOLE_PATH}/`) || url.startsWith(`${CONSOLE_PATH}?`);
+}
+
+/**
+ * Fastify-level wiring of the console (called by app.factory): security headers on /console.
+ * HTML form bodies (application/x-www-form-urlencoded) are parsed by Nest's own Fastify parser.
+ */
+export function registerConsoleHttp(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (isConsolePath(request.url)) void reply.headers(SECURITY_HEADERS);
+  });
+}
+
+/** A field of a parsed form as one string ('' when absent; the first of repeated fields). */
+export function field(req: FastifyRequest, name: string): string {
+  const body = req.body as Record<string, string | string[]> | undefined;
+  const v = body?.[name];
+  return (Array.isArray(v) ? v[0] : v) ?? '';
+}
+
+/** Every value of a repeated field (checkboxes). */
+export function fields(req: FastifyRequest, name: string): string[] {
+  const body = req.body as Record<string, string | string[]> | undefined;
+  const v = body?.[name];
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+}
+
+export function readCookie(req: FastifyRequest, name: string): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** HttpOnly, SameSite=Lax, path /console; Secure when the request came over HTTPS. */
+export function setCookie(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  name: string,
+  value: string,
+  maxAgeSeconds: number,
+): void {
+  const parts = [
+    `${name}=${encodeURIComponent(value)}`,
+    `Path=${CONSOLE_PATH}`,
+    `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`,
+    'HttpOnly',
+    'SameSite=Lax',
+  ];
+  if (req.protocol === 'https') parts.push('Secure');
+  const existing = reply.getHeader('set-cookie');
+  const list = existing === undefined ? [] : Array.isArray(existing) ? existing : [String(existing)];
+  void reply.header('set-cookie', [...list, parts.join('; ')]);
+}
+
+export function clearCookie(req: FastifyRequest, reply: FastifyReply, name: string): void {
+  setCookie(req, reply, name, '', 0);
+}
+
+export function sendPage(reply: FastifyReply, page: Html, status = 200): void {
+  void reply.status(status).header('content-type', 'text/html; charset=utf-8').send(page.value);
+}
+
+/** 303 See Other: after a POST, the browser GETs the target (reload never re-posts). */
+export function redirect(reply: FastifyReply, to: string): void {
+  void reply.status(303).header('location', to).send();
+}

@@ -1,0 +1,34 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { ChannelsModule } from '../channels/channels.module';
+import { PostsModule } from '../posts/posts.module';
+import { UsersModule } from '../users/users.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { ConsoleAuthController } from './console-auth.controller';
+import { ConsoleChannelsController } from './console-channels.controller';
+import { ConsoleCsrfService } from './console-csrf.service';
+import { ConsoleExceptionFilter } from './console-exception.filter';
+import { ConsoleGuard } from './console.guard';
+import { ConsoleKeysController } from './console-keys.controller';
+import { ConsoleMembersController } from './console-members.controller';
+import { ConsolePagesService } from './console-pages.service';
+import { ConsolePostsController } from './console-posts.controller';
+import { ConsoleWebhooksController } from './console-webhooks.controller';
+
+/**
+ * The account console under /console: server-rendered pages over the same services as the API
+ * (docs/adr/0014-console-server-rendered.md). No business logic and no repositories here.
+ */
+@Module({
+  imports: [UsersModule, AuthModule, ChannelsModule, WebhooksModule, PostsModule],
+  controllers: [
+    ConsoleKeysController,
+    ConsoleChannelsController,
+    ConsoleWebhooksController,
+    ConsolePostsController,
+    ConsoleMembersController,
+    ConsoleAuthController,
+  ],
+  providers: [ConsoleCsrfService, ConsolePagesService, ConsoleGuard, ConsoleExceptionFilter],
+})
+export class ConsoleModule {}

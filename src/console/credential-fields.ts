@@ -1,0 +1,46 @@
+import { getMetadataStorage } from 'class-validator';
+
+/** Where @nestjs/swagger keeps a property's schema (its DECORATORS.API_MODEL_PROPERTIES, not exported). */
+const SWAGGER_PROPERTY = 'swagger/apiModelProperties';
+
+export interface CredentialField {
+  name: string;
+  label: string;
+  required: boolean;
+  type: 'url' | 'password' | 'text';
+  placeholder: string | null;
+  hint: string | null;
+}
+
+/** `accessToken` -> `Access token`. */
+function labelOf(name: string): string {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1).replace(/\burl\b/g, 'URL');
+}
+
+/**
+ * The fields of a provider's connect form, read from its credentials schema (the class-validator
+ * and Swagger metadata of the DTO that validates `POST /channels`), so a new provider gets a form
+ * without console code.
+ */
+export function credentialFields(dto: new () => object): CredentialField[] {
+  const metas = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+  const names = [...new Set(metas.map((m) => m.propertyName))];
+  return names.map((name) => {
+    const own = metas.filter((m) => m.propertyName === name);
+    const optional = own.some((m) => m.type === 'conditionalValidation');
+    const isUrl = own.some((m) => m.name === 'isUrl');
+    const swagger = (Reflect.getMetadata(SWAGGER_PROPERTY, dto.prototype as object, name) ?? {}) as {
+      example?: string | number;
+      description?: string;
+    };
+    return {
+      name,
+      label: labelOf(name),
+      required: !optional,
+      type: isUrl ? 'url' : /token|password|secret/i.test(name) ? 'password' : 'text',
+      placeholder: swagger.example === undefined ? null : String(swagger.example),
+      hint: swagger.description ?? null,
+    };
+  });
+}

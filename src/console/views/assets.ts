@@ -1,0 +1,82 @@
+/**
+ * The console's only stylesheet and script, served from /console/assets/ (same origin, so the
+ * Content-Security-Policy needs no inline allowance). Kept as strings: no build step, no copy
+ * step, nothing to forget in the Docker image.
+ */
+export const CONSOLE_CSS = `
+:root { --fg:#1b1f24; --muted:#5b6470; --line:#d8dde3; --bg:#f6f7f9; --accent:#1f5fbf; --danger:#b42318; --ok:#067647; --warn:#b54708; }
+* { box-sizing: border-box; }
+html { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
+body { margin: 0; line-height: 1.45; }
+a { color: var(--accent); }
+header.top { background: #fff; border-bottom: 1px solid var(--line); padding: .6rem 1rem; display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; }
+header.top .brand { font-weight: 700; text-decoration: none; color: var(--fg); }
+header.top .who { margin-left: auto; display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; color: var(--muted); font-size: .9rem; }
+nav.main { display: flex; flex-wrap: wrap; gap: .25rem; padding: .4rem 1rem; background: #fff; border-bottom: 1px solid var(--line); }
+nav.main a { padding: .35rem .6rem; border-radius: 6px; text-decoration: none; }
+nav.main a[aria-current="page"] { background: #e8effa; font-weight: 600; }
+main { max-width: 70rem; margin: 0 auto; padding: 1rem; }
+h1 { font-size: 1.4rem; margin: .5rem 0 1rem; }
+h2 { font-size: 1.1rem; margin: 1.5rem 0 .5rem; }
+.card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 1rem; margin-bottom: 1rem; }
+.card > h1:first-child, .card > h2:first-child { margin-top: 0; }
+.vh { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+label.inline-label { display: inline-flex; align-items: center; gap: .35rem; font-weight: 400; }
+label.inline-label select { width: auto; }
+.narrow { max-width: 26rem; margin: 2rem auto; }
+.table-wrap { overflow-x: auto; -webkit-overflow-scrolling: touch; margin-bottom: 1rem; }
+table { width: 100%; border-collapse: collapse; background: #fff; font-size: .92rem; }
+th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { color: var(--muted); font-weight: 600; white-space: nowrap; }
+td.wrap { word-break: break-word; }
+code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9em; }
+form.stack { display: grid; gap: .75rem; }
+form.inline { display: inline; }
+label { display: grid; gap: .25rem; font-weight: 600; font-size: .92rem; }
+label .hint { font-weight: 400; color: var(--muted); }
+input, select, textarea { font: inherit; padding: .5rem; border: 1px solid #aab3bd; border-radius: 6px; width: 100%; background: #fff; }
+fieldset { border: 1px solid var(--line); border-radius: 6px; padding: .5rem .75rem; }
+fieldset label { display: flex; gap: .4rem; align-items: center; font-weight: 400; }
+fieldset input { width: auto; }
+button, .button { font: inherit; display: inline-block; padding: .45rem .9rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; }
+button.secondary, .button.secondary { background: #fff; color: var(--accent); }
+button.danger, .button.danger { background: #fff; color: var(--danger); border-color: var(--danger); }
+button:focus-visible, .button:focus-visible, a:focus-visible, input:focus-visible, select:focus-visible { outline: 3px solid #f5b800; outline-offset: 2px; }
+.actions { display: flex; flex-wrap: wrap; gap: .4rem; }
+.badge { display: inline-block; padding: .05rem .45rem; border-radius: 999px; font-size: .8rem; border: 1px solid currentColor; white-space: nowrap; }
+.badge.ok { color: var(--ok); } .badge.off { color: var(--muted); } .badge.bad { color: var(--danger); } .badge.warn { color: var(--warn); }
+.notice { padding: .75rem 1rem; border-radius: 6px; margin-bottom: 1rem; border: 1px solid; }
+.notice.error { color: var(--danger); background: #fef3f2; }
+.notice.ok { color: var(--ok); background: #ecfdf3; }
+.notice.warn { color: var(--warn); background: #fffaeb; }
+.secret { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
+.secret output { font-family: ui-monospace, Menlo, Consolas, monospace; background: #f2f4f7; padding: .5rem; border-radius: 6px; word-break: break-all; flex: 1 1 16rem; }
+.muted { color: var(--muted); }
+.filters { display: flex; flex-wrap: wrap; gap: .75rem; align-items: end; margin-bottom: 1rem; }
+.filters label { min-width: 10rem; }
+@media (max-width: 40rem) { main { padding: .6rem; } th, td { padding: .4rem .3rem; } }
+`;
+
+export const CONSOLE_JS = `
+'use strict';
+document.addEventListener('click', function (event) {
+  var button = event.target.closest ? event.target.closest('[data-copy-target]') : null;
+  if (!button) return;
+  var target = document.getElementById(button.getAttribute('data-copy-target'));
+  if (!target) return;
+  var text = target.textContent || '';
+  var done = function () { button.textContent = 'Copied'; };
+  if (navigator.clipboard && navigator.clipboard.writeText) {
+    navigator.clipboard.writeText(text).then(done, function () { selectText(target); });
+  } else {
+    selectText(target);
+  }
+});
+function selectText(node) {
+  var range = document.createRange();
+  range.selectNodeContents(node);
+  var selection = window.getSelection();
+  selection.removeAllRanges();
+  selection.addRange(range);
+}
+`;

@@ -1,0 +1,118 @@
+import type { ApiKey } from '../../auth/api-key.entity';
+import { KEY_ENVIRONMENTS } from '../../auth/api-key.format';
+import { Html, html, when } from './html';
+import { PageContext, csrfField, layout, notice, oneTimeSecret } from './layout';
+
+function status(k: ApiKey, now: number): Html {
+  if (k.revokedAt) return html`<span class="badge bad">revoked</span>`;
+  if (k.expiresAt && k.expiresAt.getTime() <= now) return html`<span class="badge off">expired</span>`;
+  return html`<span class="badge ok">active</span>`;
+}
+
+export function keysPage(
+  ctx: PageContext,
+  o: {
+    keys: ApiKey[];
+    newKey?: { key: string; name: string } | null;
+    error?: string;
+    defaultEnvironment: string;
+    more: boolean;
+  },
+): Html {
+  const now = Date.now();
+  return layout(
+    ctx,
+    'API keys',
+    html`<h1>Account settings · API keys</h1>
+      ${notice('error', o.error)}
+      ${
+        o.newKey
+          ? oneTimeSecret(
+              `New key “${o.newKey.name}”`,
+              o.newKey.key,
+              'new-api-key',
+              'Copy this key now and store it somewhere safe. It is shown only once: after you leave or reload this page it cannot be shown again.',
+            )
+          : ''
+      }
+      <section class="card">
+        <h2>Create a key</h2>
+        <form class="stack" method="post" action="/console/keys">
+          ${csrfField(ctx)}
+          <label
+            >Name <span class="hint">What uses the key, e.g. “ci” or “blog scheduler”.</span>
+            <input name="name" maxlength="100" required
+          /></label>
+          <label
+            >Environment <span class="hint">A server refuses keys made for another environment.</span>
+            <select name="environment">
+              ${KEY_ENVIRONMENTS.map((e) => html`<option value="${e}" ${e === o.defaultEnvironment ? html`selected` : ''}>${e}</option>`)}
+            </select></label
+          >
+          <label
+            >Expires on (optional) <span class="hint">The key stops working at the end of this day (UTC).</span>
+            <input type="date" name="expiresOn"
+          /></label>
+          <div><button type="submit">Create key</button></div>
+        </form>
+      </section>
+      <h2>Keys of this workspace</h2>
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Prefix</th>
+              <th scope="col">Environment</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Status</th>
+              <th scope="col"><span class="muted">Action</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            ${
+              o.keys.length
+                ? o.keys.map(
+                    (k) =>
+                      html`<tr data-testid="api-key-row">
+                        <td class="wrap">${k.name}</td>
+                        <td><code>${k.prefix}…</code></td>
+                        <td>${k.environment ?? 'any (older key)'}</td>
+                        <td>${when(k.createdAt)}</td>
+                        <td>${k.lastUsedAt ? when(k.lastUsedAt) : 'never'}</td>
+                        <td>${k.expiresAt ? when(k.expiresAt) : 'never'}</td>
+                        <td>${status(k, now)}</td>
+                        <td>
+                          ${k.revokedAt ? '' : html`<a class="button danger" data-testid="revoke-key" href="/console/keys/${k.id}/revoke" aria-label="Revoke key ${k.name}">Revoke</a>`}
+                        </td>
+                      </tr>`,
+                  )
+                : html`<tr>
+                    <td colspan="8" class="muted">No keys yet.</td>
+                  </tr>`
+            }
+          </tbody>
+        </table>
+      </div>
+      ${o.more ? html`<p class="muted">Showing the 100 newest keys.</p>` : ''}`,
+  );
+}
+
+export function revokeKeyPage(ctx: PageContext, key: ApiKey): Html {
+  return layout(
+    ctx,
+    'Revoke key',
+    html`<div class="card narrow">
+      <h1>Revoke this key?</h1>
+      <p>Key <strong>${key.name}</strong> (<code>${key.prefix}…</code>, ${key.environment ?? 'any environment'}).</p>
+      <p>Every request made with it is refused from the next request on. This cannot be undone.</p>
+      <form method="post" action="/console/keys/${key.id}/revoke" class="actions">
+        ${csrfField(ctx)}
+        <button class="danger" type="submit" data-testid="confirm-revoke">Revoke key</button>
+        <a class="button secondary" href="/console/keys">Cancel</a>
+      </form>
+    </div>`,
+  );
+}

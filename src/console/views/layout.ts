@@ -1,0 +1,102 @@
+import type { WorkspaceMembership } from '../../users/users.service';
+import type { ConsoleActor } from '../../users/sessions.service';
+import { Html, Renderable, html } from './html';
+
+export interface PageContext {
+  actor: ConsoleActor | null;
+  /** The CSRF token every form of the page carries. */
+  csrf: string;
+  memberships?: WorkspaceMembership[];
+  /** Which navigation entry is the current page. */
+  current?: 'keys' | 'channels' | 'webhooks' | 'posts' | 'members';
+}
+
+export function csrfField(ctx: PageContext): Html {
+  return html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
+}
+
+const NAV: Array<{ id: NonNullable<PageContext['current']>; label: string; href: string; ownersOnly?: boolean }> = [
+  { id: 'keys', label: 'API keys', href: '/console/keys' },
+  { id: 'channels', label: 'Channels', href: '/console/channels' },
+  { id: 'webhooks', label: 'Webhooks', href: '/console/webhooks' },
+  { id: 'posts', label: 'Posts', href: '/console/posts' },
+  { id: 'members', label: 'Members', href: '/console/members', ownersOnly: true },
+];
+
+function header(ctx: PageContext): Html {
+  const actor = ctx.actor;
+  if (!actor) return html`<header class="top"><a class="brand" href="/console">Social Publishing</a></header>`;
+  const memberships = ctx.memberships ?? [];
+  const current = memberships.find((m) => m.workspaceId === actor.workspaceId);
+  const switcher =
+    memberships.length > 1
+      ? html`<form class="inline" method="post" action="/console/workspace">
+          ${csrfField(ctx)}
+          <label class="inline-label"
+            ><span class="muted">Workspace</span>
+            <select name="workspaceId">
+              ${memberships.map(
+                (m) =>
+                  html`<option value="${m.workspaceId}" ${m.workspaceId === actor.workspaceId ? html`selected` : ''}>
+                    ${m.workspaceName}
+                  </option>`,
+              )}
+            </select>
+          </label>
+          <button class="secondary" type="submit">Switch</button>
+        </form>`
+      : current
+        ? html`<span>Workspace <strong>${current.workspaceName}</strong></span>`
+        : '';
+  return html`<header class="top">
+      <a class="brand" href="/console">Social Publishing</a>
+      ${switcher}
+      <div class="who">
+        <span>${actor.email} (${actor.role})</span>
+        <form class="inline" method="post" action="/console/logout">
+          ${csrfField(ctx)}<button class="secondary" type="submit">Sign out</button>
+        </form>
+      </div>
+    </header>
+    <nav class="main" aria-label="Console">
+      ${NAV.filter((n) => !n.ownersOnly || actor.role === 'owner').map(
+        (n) => html`<a href="${n.href}" ${ctx.current === n.id ? html`aria-current="page"` : ''}>${n.label}</a>`,
+      )}
+    </nav>`;
+}
+
+/** The page shell: one stylesheet, one script, both same-origin files. */
+export function layout(ctx: PageContext, title: string, body: Renderable): Html {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title} · Social Publishing console</title>
+        <link rel="stylesheet" href="/console/assets/console.css" />
+        <script src="/console/assets/console.js" defer></script>
+      </head>
+      <body>
+        ${header(ctx)}
+        <main id="main">${body}</main>
+      </body>
+    </html>`;
+}
+
+export function notice(kind: 'error' | 'ok' | 'warn', text: string | null | undefined): Html {
+  return text
+    ? html`<div class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</div>`
+    : html``;
+}
+
+/** A one-time secret with its copy button (the script copies the output's text) and a warning. */
+export function oneTimeSecret(label: string, value: string, testId: string, warning: string): Html {
+  return html`<section class="card" aria-labelledby="secret-title">
+    <h2 id="secret-title">${label}</h2>
+    <div class="notice warn">${warning}</div>
+    <div class="secret">
+      <output id="one-time-secret" data-testid="${testId}">${value}</output>
+      <button type="button" class="secondary" data-copy-target="one-time-secret">Copy</button>
+    </div>
+  </section>`;
+}

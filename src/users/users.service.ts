@@ -1,0 +1,246 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, IsNull, MoreThan, Repository } from 'typeorm';
+import { ApiKeysService } from '../auth/api-keys.service';
+import { AppError } from '../common/errors';
+import { isUuid } from '../common/validators';
+import { consoleConfig } from '../config';
+import { Membership, Role } from './membership.entity';
+import { hashPassword, verifyPassword } from './password';
+import { Session } from './session.entity';
+import { UserLink, UserLinkKind } from './user-link.entity';
+import { User } from './user.entity';
+
+export const MIN_PASSWORD_LENGTH = 10;
+const LINK_GONE = 'This link is used, expired or unknown; ask for a new one';
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export interface MemberView {
+  userId: string;
+  email: string;
+  role: Role;
+  joinedAt: Date;
+}
+
+export interface WorkspaceMembership {
+  workspaceId: string;
+  workspaceName: string;
+  role: Role;
+}
+
+export interface CreatedLink {
+  link: UserLink;
+  /** The one-time URL; shown once. */
+  url: string;
+}
+
+function checkPassword(password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > 200) {
+    throw AppError.validation(`password: must be ${MIN_PASSWORD_LENGTH} to 200 characters`, [
+      { field: 'password', message: `must be ${MIN_PASSWORD_LENGTH} to 200 characters` },
+    ]);
+  }
+}
+
+function checkEmail(email: string): string {
+  const normalized = normalizeEmail(email);
+  if (!EMAIL.test(normalized) || normalized.length > 254) {
+    throw AppError.validation('email: must be an email address', [
+      { field: 'email', message: 'must be an email address' },
+    ]);
+  }
+  return normalized;
+}
+
+/** Users, their memberships of workspaces, and the one-time setup and invitation links. */
+@Injectable()
+export class UsersService {
+  constructor(
+    @InjectRepository(User) private readonly users: Repository<User>,
+    @InjectRepository(Membership) private readonly memberships: Repository<Membership>,
+    @InjectRepository(UserLink) private readonly links: Repository<UserLink>,
+    private readonly workspaces: ApiKeysService,
+    private readonly dataSource: DataSource,
+    @Inject(consoleConfig.KEY) private readonly cfg: ConfigType<typeof consoleConfig>,
+  ) {}
+
+  countUsers(): Promise<number> {
+    return this.users.count();
+  }
+
+  findByEmail(email: string): Promise<User | null> {
+    return this.users.findOne({ where: { email: normalizeEmail(email) } });
+  }
+
+  findById(id: string): Promise<User | null> {
+    return isUuid(id) ? this.users.findOne({ where: { id } }) : Promise.resolve(null);
+  }
+
+  /** The user's password is right; false for unknown users and accounts without a password. */
+  async checkCredentials(user: User | null, password: string): Promise<boolean> {
+    if (!user?.passwordHash) return false;
+    return verifyPassword(password, user.passwordHash);
+  }
+
+  membership(userId: string, workspaceId: string): Promise<Membership | null> {
+    return this.memberships.findOne({ where: { userId, workspaceId } });
+  }
+
+  /** Every workspace the user belongs to, by name. */
+  async membershipsOf(userId: string): Promise<WorkspaceMembership[]> {
+    const rows = await this.memberships.find({ where: { userId }, order: { createdAt: 'ASC' } });
+    const names = new Map(
+      (await this.workspaces.findWorkspaces(rows.map((r) => r.workspaceId))).map((w) => [w.id, w.name]),
+    );
+    return rows.map((r) => ({
+      workspaceId: r.workspaceId,
+      workspaceName: names.get(r.workspaceId) ?? '?',
+      role: r.role,
+    }));
+  }
+
+  async listMembers(workspaceId: string): Promise<MemberView[]> {
+    const rows = await this.memberships.find({ where: { workspaceId }, order: { createdAt: 'ASC' } });
+    const users = new Map(
+      (await this.users.find({ where: { id: In(rows.map((r) => r.userId)) } })).map((u) => [u.id, u]),
+    );
+    return rows.map((r) => ({
+      userId: r.userId,
+      email: users.get(r.userId)?.email ?? '?',
+      role: r.role,
+      joinedAt: r.createdAt,
+    }));
+  }
+
+  /** Changes a member's role; the last owner cannot be demoted. */
+  async changeRole(workspaceId: string, userId: string, role: Role): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const m = await this.lockMember(em, workspaceId, userId);
+      if (m.role === 'owner' && role !== 'owner') await this.assertAnotherOwner(em, workspaceId);
+      await em.update(Membership, { workspaceId, userId }, { role });
+    });
+  }
+
+  /** Removes a member and ends their sessions in this workspace; the last owner cannot leave. */
+  async removeMember(workspaceId: string, userId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const m = await this.lockMember(em, workspaceId, userId);
+      if (m.role === 'owner') await this.assertAnotherOwner(em, workspaceId);
+      await em.delete(Membership, { workspaceId, userId });
+      await em.update(Session, { workspaceId, userId, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
+    });
+  }
+
+  private async lockMember(em: EntityManager, workspaceId: string, userId: string): Promise<Membership> {
+    // Lock every membership of the workspace: two owners demoting each other must not both succeed.
+    const all = isUuid(userId)
+      ? await em.find(Membership, { where: { workspaceId }, lock: { mode: 'pessimistic_write' } })
+      : [];
+    const m = all.find((x) => x.userId === userId);
+    if (!m) throw AppError.notFound('Member');
+    return m;
+  }
+
+  private async assertAnotherOwner(em: EntityManager, workspaceId: string): Promise<void> {
+    const owners = await em.count(Membership, { where: { workspaceId, role: 'owner' } });
+    if (owners <= 1) throw AppError.conflict('A workspace needs an owner: make someone else owner first');
+  }
+
+  /** A one-time link; `email` null lets the person choose (first-owner setup only). */
+  async createLink(kind: UserLinkKind, workspaceId: string, email: string | null, role: Role): Promise<CreatedLink> {
+    const normalized = email === null ? null : checkEmail(email);
+    const token = randomBytes(32).toString('base64url');
+    const link = await this.links.save(
+      this.links.create({
+        tokenHash: hashToken(token),
+        kind,
+        workspaceId,
+        email: normalized,
+        role,
+        expiresAt: new Date(Date.now() + this.cfg.linkTtlMs),
+        usedAt: null,
+      }),
+    );
+    const path = kind === 'setup' ? 'setup' : 'invitations/accept';
+    return { link, url: `${this.cfg.url}/${path}?token=${token}` };
+  }
+
+  /** The link a token names, if unused and unexpired. */
+  findUsableLink(token: string): Promise<UserLink | null> {
+    if (!token || token.length > 100) return Promise.resolve(null);
+    return this.links.findOne({
+      where: { tokenHash: hashToken(token), usedAt: IsNull(), expiresAt: MoreThan(new Date()) },
+    });
+  }
+
+  /** Open invitations of a workspace (not used, not expired). */
+  listOpenInvitations(workspaceId: string): Promise<UserLink[]> {
+    return this.links.find({
+      where: { workspaceId, kind: 'invitation', usedAt: IsNull(), expiresAt: MoreThan(new Date()) },
+      order: { createdAt: 'DESC' },
+      take: 100,
+    });
+  }
+
+  /**
+   * Uses a link once: creates the account (or sets the password of one without), or checks the
+   * password of an existing account, then adds the membership. Returns the user and workspace.
+   */
+  async acceptLink(
+    token: string,
+    input: { email?: string; password: string },
+  ): Promise<{ user: User; workspaceId: string }> {
+    const found = await this.findUsableLink(token);
+    if (!found) throw new AppError('NOT_FOUND', LINK_GONE);
+    const email = found.email ?? checkEmail(input.email ?? '');
+    const existing = await this.findByEmail(email);
+    if (existing?.passwordHash) {
+      if (!(await verifyPassword(input.password, existing.passwordHash))) {
+        throw new AppError('UNAUTHORIZED', 'This email already has an account: enter its password to join');
+      }
+    } else {
+      checkPassword(input.password);
+    }
+    const passwordHash = existing?.passwordHash ?? (await hashPassword(input.password));
+    return this.dataSource.transaction(async (em) => {
+      const used = await em
+        .createQueryBuilder()
+        .update(UserLink)
+        .set({ usedAt: () => 'now()' })
+        .where('id = :id AND used_at IS NULL AND expires_at > now()', { id: found.id })
+        .execute();
+      if (!used.affected) throw new AppError('NOT_FOUND', LINK_GONE);
+      await em.createQueryBuilder().insert().into(User).values({ email, passwordHash }).orIgnore().execute();
+      const user = await em.findOneOrFail(User, { where: { email } });
+      if (!user.passwordHash) await em.update(User, { id: user.id }, { passwordHash });
+      await em
+        .createQueryBuilder()
+        .insert()
+        .into(Membership)
+        .values({ userId: user.id, workspaceId: found.workspaceId, role: found.role })
+        .orUpdate(['role'], ['user_id', 'workspace_id'])
+        .execute();
+      return { user, workspaceId: found.workspaceId };
+    });
+  }
+
+  /** Adds an existing account to a workspace directly (CLI). */
+  async addMembership(userId: string, workspaceId: string, role: Role): Promise<void> {
+    await this.memberships
+      .createQueryBuilder()
+      .insert()
+      .values({ userId, workspaceId, role })
+      .orUpdate(['role'], ['user_id', 'workspace_id'])
+      .execute();
+  }
+}
