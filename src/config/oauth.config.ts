@@ -1,0 +1,86 @@
+import { registerAs } from '@nestjs/config';
+import { IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { validateEnv } from './validate-env';
+
+const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
+
+/** App credentials of the OAuth networks, the callback base URL, and host overrides (tests, proxies). */
+export class OAuthEnv {
+  /** Public origin of this service, used to build `{PUBLIC_BASE_URL}/api/oauth/{provider}/callback`. */
+  @IsUrl(URL_OPTIONS)
+  PUBLIC_BASE_URL: string = 'http://localhost:3000';
+
+  /** Comma-separated origins a connect request's `redirectUri` may point to (PUBLIC_BASE_URL's origin is always allowed). */
+  @IsOptional()
+  @IsString()
+  OAUTH_REDIRECT_ORIGINS?: string = undefined;
+
+  /** How long an authorization (state) stays valid, in seconds. */
+  @IsInt()
+  @Min(60)
+  @Max(3600)
+  OAUTH_STATE_TTL_SECONDS: number = 600;
+
+  @IsOptional() @IsString() X_CLIENT_ID?: string = undefined;
+  @IsOptional() @IsString() X_CLIENT_SECRET?: string = undefined;
+  /** Host of X's consent page (default https://x.com). */
+  @IsOptional() @IsUrl(URL_OPTIONS) X_AUTH_BASE_URL?: string = undefined;
+  /** Host of X's API and token endpoint (default https://api.x.com). */
+  @IsOptional() @IsUrl(URL_OPTIONS) X_API_BASE_URL?: string = undefined;
+
+  @IsOptional() @IsString() LINKEDIN_CLIENT_ID?: string = undefined;
+  @IsOptional() @IsString() LINKEDIN_CLIENT_SECRET?: string = undefined;
+  /** Host of LinkedIn's consent page and token endpoint (default https://www.linkedin.com). */
+  @IsOptional() @IsUrl(URL_OPTIONS) LINKEDIN_AUTH_BASE_URL?: string = undefined;
+  /** Host of LinkedIn's REST API (default https://api.linkedin.com). */
+  @IsOptional() @IsUrl(URL_OPTIONS) LINKEDIN_API_BASE_URL?: string = undefined;
+}
+
+/** One network's app registration; a provider without client id and secret is disabled. */
+export interface OAuthClientConfig {
+  clientId: string | null;
+  clientSecret: string | null;
+  /** Overrides of the plugin's default hosts (null: the plugin's default). */
+  authBaseUrl: string | null;
+  apiBaseUrl: string | null;
+}
+
+const origin = (url: string) => new URL(url).origin;
+
+export const oauthConfig = registerAs('oauth', () => {
+  const env = validateEnv(OAuthEnv);
+  const publicBaseUrl = env.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  const extraOrigins = (env.OAUTH_REDIRECT_ORIGINS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      try {
+        return origin(s);
+      } catch {
+        throw new Error(`Invalid configuration: OAUTH_REDIRECT_ORIGINS has an invalid URL: ${s}`);
+      }
+    });
+  const client = (id?: string, secret?: string, auth?: string, api?: string): OAuthClientConfig => ({
+    clientId: id ?? null,
+    clientSecret: secret ?? null,
+    authBaseUrl: auth ? auth.replace(/\/+$/, '') : null,
+    apiBaseUrl: api ? api.replace(/\/+$/, '') : null,
+  });
+  const clients: Record<string, OAuthClientConfig> = {
+    x: client(env.X_CLIENT_ID, env.X_CLIENT_SECRET, env.X_AUTH_BASE_URL, env.X_API_BASE_URL),
+    linkedin: client(
+      env.LINKEDIN_CLIENT_ID,
+      env.LINKEDIN_CLIENT_SECRET,
+      env.LINKEDIN_AUTH_BASE_URL,
+      env.LINKEDIN_API_BASE_URL,
+    ),
+  };
+  return {
+    publicBaseUrl,
+    redirectOrigins: [...new Set([origin(publicBaseUrl), ...extraOrigins])],
+    stateTtlMs: env.OAUTH_STATE_TTL_SECONDS * 1000,
+    clients,
+  };
+});
+export type OAuthConfig = ReturnType<typeof oauthConfig>;

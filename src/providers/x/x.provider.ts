@@ -1,0 +1,242 @@
+import { randomBytes } from 'node:crypto';
+import type { OutboundHttp } from '../../common/http/outbound-http';
+import { commonDraftProblems } from '../draft-validation.util';
+import { MediaSizeMismatchError, exactSizeChunks } from '../media-stream.util';
+import { defineProvider } from '../provider-plugin';
+import { mapHttpFailure } from '../provider-http.util';
+import { asNumber, asObject, asString } from '../provider-json.util';
+import { InvalidCredentialsError, MediaRejectedError, ProviderError, TransientProviderError } from '../provider.errors';
+import type {
+  ChannelLimits,
+  ConnectedAccount,
+  MetricsResult,
+  PostDraft,
+  Problem,
+  PublishedRef,
+  PublishInput,
+  PublishMedia,
+  PublishResult,
+  SocialProvider,
+} from '../social-provider.interface';
+import { X_NAME, XApi, isDuplicateRefusal, xErrorText } from './x-api.client';
+import { countXCharacters } from './x-text-length';
+import { XCredentialsDto, parseXCredentials } from './x.credentials';
+import { X_LIMITS, X_UPLOAD_CHUNK_BYTES } from './x.limits';
+
+/** How far before the publication's start the timeline lookup of a retry reaches. */
+const LOOKUP_SLACK_MS = 60_000;
+
+/** Text as X stores it, for comparing: URLs (rewritten to t.co, media links appended) and spacing removed. */
+function comparable(text: string): string {
+  return text
+    .normalize('NFC')
+    .replace(/https?:\/\/\S+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** X API v2 with a user's OAuth 2.0 token (connected through the oauth module). */
+export class XProvider implements SocialProvider {
+  readonly id = 'x';
+
+  constructor(private readonly http: OutboundHttp) {}
+
+  async connect(credentials: unknown): Promise<ConnectedAccount> {
+    const creds = parseXCredentials(credentials);
+    const api = new XApi(this.http, creds);
+    let res;
+    try {
+      res = await api.send({ method: 'GET', path: '/2/users/me?user.fields=profile_image_url,username,name' });
+    } catch (err) {
+      throw new InvalidCredentialsError(`X could not be reached: ${(err as Error).message}`);
+    }
+    if (res.status !== 200) {
+      throw new InvalidCredentialsError(`X refused the access token: ${xErrorText(res.data) || `HTTP ${res.status}`}`);
+    }
+    const user = asObject(asObject(res.data)?.data);
+    const id = asString(user?.id);
+    const username = asString(user?.username);
+    if (!user || !id || !username) throw new InvalidCredentialsError('X did not return the account');
+    const stored = asObject(credentials) ?? {};
+    return {
+      externalId: id,
+      name: asString(user.name) ?? username,
+      handle: `@${username}`,
+      avatarUrl: asString(user.profile_image_url) ?? null,
+      profileUrl: `https://x.com/${username}`,
+      limits: { ...X_LIMITS, supportedMimeTypes: [...X_LIMITS.supportedMimeTypes] },
+      credentials: {
+        accessToken: creds.accessToken,
+        refreshToken: stored.refreshToken ?? null,
+        expiresAt: stored.expiresAt ?? null,
+        scope: stored.scope ?? null,
+        apiBaseUrl: creds.apiBaseUrl,
+        userId: id,
+      },
+    };
+  }
+
+  validate(post: PostDraft, limits: ChannelLimits): Problem[] {
+    const problems = commonDraftProblems(X_NAME, post.content, post.media, limits);
+    const length = countXCharacters(post.content);
+    if (length > limits.maxCharacters) {
+      problems.push({
+        field: 'content',
+        message: `The text counts ${length} characters as X weighs them (URLs count 23); X allows ${limits.maxCharacters}`,
+      });
+    }
+    return problems;
+  }
+
+  /**
+   * X has no idempotency key. A retry (attempt > 1) first looks for the post on the account's recent
+   * timeline (same text, created since the publication started) and returns it when found; X's own
+   * duplicate-content refusal on a retry triggers the same lookup. See docs/adr/0017.
+   */
+  async publish(input: PublishInput): Promise<PublishResult> {
+    const creds = parseXCredentials(input.credentials);
+    const api = new XApi(this.http, creds);
+    const retry = (input.attempt ?? 1) > 1;
+    if (retry) {
+      const found = await this.findRecent(api, creds.userId, input);
+      if (found) return found;
+    }
+    const mediaIds: string[] = [];
+    for (const media of input.media) mediaIds.push(await this.upload(api, media));
+    const res = await api.send({
+      method: 'POST',
+      path: '/2/tweets',
+      json: mediaIds.length ? { text: input.content, media: { media_ids: mediaIds } } : { text: input.content },
+    });
+    if (isDuplicateRefusal(res.status, res.data) && retry) {
+      const found = await this.findRecent(api, creds.userId, input);
+      if (found) return found;
+    }
+    if (res.status < 200 || res.status >= 300) {
+      throw mapHttpFailure(X_NAME, res.status, res.headers, xErrorText(res.data), 'content');
+    }
+    const id = asString(asObject(asObject(res.data)?.data)?.id);
+    if (!id) throw new TransientProviderError('X accepted the post but returned no id', res.status);
+    return { platformPostId: id, url: this.urlOf(id) };
+  }
+
+  async fetchMetrics(credentials: Record<string, unknown>, ref: PublishedRef): Promise<MetricsResult> {
+    const api = new XApi(this.http, parseXCredentials(credentials));
+    const res = await api.call(
+      { method: 'GET', path: `/2/tweets/${encodeURIComponent(ref.platformPostId)}?tweet.fields=public_metrics` },
+      'content',
+    );
+    const m = asObject(asObject(asObject(res.data)?.data)?.public_metrics) ?? {};
+    const n = (k: string): number | null => asNumber(m[k]) ?? null;
+    return {
+      metrics: {
+        likes: n('like_count'),
+        reposts: n('retweet_count'),
+        replies: n('reply_count'),
+        quotes: n('quote_count'),
+        impressions: n('impression_count'),
+        raw: { ...m },
+      },
+    };
+  }
+
+  /** The account's post with this text created since the publication started, if any. */
+  private async findRecent(api: XApi, userId: string | null, input: PublishInput): Promise<PublishResult | null> {
+    if (!userId) return null;
+    const since = new Date(input.createdAt.getTime() - LOOKUP_SLACK_MS).toISOString();
+    const res = await api.call(
+      {
+        method: 'GET',
+        path: `/2/users/${encodeURIComponent(userId)}/tweets?max_results=20&tweet.fields=created_at&start_time=${encodeURIComponent(since)}`,
+      },
+      'content',
+    );
+    const wanted = comparable(input.content);
+    const items = asObject(res.data)?.data;
+    for (const item of Array.isArray(items) ? items : []) {
+      const tweet = asObject(item);
+      const id = asString(tweet?.id);
+      if (id && comparable(asString(tweet?.text) ?? '') === wanted) return { platformPostId: id, url: this.urlOf(id) };
+    }
+    return null;
+  }
+
+  /** Chunked upload: initialize, append 1 MiB segments, finalize. Returns the media id. */
+  private async upload(api: XApi, media: PublishMedia): Promise<string> {
+    const init = await api.call(
+      {
+        method: 'POST',
+        path: '/2/media/upload/initialize',
+        json: { media_type: media.mimeType, total_bytes: media.size, media_category: 'tweet_image' },
+      },
+      'media',
+    );
+    const mediaId = asString(asObject(asObject(init.data)?.data)?.id);
+    if (!mediaId) throw new TransientProviderError('X initialized the upload but returned no media id', init.status);
+    let segment = 0;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const flush = async () => {
+      if (pendingBytes === 0) return;
+      const chunk = Buffer.concat(pending);
+      pending = [];
+      pendingBytes = 0;
+      const boundary = `----x${randomBytes(12).toString('hex')}`;
+      const body = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="segment_index"\r\n\r\n${segment}\r\n` +
+            `--${boundary}\r\nContent-Disposition: form-data; name="media"; filename="blob"\r\n` +
+            `Content-Type: application/octet-stream\r\n\r\n`,
+        ),
+        chunk,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      await api.call(
+        {
+          method: 'POST',
+          path: `/2/media/upload/${encodeURIComponent(mediaId)}/append`,
+          body,
+          contentType: `multipart/form-data; boundary=${boundary}`,
+        },
+        'media',
+      );
+      segment++;
+    };
+    try {
+      for await (const piece of exactSizeChunks(media)) {
+        pending.push(piece);
+        pendingBytes += piece.length;
+        if (pendingBytes >= X_UPLOAD_CHUNK_BYTES) await flush();
+      }
+      await flush();
+    } catch (err) {
+      if (err instanceof ProviderError) throw err;
+      if (err instanceof MediaSizeMismatchError)
+        throw new MediaRejectedError(`The media could not be sent to X: ${err.message}`);
+      throw new TransientProviderError(`The media could not be read for X: ${(err as Error).message}`);
+    }
+    await api.call({ method: 'POST', path: `/2/media/upload/${encodeURIComponent(mediaId)}/finalize` }, 'media');
+    return mediaId;
+  }
+
+  private urlOf(id: string): string {
+    return `https://x.com/i/web/status/${id}`;
+  }
+}
+
+/** The X plugin: OAuth 2.0 authorization code with PKCE, registered in provider.list.ts. */
+export const xPlugin = defineProvider({
+  id: 'x',
+  displayName: 'X',
+  connectKind: 'oauth',
+  credentials: XCredentialsDto,
+  defaultLimits: X_LIMITS,
+  oauth: {
+    defaultHosts: { auth: 'https://x.com', api: 'https://api.x.com' },
+    authorizeUrl: (hosts) => `${hosts.auth}/i/oauth2/authorize`,
+    tokenUrl: (hosts) => `${hosts.api}/2/oauth2/token`,
+    scopes: ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'],
+    clientAuthentication: 'basic',
+  },
+  create: ({ http }) => new XProvider(http),
+});

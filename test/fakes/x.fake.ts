@@ -1,0 +1,440 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
+import type { ProviderContractFake } from './provider-contract';
+
+/**
+ * A local X: OAuth 2.0 authorization code with PKCE (consent page that consents at once), the token
+ * endpoint with refresh-token rotation, API v2 users/me, tweets, a user's timeline, the chunked media
+ * upload (initialize / append / finalize) and public_metrics. Errors use X's v2 problem bodies.
+ */
+export const X_ROUTES = {
+  authorize: 'GET /i/oauth2/authorize',
+  token: 'POST /2/oauth2/token',
+  me: 'GET /2/users/me',
+  createTweet: 'POST /2/tweets',
+  getTweet: 'GET /2/tweets/:id',
+  timeline: 'GET /2/users/:id/tweets',
+  mediaInit: 'POST /2/media/upload/initialize',
+  mediaAppend: 'POST /2/media/upload/:id/append',
+  mediaFinalize: 'POST /2/media/upload/:id/finalize',
+} as const;
+
+export interface XFakeOptions extends FakeServerOptions {
+  clientId?: string;
+  clientSecret?: string;
+  /** Access token lifetime in seconds (X: 7200). */
+  accessTokenTtlSeconds?: number;
+  /** Seconds until x-rate-limit-reset on injected 429 answers. Default 2. */
+  rateLimitResetSeconds?: number;
+  /** Delay of the token endpoint's refresh answer, in ms (to widen races). Default 0. */
+  refreshLatencyMs?: number;
+}
+
+export interface FakeXUser {
+  id: string;
+  username: string;
+  name: string;
+}
+
+export interface FakeTweet {
+  id: string;
+  authorId: string;
+  text: string;
+  mediaIds: string[];
+  createdAt: string;
+  counts: FakeCounts & { impressions: number };
+}
+
+interface AccessToken {
+  userId: string;
+  expiresAt: number;
+}
+
+interface Grant {
+  code: string;
+  userId: string;
+  clientId: string;
+  redirectUri: string;
+  challenge: string;
+  scope: string;
+  used: boolean;
+}
+
+interface Media {
+  id: string;
+  userId: string;
+  totalBytes: number;
+  received: number;
+  finalized: boolean;
+}
+
+const problem = (status: number, title: string, detail: string) => ({
+  status,
+  body: { title, detail, type: 'about:blank', status },
+});
+const UNAUTHORIZED = problem(401, 'Unauthorized', 'Unauthorized');
+
+export class XFake extends FakeHttpServer {
+  readonly users: FakeXUser[] = [{ id: '1500000000000000001', username: 'contract_x', name: 'Contract X' }];
+  readonly tweets: FakeTweet[] = [];
+  /** Authorization requests received (query parameters), oldest first. */
+  readonly authorizations: Array<Record<string, string>> = [];
+  /** Refresh grants answered with new tokens. */
+  refreshCount = 0;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  private readonly accessTokens = new Map<string, AccessToken>();
+  private readonly refreshTokens = new Map<string, string>(); // token -> userId
+  private readonly grants = new Map<string, Grant>();
+  private readonly media = new Map<string, Media>();
+  private nextId = 1_800_000_000_000_000_000n;
+  private denyNextConsent = false;
+  private failAfterCreate: number[] = [];
+
+  constructor(private readonly opts: XFakeOptions = {}) {
+    super(opts);
+    this.clientId = opts.clientId ?? 'x-client-id';
+    this.clientSecret = opts.clientSecret ?? 'x-client-secret';
+  }
+
+  /** Environment for the app: client credentials and both hosts pointed at this fake. */
+  appEnv(): Record<string, string> {
+    return {
+      X_CLIENT_ID: this.clientId,
+      X_CLIENT_SECRET: this.clientSecret,
+      X_AUTH_BASE_URL: this.baseUrl,
+      X_API_BASE_URL: this.baseUrl,
+    };
+  }
+
+  /** Issues an access token for the first user directly (for adapter-level tests). */
+  issueToken(userId = this.users[0].id, token = `at-${randomBytes(8).toString('hex')}`): string {
+    this.accessTokens.set(token, { userId, expiresAt: Date.now() + (this.opts.accessTokenTtlSeconds ?? 7200) * 1000 });
+    return token;
+  }
+
+  /**
+   * The test hook standing in for a user who consents: requests the authorization URL and returns
+   * the Location it redirects to (our callback with `code` and `state`, or `error`).
+   */
+  async consent(authorizationUrl: string): Promise<string> {
+    const res = await fetch(authorizationUrl, { redirect: 'manual' });
+    const location = res.headers.get('location');
+    if (res.status !== 302 || !location) throw new Error(`authorize answered ${res.status}: ${await res.text()}`);
+    return location;
+  }
+
+  /** The next consent is refused (`error=access_denied`). */
+  denyNext(): void {
+    this.denyNextConsent = true;
+  }
+
+  /** Every access token expires now (refresh tokens keep working). */
+  expireAccessTokens(): void {
+    for (const t of this.accessTokens.values()) t.expiresAt = Date.now() - 1000;
+  }
+
+  /** Every token, access and refresh, stops working. */
+  revokeAll(): void {
+    this.accessTokens.clear();
+    this.refreshTokens.clear();
+  }
+
+  /** Refresh tokens stop working; access tokens keep working until they expire. */
+  revokeRefreshTokens(): void {
+    this.refreshTokens.clear();
+  }
+
+  /** The next tweet is created, then answered with `status` (the outcome is unknown to the client). */
+  failAfterCreateNext(status = 503): void {
+    this.failAfterCreate.push(status);
+  }
+
+  setCounts(id: string, counts: Partial<FakeCounts & { impressions: number }>): void {
+    const tweet = this.tweets.find((t) => t.id === id);
+    if (!tweet) throw new Error(`No tweet ${id}`);
+    Object.assign(tweet.counts, counts);
+  }
+
+  protected routeOf(method: string, path: string): string | undefined {
+    if (method === 'GET' && path === '/i/oauth2/authorize') return X_ROUTES.authorize;
+    if (method === 'POST' && path === '/2/oauth2/token') return X_ROUTES.token;
+    if (method === 'GET' && path === '/2/users/me') return X_ROUTES.me;
+    if (method === 'POST' && path === '/2/tweets') return X_ROUTES.createTweet;
+    if (method === 'GET' && /^\/2\/tweets\/[^/]+$/.test(path)) return X_ROUTES.getTweet;
+    if (method === 'GET' && /^\/2\/users\/[^/]+\/tweets$/.test(path)) return X_ROUTES.timeline;
+    if (method === 'POST' && path === '/2/media/upload/initialize') return X_ROUTES.mediaInit;
+    if (method === 'POST' && /^\/2\/media\/upload\/[^/]+\/append$/.test(path)) return X_ROUTES.mediaAppend;
+    if (method === 'POST' && /^\/2\/media\/upload\/[^/]+\/finalize$/.test(path)) return X_ROUTES.mediaFinalize;
+    return undefined;
+  }
+
+  protected injectedFailure(status: number): FakeReply {
+    if (status === 401) return UNAUTHORIZED;
+    if (status === 429) {
+      const reset = Math.floor(Date.now() / 1000) + (this.opts.rateLimitResetSeconds ?? 2);
+      return {
+        ...problem(429, 'Too Many Requests', 'Too Many Requests'),
+        headers: { 'x-rate-limit-limit': '100', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(reset) },
+      };
+    }
+    if (status === 403) return problem(403, 'Forbidden', 'You are not permitted to perform this action.');
+    if (status === 400) return problem(400, 'Invalid Request', 'One or more parameters to your request was invalid.');
+    return problem(status, 'Service Unavailable', 'Service Unavailable');
+  }
+
+  protected async handle(req: FakeRequest): Promise<FakeReply> {
+    if (req.route === X_ROUTES.authorize) return this.authorize(req);
+    if (req.route === X_ROUTES.token) return this.token(req);
+    const userId = this.authenticate(req);
+    if (!userId) return UNAUTHORIZED;
+    switch (req.route) {
+      case X_ROUTES.me: {
+        const user = this.users.find((u) => u.id === userId)!;
+        return {
+          status: 200,
+          body: {
+            data: { ...user, profile_image_url: `${this.baseUrl}/avatars/${user.id}.png` },
+          },
+        };
+      }
+      case X_ROUTES.createTweet:
+        return this.createTweet(req, userId);
+      case X_ROUTES.getTweet: {
+        const tweet = this.tweets.find((t) => t.id === req.path.split('/')[3]);
+        if (!tweet) {
+          return {
+            status: 200,
+            body: { errors: [{ title: 'Not Found Error', detail: 'Could not find tweet', type: 'about:blank' }] },
+          };
+        }
+        return { status: 200, body: { data: this.tweetJson(tweet, req.url.searchParams.get('tweet.fields')) } };
+      }
+      case X_ROUTES.timeline: {
+        const authorId = req.path.split('/')[3];
+        const start = req.url.searchParams.get('start_time');
+        const max = Math.min(Number(req.url.searchParams.get('max_results') ?? 10), 100);
+        const items = this.tweets
+          .filter((t) => t.authorId === authorId && (!start || t.createdAt >= start))
+          .reverse()
+          .slice(0, max);
+        return {
+          status: 200,
+          body: {
+            data: items.map((t) => this.tweetJson(t, req.url.searchParams.get('tweet.fields'))),
+            meta: { result_count: items.length },
+          },
+        };
+      }
+      case X_ROUTES.mediaInit:
+        return this.mediaInit(req, userId);
+      case X_ROUTES.mediaAppend:
+        return this.mediaAppend(req, userId);
+      case X_ROUTES.mediaFinalize: {
+        const media = this.media.get(req.path.split('/')[4]);
+        if (!media || media.userId !== userId) return problem(400, 'Invalid Request', 'Unknown media_id');
+        if (media.received !== media.totalBytes) {
+          return problem(
+            400,
+            'Invalid Request',
+            `Segments total ${media.received} bytes, expected ${media.totalBytes}`,
+          );
+        }
+        media.finalized = true;
+        return {
+          status: 200,
+          body: {
+            data: { id: media.id, media_key: `3_${media.id}`, size: media.totalBytes, expires_after_secs: 86400 },
+          },
+        };
+      }
+      default:
+        return problem(404, 'Not Found', `No route ${req.method} ${req.path}`);
+    }
+  }
+
+  private authorize(req: FakeRequest): FakeReply {
+    const q = Object.fromEntries(req.url.searchParams.entries());
+    this.authorizations.push(q);
+    if (q.client_id !== this.clientId) return { status: 400, raw: Buffer.from('Unknown client_id') };
+    if (q.response_type !== 'code' || q.code_challenge_method !== 'S256' || !q.code_challenge || !q.redirect_uri) {
+      return { status: 400, raw: Buffer.from('Invalid authorization request') };
+    }
+    const target = new URL(q.redirect_uri);
+    if (q.state) target.searchParams.set('state', q.state);
+    if (this.denyNextConsent) {
+      this.denyNextConsent = false;
+      target.searchParams.set('error', 'access_denied');
+      return { status: 302, headers: { location: target.toString() } };
+    }
+    const code = `code-${randomBytes(12).toString('base64url')}`;
+    this.grants.set(code, {
+      code,
+      userId: this.users[0].id,
+      clientId: q.client_id,
+      redirectUri: q.redirect_uri,
+      challenge: q.code_challenge,
+      scope: q.scope ?? '',
+      used: false,
+    });
+    target.searchParams.set('code', code);
+    return { status: 302, headers: { location: target.toString() } };
+  }
+
+  private async token(req: FakeRequest): Promise<FakeReply> {
+    const basic = /^Basic (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
+    const [id, secret] = basic ? Buffer.from(basic, 'base64').toString().split(':').map(decodeURIComponent) : [];
+    if (id !== this.clientId || secret !== this.clientSecret) {
+      return {
+        status: 401,
+        body: { error: 'unauthorized_client', error_description: 'Missing valid authorization header' },
+      };
+    }
+    const form = new URLSearchParams(req.body.toString());
+    const invalid = {
+      status: 400,
+      body: { error: 'invalid_request', error_description: 'Value passed for the token was invalid.' },
+    };
+    if (form.get('grant_type') === 'authorization_code') {
+      const grant = this.grants.get(form.get('code') ?? '');
+      if (!grant || grant.used || grant.redirectUri !== form.get('redirect_uri')) return invalid;
+      const verifier = form.get('code_verifier') ?? '';
+      if (createHash('sha256').update(verifier).digest('base64url') !== grant.challenge) return invalid;
+      grant.used = true;
+      return { status: 200, body: this.tokens(grant.userId, grant.scope) };
+    }
+    if (form.get('grant_type') === 'refresh_token') {
+      if (this.opts.refreshLatencyMs) await new Promise((r) => setTimeout(r, this.opts.refreshLatencyMs));
+      const old = form.get('refresh_token') ?? '';
+      const userId = this.refreshTokens.get(old);
+      if (!userId) return invalid;
+      this.refreshTokens.delete(old); // rotation: a refresh token works once
+      this.refreshCount++;
+      return { status: 200, body: this.tokens(userId, 'tweet.read tweet.write users.read media.write offline.access') };
+    }
+    return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'Unsupported grant type' } };
+  }
+
+  private tokens(userId: string, scope: string) {
+    const ttl = this.opts.accessTokenTtlSeconds ?? 7200;
+    const accessToken = this.issueToken(userId);
+    const refreshToken = `rt-${randomBytes(12).toString('hex')}`;
+    this.refreshTokens.set(refreshToken, userId);
+    return { token_type: 'bearer', expires_in: ttl, access_token: accessToken, scope, refresh_token: refreshToken };
+  }
+
+  private authenticate(req: FakeRequest): string | null {
+    const token = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
+    const entry = token ? this.accessTokens.get(token) : undefined;
+    return entry && entry.expiresAt > Date.now() ? entry.userId : null;
+  }
+
+  private async createTweet(req: FakeRequest, userId: string): Promise<FakeReply> {
+    let body: { text?: unknown; media?: { media_ids?: unknown } };
+    try {
+      body = JSON.parse(req.body.toString()) as typeof body;
+    } catch {
+      return problem(400, 'Invalid Request', 'Body is not JSON');
+    }
+    const text = typeof body.text === 'string' ? body.text : '';
+    const mediaIds = Array.isArray(body.media?.media_ids) ? (body.media.media_ids as string[]) : [];
+    if (!text && mediaIds.length === 0) return problem(400, 'Invalid Request', 'text or media is required');
+    for (const id of mediaIds) {
+      const media = this.media.get(id);
+      if (!media || !media.finalized || media.userId !== userId) {
+        return problem(400, 'Invalid Request', `Your media IDs are invalid.`);
+      }
+    }
+    if (this.tweets.some((t) => t.authorId === userId && t.text === text)) {
+      return problem(403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
+    }
+    const tweet: FakeTweet = {
+      id: String(this.nextId++),
+      authorId: userId,
+      text,
+      mediaIds,
+      createdAt: new Date().toISOString(),
+      counts: { likes: 0, reposts: 0, replies: 0, quotes: 0, impressions: 0 },
+    };
+    this.tweets.push(tweet);
+    await this.waitIfHeld();
+    const failStatus = this.failAfterCreate.shift();
+    if (failStatus !== undefined) return this.injectedFailure(failStatus);
+    return { status: 201, body: { data: { id: tweet.id, text: tweet.text, edit_history_tweet_ids: [tweet.id] } } };
+  }
+
+  private mediaInit(req: FakeRequest, userId: string): FakeReply {
+    let body: { media_type?: unknown; total_bytes?: unknown; media_category?: unknown };
+    try {
+      body = JSON.parse(req.body.toString()) as typeof body;
+    } catch {
+      return problem(400, 'Invalid Request', 'Body is not JSON');
+    }
+    const total = Number(body.total_bytes);
+    if (typeof body.media_type !== 'string' || !Number.isInteger(total) || total <= 0) {
+      return problem(400, 'Invalid Request', 'media_type and total_bytes are required');
+    }
+    if (total > 5 * 1024 * 1024) return problem(400, 'Invalid Request', 'File size exceeds 5242880 bytes.');
+    const id = String(this.nextId++);
+    this.media.set(id, { id, userId, totalBytes: total, received: 0, finalized: false });
+    return { status: 200, body: { data: { id, media_key: `3_${id}`, expires_after_secs: 86400 } } };
+  }
+
+  private mediaAppend(req: FakeRequest, userId: string): FakeReply {
+    const media = this.media.get(req.path.split('/')[4]);
+    if (!media || media.userId !== userId || media.finalized)
+      return problem(400, 'Invalid Request', 'Unknown media_id');
+    const boundary = /boundary=([^;]+)/.exec(String(req.headers['content-type'] ?? ''))?.[1];
+    if (!boundary) return problem(400, 'Invalid Request', 'multipart/form-data expected');
+    const raw = req.body.toString('latin1');
+    const part = raw.split(`--${boundary}`).find((p) => /name="media"/.test(p));
+    if (!part || !/name="segment_index"/.test(raw))
+      return problem(400, 'Invalid Request', 'media and segment_index are required');
+    const content = part.slice(part.indexOf('\r\n\r\n') + 4, part.lastIndexOf('\r\n'));
+    media.received += Buffer.from(content, 'latin1').length;
+    return { status: 200, body: { data: { expires_at: Math.floor(Date.now() / 1000) + 86400 } } };
+  }
+
+  private tweetJson(tweet: FakeTweet, fields: string | null): Record<string, unknown> {
+    const wanted = new Set((fields ?? '').split(','));
+    const json: Record<string, unknown> = {
+      id: tweet.id,
+      // X appends a t.co link for attached media.
+      text: tweet.mediaIds.length ? `${tweet.text} https://t.co/${tweet.id.slice(-10)}` : tweet.text,
+      edit_history_tweet_ids: [tweet.id],
+    };
+    if (wanted.has('created_at')) json.created_at = tweet.createdAt;
+    if (wanted.has('public_metrics')) {
+      json.public_metrics = {
+        retweet_count: tweet.counts.reposts,
+        reply_count: tweet.counts.replies,
+        like_count: tweet.counts.likes,
+        quote_count: tweet.counts.quotes ?? 0,
+        bookmark_count: 0,
+        impression_count: tweet.counts.impressions,
+      };
+    }
+    return json;
+  }
+}
+
+/** XFake for the shared provider contract suite (see provider-contract.ts). */
+export function contractFake(): ProviderContractFake {
+  const fake = new XFake();
+  return {
+    start: async () => {
+      const baseUrl = await fake.start();
+      return { accessToken: fake.issueToken(), apiBaseUrl: baseUrl };
+    },
+    stop: () => fake.stop(),
+    wrongCredentials: () => ({ accessToken: 'wrong-token', apiBaseUrl: fake.baseUrl }),
+    publishRoute: X_ROUTES.createTweet,
+    rejectStatus: 403,
+    failNext: (n, status, route) => fake.failNext(n, status, route),
+    revokeAll: () => fake.revokeAll(),
+    posts: () => fake.tweets.map((t) => ({ platformPostId: t.id, text: t.text, mediaCount: t.mediaIds.length })),
+    setCounts: (id, counts) => fake.setCounts(id, counts),
+    appEnv: () => fake.appEnv(),
+    consent: (url) => fake.consent(url),
+  };
+}
