@@ -39,10 +39,10 @@ function secondsUntil(value: string, now: number): number | undefined {
 
 /**
  * Seconds to wait before retrying, from Retry-After (seconds or HTTP date), Mastodon's
- * X-RateLimit-Reset (ISO 8601 date) or Bluesky's RateLimit-Reset (epoch seconds).
+ * X-RateLimit-Reset (ISO 8601 date), X's x-rate-limit-reset or Bluesky's RateLimit-Reset (epoch seconds).
  */
 export function retryAfterSeconds(headers: OutboundHeaders, now: number = Date.now()): number | undefined {
-  for (const name of ['retry-after', 'x-ratelimit-reset', 'ratelimit-reset']) {
+  for (const name of ['retry-after', 'x-ratelimit-reset', 'x-rate-limit-reset', 'ratelimit-reset']) {
     const value = firstHeader(headers, name);
     if (value === undefined) continue;
     const seconds = secondsUntil(value, now);

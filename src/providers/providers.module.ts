@@ -1,8 +1,19 @@
-import { Global, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Injectable, InjectionToken, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { OutboundHttp } from '../common/http/outbound-http';
 import { appConfig } from '../config';
+import { PROVIDER_PLUGINS } from './provider.list';
 import { ProviderRegistry, createProviderRegistry } from './provider.registry';
+import { ProvidersController } from './providers.controller';
+
+/** What plugins declare they need (docs/adding-a-provider.md); most need nothing. */
+const PLUGIN_IMPORTS = [...new Set(PROVIDER_PLUGINS.flatMap((p) => p.imports ?? []))];
+const PLUGIN_TOKENS = [...new Set(PROVIDER_PLUGINS.flatMap((p) => p.inject ?? []))];
+
+function resolveFrom<T>(resolved: Map<InjectionToken, unknown>, token: InjectionToken<T>): T {
+  if (!resolved.has(token)) throw new Error(`A provider plugin resolved ${String(token)} without listing it in inject`);
+  return resolved.get(token) as T;
+}
 
 /** Closes the keep-alive sockets of the shared client on shutdown. */
 @Injectable()
@@ -17,6 +28,8 @@ class OutboundHttpCloser implements OnApplicationShutdown {
 /** The outbound HTTP client (SSRF-guarded) and the provider adapters, shared by every feature. */
 @Global()
 @Module({
+  imports: PLUGIN_IMPORTS,
+  controllers: [ProvidersController],
   providers: [
     {
       provide: OutboundHttp,
@@ -26,8 +39,11 @@ class OutboundHttpCloser implements OnApplicationShutdown {
     OutboundHttpCloser,
     {
       provide: ProviderRegistry,
-      inject: [OutboundHttp],
-      useFactory: (http: OutboundHttp) => createProviderRegistry(http),
+      inject: [OutboundHttp, ...PLUGIN_TOKENS],
+      useFactory: (http: OutboundHttp, ...values: unknown[]) => {
+        const resolved = new Map<InjectionToken, unknown>(PLUGIN_TOKENS.map((token, i) => [token, values[i]]));
+        return createProviderRegistry({ http, resolve: (token) => resolveFrom(resolved, token) });
+      },
     },
   ],
   exports: [OutboundHttp, ProviderRegistry],

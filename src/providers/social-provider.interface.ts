@@ -1,9 +1,5 @@
 import { Readable } from 'node:stream';
 
-/** Identifier of a supported social network. */
-export type ProviderId = 'mastodon' | 'bluesky';
-export const PROVIDER_IDS: readonly ProviderId[] = ['mastodon', 'bluesky'];
-
 /** Limits of one connected account, read from the provider where it exposes them. */
 export interface ChannelLimits {
   /** Maximum post length, counted as the provider counts it (Mastodon: characters, Bluesky: graphemes). */
@@ -65,6 +61,11 @@ export interface PublishInput {
    * Mastodon: sent as `Idempotency-Key`. Bluesky: derives the record key.
    */
   idempotencyKey: string;
+  /**
+   * 1 for the first try of this publication; more means an earlier try may have reached the network
+   * with an unknown outcome (networks without an idempotency key look for the post before posting).
+   */
+  attempt?: number;
   /** When the publication was first due; Bluesky uses it for the record's createdAt and TID. */
   createdAt: Date;
 }
@@ -95,8 +96,10 @@ export interface MetricsResult {
   credentials?: Record<string, unknown>;
 }
 
+/** A social network's adapter, built by its plugin (provider-plugin.ts). Adapters never touch the database. */
 export interface SocialProvider {
-  readonly id: ProviderId;
+  /** The plugin's id. */
+  readonly id: string;
   /** Verifies the credentials with the provider and returns the profile and limits. Throws InvalidCredentialsError. */
   connect(credentials: unknown): Promise<ConnectedAccount>;
   /** Pure: checks a draft against the channel's limits. */
@@ -104,4 +107,22 @@ export interface SocialProvider {
   /** Publishes; must be idempotent per `input.idempotencyKey`. */
   publish(input: PublishInput): Promise<PublishResult>;
   fetchMetrics(credentials: Record<string, unknown>, ref: PublishedRef): Promise<MetricsResult>;
+}
+
+/** The hosts an OAuth network is reached at: the plugin's defaults or the configured overrides. */
+export interface OAuthHosts {
+  /** Consent page host (X: https://x.com, LinkedIn: https://www.linkedin.com). */
+  auth: string;
+  /** API host (X: https://api.x.com, LinkedIn: https://api.linkedin.com). */
+  api: string;
+}
+
+/** What an OAuth network declares; the oauth module runs the authorization-code flow and the refresh. */
+export interface OAuthSpec {
+  defaultHosts: OAuthHosts;
+  authorizeUrl(hosts: OAuthHosts): string;
+  tokenUrl(hosts: OAuthHosts): string;
+  scopes: readonly string[];
+  /** How the client authenticates at the token endpoint: HTTP Basic (X) or form fields (LinkedIn). */
+  clientAuthentication: 'basic' | 'body';
 }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { ProviderContractFake } from './provider-contract';
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
 
 export type { FakeCounts, FakeHold, FakeRequestLogEntry } from './fake-http-server';
@@ -594,4 +595,24 @@ export class BlueskyFake extends FakeHttpServer {
     }
     return out;
   }
+}
+
+/** BlueskyFake for the shared provider contract suite (see provider-contract.ts). */
+export function contractFake(): ProviderContractFake {
+  const fake = new BlueskyFake({ accounts: [{ identifier: 'contract.test', password: 'contract-pass' }] });
+  return {
+    start: async () => ({ identifier: 'contract.test', appPassword: 'contract-pass', serviceUrl: await fake.start() }),
+    stop: () => fake.stop(),
+    wrongCredentials: () => ({ identifier: 'contract.test', appPassword: 'wrong-pass', serviceUrl: fake.baseUrl }),
+    publishRoute: BLUESKY_ROUTES.createRecord,
+    rejectStatus: 400,
+    failNext: (n, status, route) => fake.failNext(n, status, route),
+    revokeAll: () => fake.revokeAll(),
+    posts: () =>
+      fake.posts.map((p) => {
+        const embed = p.record.embed as { images?: unknown[] } | undefined;
+        return { platformPostId: p.uri, text: String(p.record.text), mediaCount: embed?.images?.length ?? 0 };
+      }),
+    setCounts: (id, counts) => fake.setCounts(id, counts),
+  };
 }

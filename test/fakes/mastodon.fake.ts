@@ -1,4 +1,5 @@
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
+import type { ProviderContractFake } from './provider-contract';
 
 export type { FakeCounts, FakeHold, FakeRequestLogEntry } from './fake-http-server';
 
@@ -536,4 +537,20 @@ export class MastodonFake extends FakeHttpServer {
     if (status.counts.quotes !== undefined) json.quotes_count = status.counts.quotes;
     return json;
   }
+}
+
+/** MastodonFake for the shared provider contract suite (see provider-contract.ts). */
+export function contractFake(): ProviderContractFake {
+  const fake = new MastodonFake({ tokens: ['contract-token'], mediaProcessing: 'async', mediaPollsBeforeReady: 1 });
+  return {
+    start: async () => ({ instanceUrl: await fake.start(), accessToken: 'contract-token' }),
+    stop: () => fake.stop(),
+    wrongCredentials: () => ({ instanceUrl: fake.baseUrl, accessToken: 'wrong-token' }),
+    publishRoute: MASTODON_ROUTES.createStatus,
+    rejectStatus: 422,
+    failNext: (n, status, route) => fake.failNext(n, status, route),
+    revokeAll: () => fake.revokeAll(),
+    posts: () => fake.statuses.map((s) => ({ platformPostId: s.id, text: s.text, mediaCount: s.mediaIds.length })),
+    setCounts: (id, counts) => fake.setCounts(id, counts),
+  };
 }

@@ -1,5 +1,6 @@
 import { OutboundHttp } from '../../src/common/http/outbound-http';
-import { BLUESKY_LIMITS, BlueskyProvider } from '../../src/providers/bluesky/bluesky.provider';
+import { BLUESKY_LIMITS } from '../../src/providers/bluesky/bluesky.limits';
+import { BlueskyProvider } from '../../src/providers/bluesky/bluesky.provider';
 import { deterministicTid, isValidTid } from '../../src/providers/bluesky/tid';
 import {
   ContentRejectedError,

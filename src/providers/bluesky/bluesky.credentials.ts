@@ -1,5 +1,29 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsHttpUrl } from '../../common/validators';
+import { parseWithSchema } from '../credentials-schema';
 import { asNonEmptyString, asObject } from '../provider-json.util';
 import { InvalidCredentialsError } from '../provider.errors';
+
+/** Bluesky: the account's handle or DID and an app password. */
+export class BlueskyCredentialsDto {
+  @ApiProperty({ example: 'alice.bsky.social' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  identifier!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  appPassword!: string;
+
+  /** PDS base URL; default https://bsky.social. */
+  @ApiProperty({ required: false, example: 'https://bsky.social' })
+  @IsOptional()
+  @IsHttpUrl({ message: 'must be an http(s) URL' })
+  serviceUrl?: string;
+}
 
 export const BLUESKY_DEFAULT_SERVICE_URL = 'https://bsky.social';
 
@@ -21,31 +45,28 @@ export interface BlueskyStoredCredentials extends BlueskyLogin {
 
 function normalizeServiceUrl(value: unknown): string {
   if (value === undefined || value === null || value === '') return BLUESKY_DEFAULT_SERVICE_URL;
-  if (typeof value !== 'string') throw new InvalidCredentialsError('serviceUrl must be a URL string');
   let url: URL;
   try {
-    url = new URL(value.trim());
+    url = new URL(typeof value === 'string' ? value.trim() : '');
   } catch {
     throw new InvalidCredentialsError('serviceUrl is not a valid URL');
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new InvalidCredentialsError('serviceUrl must be an http(s) URL');
   }
   if (url.username || url.password) throw new InvalidCredentialsError('serviceUrl must not contain user information');
   return url.origin;
 }
 
-/** Validates the credentials given to connect; throws InvalidCredentialsError. */
+/**
+ * Validates the credentials given to connect against BlueskyCredentialsDto, the schema the API also
+ * validates with, and normalizes them; throws InvalidCredentialsError.
+ */
 export function parseBlueskyLogin(raw: unknown): BlueskyLogin {
-  const obj = asObject(raw);
-  if (!obj) throw new InvalidCredentialsError('Bluesky credentials must be an object with identifier and appPassword');
-  const identifier = typeof obj.identifier === 'string' ? obj.identifier.trim().replace(/^@/, '') : '';
+  const obj = parseWithSchema(BlueskyCredentialsDto, raw, 'Bluesky credentials');
+  const identifier = (obj.identifier as string).trim().replace(/^@/, '');
   if (identifier === '')
     throw new InvalidCredentialsError('Bluesky credentials need an identifier (handle, email or DID)');
-  if (typeof obj.appPassword !== 'string' || obj.appPassword.trim() === '') {
-    throw new InvalidCredentialsError('Bluesky credentials need a non-empty appPassword');
-  }
-  return { identifier, appPassword: obj.appPassword.trim(), serviceUrl: normalizeServiceUrl(obj.serviceUrl) };
+  const appPassword = (obj.appPassword as string).trim();
+  if (appPassword === '') throw new InvalidCredentialsError('Bluesky credentials need a non-empty appPassword');
+  return { identifier, appPassword, serviceUrl: normalizeServiceUrl(obj.serviceUrl) };
 }
 
 /** Validates stored credentials; session tokens may be missing (a new session is then created). */

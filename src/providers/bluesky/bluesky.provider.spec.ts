@@ -1,7 +1,8 @@
 import { OutboundHttp } from '../../common/http/outbound-http';
 import { InvalidCredentialsError } from '../provider.errors';
 import { parseBlueskyLogin, parseBlueskyStoredCredentials } from './bluesky.credentials';
-import { BLUESKY_LIMITS, BlueskyProvider } from './bluesky.provider';
+import { BLUESKY_LIMITS } from './bluesky.limits';
+import { BlueskyProvider } from './bluesky.provider';
 
 describe('BlueskyProvider.validate', () => {
   const http = new OutboundHttp({ allowPrivate: false });

@@ -10,6 +10,7 @@ import {
   ProviderError,
   TransientProviderError,
 } from '../provider.errors';
+import { defineProvider } from '../provider-plugin';
 import type {
   ChannelLimits,
   ConnectedAccount,
@@ -25,23 +26,16 @@ import type {
 import { BlueskySession, createSession, parseSessionTokens } from './bluesky-session';
 import { BLUESKY, BlueskyXrpc, XrpcResponse, xrpcErrorText } from './bluesky-xrpc.client';
 import {
+  BlueskyCredentialsDto,
   BlueskyStoredCredentials,
   parseBlueskyLogin,
   parseBlueskyStoredCredentials,
   toStoredRecord,
 } from './bluesky.credentials';
+import { BLUESKY_LIMITS, BLUESKY_MAX_TEXT_BYTES } from './bluesky.limits';
 import { Facet, detectFacets, toRecordFacet } from './facets';
 import { deterministicTid } from './tid';
 
-export const BLUESKY_LIMITS: ChannelLimits = Object.freeze({
-  maxCharacters: 300,
-  maxMedia: 4,
-  maxImageBytes: 1_000_000,
-  supportedMimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'],
-});
-
-/** app.bsky.feed.post allows at most 3000 UTF-8 bytes of text besides the 300 graphemes. */
-const MAX_TEXT_BYTES = 3000;
 const POST_COLLECTION = 'app.bsky.feed.post';
 
 export interface BlueskyProviderOptions {
@@ -142,8 +136,11 @@ export class BlueskyProvider implements SocialProvider {
       });
     }
     const bytes = Buffer.byteLength(post.content, 'utf8');
-    if (bytes > MAX_TEXT_BYTES) {
-      problems.push({ field: 'content', message: `The text is ${bytes} bytes long; Bluesky allows ${MAX_TEXT_BYTES}` });
+    if (bytes > BLUESKY_MAX_TEXT_BYTES) {
+      problems.push({
+        field: 'content',
+        message: `The text is ${bytes} bytes long; Bluesky allows ${BLUESKY_MAX_TEXT_BYTES}`,
+      });
     }
     return problems;
   }
@@ -320,3 +317,13 @@ export class BlueskyProvider implements SocialProvider {
     return uri;
   }
 }
+
+/** The Bluesky plugin, registered in provider.list.ts. */
+export const blueskyPlugin = defineProvider({
+  id: 'bluesky',
+  displayName: 'Bluesky',
+  connectKind: 'credentials',
+  credentials: BlueskyCredentialsDto,
+  defaultLimits: BLUESKY_LIMITS,
+  create: ({ http }) => new BlueskyProvider(http),
+});

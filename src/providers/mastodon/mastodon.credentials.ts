@@ -1,5 +1,21 @@
-import { asObject } from '../provider-json.util';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { IsHttpUrl } from '../../common/validators';
+import { parseWithSchema } from '../credentials-schema';
 import { InvalidCredentialsError } from '../provider.errors';
+
+/** Mastodon: an access token of the account (scopes `read write`). */
+export class MastodonCredentialsDto {
+  /** Base URL of the instance. */
+  @ApiProperty({ example: 'https://mastodon.social' })
+  @IsHttpUrl({ message: 'must be an http(s) URL' })
+  instanceUrl!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(4096)
+  accessToken!: string;
+}
 
 export interface MastodonCredentials {
   /** Origin of the instance, e.g. https://mastodon.social (no path, no trailing slash). */
@@ -7,13 +23,11 @@ export interface MastodonCredentials {
   accessToken: string;
 }
 
-/** Normalizes an instance URL to its origin; accepts a bare host name ("mastodon.social"). */
+/** Normalizes an http(s) instance URL to its origin. */
 export function normalizeInstanceUrl(value: string): string {
-  const text = value.trim();
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
   let url: URL;
   try {
-    url = new URL(withScheme);
+    url = new URL(value.trim());
   } catch {
     throw new InvalidCredentialsError('instanceUrl is not a valid URL');
   }
@@ -24,18 +38,16 @@ export function normalizeInstanceUrl(value: string): string {
   return url.origin;
 }
 
-/** Validates the shape of Mastodon credentials (given to connect or stored); throws InvalidCredentialsError. */
+/**
+ * Validates Mastodon credentials (given to connect or stored) against MastodonCredentialsDto, the
+ * schema the API also validates with, and normalizes them; throws InvalidCredentialsError.
+ */
 export function parseMastodonCredentials(raw: unknown): MastodonCredentials {
-  const obj = asObject(raw);
-  if (!obj)
-    throw new InvalidCredentialsError('Mastodon credentials must be an object with instanceUrl and accessToken');
-  const { instanceUrl, accessToken } = obj;
-  if (typeof instanceUrl !== 'string' || instanceUrl.trim() === '') {
-    throw new InvalidCredentialsError('Mastodon credentials need instanceUrl (e.g. https://mastodon.social)');
+  const obj = parseWithSchema(MastodonCredentialsDto, raw, 'Mastodon credentials');
+  const instanceUrl = obj.instanceUrl as string;
+  const accessToken = (obj.accessToken as string).trim();
+  if (accessToken === '' || /\s/.test(accessToken)) {
+    throw new InvalidCredentialsError('The Mastodon accessToken is malformed');
   }
-  if (typeof accessToken !== 'string' || accessToken.trim() === '') {
-    throw new InvalidCredentialsError('Mastodon credentials need a non-empty accessToken');
-  }
-  if (/[\s\r\n]/.test(accessToken.trim())) throw new InvalidCredentialsError('The Mastodon accessToken is malformed');
-  return { instanceUrl: normalizeInstanceUrl(instanceUrl), accessToken: accessToken.trim() };
+  return { instanceUrl: normalizeInstanceUrl(instanceUrl), accessToken };
 }

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { LRUCache } from 'lru-cache';
 import { OutboundHttp, SsrfBlockedError } from '../../common/http/outbound-http';
 import { commonDraftProblems } from '../draft-validation.util';
 import { asId, asNonEmptyString, asNumber, asObject, asString } from '../provider-json.util';
 import { InvalidCredentialsError, TransientProviderError } from '../provider.errors';
+import { defineProvider } from '../provider-plugin';
 import type {
   ChannelLimits,
   ConnectedAccount,
@@ -16,11 +18,10 @@ import type {
   PublishedRef,
   SocialProvider,
 } from '../social-provider.interface';
-import { TtlCache } from '../ttl-cache';
 import { MASTODON, MastodonApi, MastodonResponse, mastodonErrorText } from './mastodon-api.client';
-import { limitsFromInstance } from './mastodon-limits';
+import { MASTODON_DEFAULT_LIMITS, limitsFromInstance } from './mastodon.limits';
 import { countMastodonCharacters } from './mastodon-text-length';
-import { MastodonCredentials, parseMastodonCredentials } from './mastodon.credentials';
+import { MastodonCredentials, MastodonCredentialsDto, parseMastodonCredentials } from './mastodon.credentials';
 import { multipartFileBody } from './multipart-body';
 
 export interface MastodonProviderOptions {
@@ -43,7 +44,10 @@ const MAX_POLL_DELAY_MS = 2_000;
  */
 export class MastodonProvider implements SocialProvider {
   readonly id = 'mastodon' as const;
-  private readonly uploadedMedia = new TtlCache<string>(MEDIA_CACHE_TTL_MS, MEDIA_CACHE_MAX_ENTRIES);
+  private readonly uploadedMedia = new LRUCache<string, string>({
+    max: MEDIA_CACHE_MAX_ENTRIES,
+    ttl: MEDIA_CACHE_TTL_MS,
+  });
   private readonly pollTimeoutMs: number;
   private readonly pollInitialDelayMs: number;
 
@@ -216,3 +220,13 @@ export class MastodonProvider implements SocialProvider {
     return `${creds.instanceUrl}|${token}|${idempotencyKey}|${media.id}`;
   }
 }
+
+/** The Mastodon plugin, registered in provider.list.ts. */
+export const mastodonPlugin = defineProvider({
+  id: 'mastodon',
+  displayName: 'Mastodon',
+  connectKind: 'credentials',
+  credentials: MastodonCredentialsDto,
+  defaultLimits: MASTODON_DEFAULT_LIMITS,
+  create: ({ http }) => new MastodonProvider(http),
+});

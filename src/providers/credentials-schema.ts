@@ -1,0 +1,53 @@
+import { plainToInstance } from 'class-transformer';
+import { ValidationError, validateSync } from 'class-validator';
+import { asObject } from './provider-json.util';
+import { InvalidCredentialsError } from './provider.errors';
+import type { CredentialsSchema } from './provider-plugin';
+
+/** One problem with a credentials object: the field and class-validator's message (never the value). */
+export interface CredentialsProblem {
+  field: string;
+  message: string;
+}
+
+function problemsOf(errors: ValidationError[]): CredentialsProblem[] {
+  return errors.flatMap((e) => {
+    const own = Object.entries(e.constraints ?? {}).map(([kind, message]) => ({
+      field: e.property,
+      message: kind === 'whitelistValidation' ? `unknown field '${e.property}'` : message.replace(`${e.property} `, ''),
+    }));
+    return [...own, ...problemsOf(e.children ?? [])];
+  });
+}
+
+/**
+ * Checks `raw` against a provider's credentials schema. `strict` refuses fields the schema does not
+ * declare (what the API does with a connect request); stored credentials carry more fields (session
+ * tokens), so adapters parse them non-strict.
+ */
+export function checkCredentials(schema: CredentialsSchema, raw: unknown, strict: boolean): CredentialsProblem[] {
+  const obj = asObject(raw);
+  if (!obj) return [{ field: 'credentials', message: 'must be an object' }];
+  const instance = plainToInstance(schema, obj);
+  const errors = validateSync(instance, {
+    whitelist: strict,
+    forbidNonWhitelisted: strict,
+    stopAtFirstError: true,
+  });
+  return problemsOf(errors);
+}
+
+/**
+ * For adapters: the credentials' own fields once they pass the schema (non-strict); throws
+ * InvalidCredentialsError naming the first problem. `label` prefixes the message ("Mastodon credentials").
+ */
+export function parseWithSchema(schema: CredentialsSchema, raw: unknown, label: string): Record<string, unknown> {
+  const problems = checkCredentials(schema, raw, false);
+  if (problems.length > 0) {
+    const [first] = problems;
+    throw new InvalidCredentialsError(
+      first.field === 'credentials' ? `${label} ${first.message}` : `${label}: ${first.field} ${first.message}`,
+    );
+  }
+  return asObject(raw) as Record<string, unknown>;
+}

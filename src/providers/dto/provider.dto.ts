@@ -1,0 +1,30 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class ProviderLimitsDto {
+  /** Maximum post length, counted as the network counts it. */
+  maxCharacters!: number;
+  maxMedia!: number;
+  maxImageBytes!: number;
+  supportedMimeTypes!: string[];
+}
+
+export class ProviderDto {
+  /** Stable id, used as `provider` everywhere in the API. */
+  id!: string;
+  /** Human name of the network. */
+  name!: string;
+
+  /** `credentials`: `POST /api/channels` with credentials; `oauth`: `POST /api/channels/connect/{provider}`. */
+  @ApiProperty({ enum: ['credentials', 'oauth'] })
+  connect!: 'credentials' | 'oauth';
+
+  /** False for an OAuth network whose app credentials are not configured on this server. */
+  enabled!: boolean;
+
+  /** Limits of a typical account; a connected channel carries its own. */
+  limits!: ProviderLimitsDto;
+}
+
+export class ProviderListDto {
+  data!: ProviderDto[];
+}

@@ -1,0 +1,65 @@
+import type { InjectionToken, Type } from '@nestjs/common';
+import type { OutboundHttp } from '../common/http/outbound-http';
+import type { ChannelLimits, OAuthSpec, SocialProvider } from './social-provider.interface';
+
+/**
+ * How a user connects an account. `credentials`: the connect request carries them (Mastodon token,
+ * Bluesky app password) and the plugin's credentials schema validates them. `oauth`: the account is
+ * connected through an authorization-code flow with PKCE (`POST /api/channels/connect/{provider}`); the
+ * plugin declares its endpoints and scopes in `oauth` and the oauth module runs the flow and the refresh.
+ */
+export type ConnectKind = 'credentials' | 'oauth';
+
+/** A class-validator class: the one schema of what a user sends to connect (validation and OpenAPI). */
+export type CredentialsSchema = new () => object;
+
+/** What a plugin gets to build its adapter; shared by every provider. */
+export interface ProviderContext {
+  /** The SSRF-guarded outbound HTTP client. */
+  http: OutboundHttp;
+  /**
+   * One of the tokens the plugin lists in `inject`, as Nest built it: something a module in its
+   * `imports` exports (a store), or a global one (a config namespace). Throws for tokens not listed.
+   * Networks reached over HTTP need none of it.
+   */
+  resolve<T>(token: InjectionToken<T>): T;
+}
+
+/**
+ * One social network as a plugin. Its folder (`src/providers/<id>/`) owns the adapter, the credentials
+ * schema and the limits; `provider.list.ts` registers it with one line. See docs/adding-a-provider.md.
+ */
+export interface ProviderPlugin<Id extends string = string> {
+  /** Stable id, stored in `channels.provider` and sent by clients (lower case, no spaces). */
+  readonly id: Id;
+  /** Human name of the network, for messages and front ends. */
+  readonly displayName: string;
+  readonly connectKind: ConnectKind;
+  /**
+   * Schema of the credentials given to `POST /api/channels`. The API validates the request with it
+   * (unknown fields refused), the adapter parses with it, and its class name is the OpenAPI schema
+   * listed in the connect request's `oneOf`.
+   */
+  readonly credentials: CredentialsSchema;
+  /**
+   * Nest modules the adapter needs, imported by ProvidersModule. Only for networks that live inside
+   * the service (the sandbox keeps its timeline in our database); the others leave it out.
+   */
+  readonly imports?: readonly Type[];
+  /**
+   * Nest tokens `create` reads through `context.resolve` (from `imports` or global modules). They are
+   * injected into the registry's factory, so Nest builds them first.
+   */
+  readonly inject?: readonly InjectionToken[];
+  /** Limits of a typical account, listed by `GET /api/providers` (a channel's own limits may differ). */
+  readonly defaultLimits: ChannelLimits;
+  /** Endpoints and scopes, for `connectKind: 'oauth'`. */
+  readonly oauth?: OAuthSpec;
+  /** Builds the adapter. Called once per process. */
+  create(context: ProviderContext): SocialProvider;
+}
+
+/** Declares a plugin, keeping its id as a literal type (so `ProviderId` is the union of registered ids). */
+export function defineProvider<const Id extends string>(plugin: ProviderPlugin<Id>): ProviderPlugin<Id> {
+  return plugin;
+}

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Page, paginate } from '../../common/pagination/pagination';
+import { SandboxMedia, SandboxPost } from './sandbox-post.entity';
+
+/** What the sandbox adapter needs from its storage: the network's side of publishing and reading. */
+export interface SandboxTimeline {
+  /** Counts one attempt of a publication, creating its row on the first; returns the row after counting. */
+  attempt(accountId: string, idempotencyKey: string): Promise<SandboxPost>;
+  /** Puts the attempted post on the timeline; a post already there is returned unchanged. */
+  publish(id: string, content: string, media: SandboxMedia[]): Promise<SandboxPost>;
+  /** A published post of the account, or null. */
+  find(accountId: string, id: string): Promise<SandboxPost | null>;
+}
+
+/** The `sandbox_posts` table: the sandbox network's timelines. */
+@Injectable()
+export class SandboxTimelineStore implements SandboxTimeline {
+  constructor(@InjectRepository(SandboxPost) private readonly posts: Repository<SandboxPost>) {}
+
+  async attempt(accountId: string, idempotencyKey: string): Promise<SandboxPost> {
+    const rows: Array<{ id: string }> = await this.posts.query(
+      `INSERT INTO sandbox_posts (account_id, idempotency_key, attempts) VALUES ($1, $2, 1)
+       ON CONFLICT (account_id, idempotency_key) DO UPDATE SET attempts = sandbox_posts.attempts + 1
+       RETURNING id`,
+      [accountId, idempotencyKey],
+    );
+    return this.posts.findOneByOrFail({ id: rows[0].id });
+  }
+
+  async publish(id: string, content: string, media: SandboxMedia[]): Promise<SandboxPost> {
+    await this.posts
+      .createQueryBuilder()
+      .update()
+      .set({ content, media, publishedAt: () => 'clock_timestamp()' })
+      .where('id = :id AND published_at IS NULL', { id })
+      .execute();
+    return this.posts.findOneByOrFail({ id });
+  }
+
+  find(accountId: string, id: string): Promise<SandboxPost | null> {
+    return this.posts
+      .createQueryBuilder('p')
+      .where('p.id = :id AND p.account_id = :accountId AND p.published_at IS NOT NULL', { id, accountId })
+      .getOne();
+  }
+
+  /** The account's timeline, newest first. */
+  list(accountId: string, q: { limit: number; cursor?: string }): Promise<Page<SandboxPost>> {
+    const qb = this.posts
+      .createQueryBuilder('p')
+      .where('p.account_id = :accountId AND p.published_at IS NOT NULL', { accountId });
+    return paginate(qb, { sortColumn: 'p.published_at', idColumn: 'p.id', direction: 'DESC', ...q });
+  }
+}

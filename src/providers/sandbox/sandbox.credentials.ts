@@ -1,0 +1,67 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { parseWithSchema } from '../credentials-schema';
+import { SANDBOX_MAX_CHARACTERS, SANDBOX_MAX_MEDIA } from './sandbox.limits';
+
+/** Sandbox: a network inside the service; no account needed (docs/guide.md section 11). */
+export class SandboxCredentialsDto {
+  @ApiProperty({ example: 'My sandbox', maxLength: 100, description: 'Display name of the sandbox account' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  name!: string;
+
+  @ApiProperty({
+    required: false,
+    minimum: 1,
+    maximum: SANDBOX_MAX_CHARACTERS,
+    default: 500,
+    description: 'Longest post, in characters (graphemes)',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(SANDBOX_MAX_CHARACTERS)
+  maxCharacters?: number;
+
+  @ApiProperty({
+    required: false,
+    minimum: 0,
+    maximum: SANDBOX_MAX_MEDIA,
+    default: 4,
+    description: 'Most media per post',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(SANDBOX_MAX_MEDIA)
+  maxMedia?: number;
+}
+
+/** What is stored (sealed) for a sandbox channel: the given fields plus the timeline's account id. */
+class StoredSandboxCredentials extends SandboxCredentialsDto {
+  @IsUUID()
+  accountId!: string;
+}
+
+export interface SandboxCredentials {
+  name: string;
+  maxCharacters?: number;
+  maxMedia?: number;
+}
+
+export interface StoredSandboxAccount extends SandboxCredentials {
+  accountId: string;
+}
+
+/** The credentials given to connect; throws InvalidCredentialsError. */
+export function parseSandboxCredentials(raw: unknown): SandboxCredentials {
+  const c = parseWithSchema(SandboxCredentialsDto, raw, 'Sandbox credentials') as unknown as SandboxCredentials;
+  return { name: c.name.trim(), maxCharacters: c.maxCharacters, maxMedia: c.maxMedia };
+}
+
+/** The stored credentials of a connected sandbox channel; throws InvalidCredentialsError. */
+export function parseStoredSandboxAccount(raw: unknown): StoredSandboxAccount {
+  const c = parseWithSchema(StoredSandboxCredentials, raw, 'Sandbox credentials') as unknown as StoredSandboxAccount;
+  return { name: c.name, maxCharacters: c.maxCharacters, maxMedia: c.maxMedia, accountId: c.accountId };
+}

@@ -1,0 +1,188 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { ConfigType } from '@nestjs/config';
+import { providersConfig } from '../../config';
+import { commonDraftProblems } from '../draft-validation.util';
+import { countGraphemes } from '../grapheme.util';
+import { defineProvider } from '../provider-plugin';
+import {
+  ContentRejectedError,
+  CredentialsRevokedError,
+  InvalidCredentialsError,
+  TransientProviderError,
+} from '../provider.errors';
+import type {
+  ChannelLimits,
+  ConnectedAccount,
+  Metrics,
+  MetricsResult,
+  PostDraft,
+  Problem,
+  PublishMedia,
+  PublishResult,
+  PublishInput,
+  PublishedRef,
+  SocialProvider,
+} from '../social-provider.interface';
+import type { SandboxMedia } from './sandbox-post.entity';
+import { SandboxCredentialsDto, parseSandboxCredentials, parseStoredSandboxAccount } from './sandbox.credentials';
+import { SANDBOX_DEFAULT_LIMITS, sandboxLimits } from './sandbox.limits';
+import { SandboxTimelineModule } from './sandbox-timeline.module';
+import { SandboxTimeline, SandboxTimelineStore } from './sandbox-timeline.store';
+
+/** Content switches that make the sandbox fail on purpose (docs/guide.md section 11). */
+export const SANDBOX_SWITCHES = {
+  /** The first two attempts fail as temporarily unavailable; the third succeeds. */
+  failTransient: '#fail-transient',
+  /** Refused for good (CONTENT_REJECTED). */
+  failPermanent: '#fail-permanent',
+  /** The credentials are revoked: the target fails and the channel is disconnected. */
+  revoke: '#revoke',
+} as const;
+const TRANSIENT_FAILURES = 2;
+
+const DISABLED = 'The sandbox network is disabled on this server (SANDBOX_PROVIDER=false)';
+
+export interface SandboxProviderOptions {
+  /** SANDBOX_PROVIDER: when false, connecting, validating and publishing refuse. */
+  enabled: boolean;
+  /** Clock of the analytics figures (tests pass their own). */
+  now?: () => Date;
+}
+
+/**
+ * Engagement of a sandbox post: a pure function of the post's id and age, so every reader sees the
+ * same figures at the same moment, and they grow over time (so `analytics.updated` fires).
+ */
+export function sandboxMetrics(postId: string, publishedAt: Date, now: Date): Metrics {
+  const seed = createHash('sha256').update(postId).digest().readUInt32BE(0);
+  const ageSeconds = Math.max(0, (now.getTime() - publishedAt.getTime()) / 1000);
+  const likes = Math.floor(Math.sqrt(ageSeconds) * (1 + (seed % 4)));
+  const reposts = Math.floor(likes / 3);
+  const replies = Math.floor(likes / 5);
+  const quotes = Math.floor(likes / 10);
+  const impressions = likes * (10 + (seed % 20)) + (likes > 0 ? seed % 7 : 0);
+  return {
+    likes,
+    reposts,
+    replies,
+    quotes,
+    impressions,
+    raw: { likes, reposts, replies, quotes, impressions, ageSeconds: Math.floor(ageSeconds) },
+  };
+}
+
+/** Reads an attachment the way a network would: all of its bytes, hashed. */
+async function receive(media: PublishMedia): Promise<SandboxMedia> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of media.open()) {
+    const buf = chunk as Buffer;
+    hash.update(buf);
+    size += buf.length;
+  }
+  return { id: media.id, mimeType: media.mimeType, size, sha256: hash.digest('hex') };
+}
+
+/**
+ * A social network inside the service: no account, no internet. Its "API" is the sandbox timeline
+ * (a table of our own database), so the adapter's calls to it play the part of HTTP calls to a network.
+ * Publishing is idempotent per idempotency key, like the real networks' adapters.
+ */
+export class SandboxProvider implements SocialProvider {
+  readonly id = 'sandbox' as const;
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly timeline: SandboxTimeline,
+    private readonly options: SandboxProviderOptions,
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  connect(credentials: unknown): Promise<ConnectedAccount> {
+    if (!this.options.enabled) return Promise.reject(new InvalidCredentialsError(DISABLED));
+    const given = parseSandboxCredentials(credentials);
+    // Each connect is a new account: its timeline belongs to that channel alone.
+    const accountId = randomUUID();
+    const slug =
+      given.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '') || 'account';
+    return Promise.resolve({
+      externalId: accountId,
+      name: given.name,
+      handle: `@${slug}@sandbox`,
+      avatarUrl: null,
+      profileUrl: null,
+      limits: sandboxLimits(given.maxCharacters, given.maxMedia),
+      credentials: { ...given, accountId },
+    });
+  }
+
+  validate(post: PostDraft, limits: ChannelLimits): Problem[] {
+    if (!this.options.enabled) return [{ field: 'channelIds', message: DISABLED }];
+    const problems = commonDraftProblems('The sandbox', post.content, post.media, limits);
+    const length = countGraphemes(post.content);
+    if (length > limits.maxCharacters) {
+      problems.push({
+        field: 'content',
+        message: `The sandbox allows at most ${limits.maxCharacters} characters (got ${length})`,
+      });
+    }
+    return problems;
+  }
+
+  async publish(input: PublishInput): Promise<PublishResult> {
+    if (!this.options.enabled) throw new ContentRejectedError(DISABLED);
+    const account = parseStoredSandboxAccount(input.credentials);
+    const row = await this.timeline.attempt(account.accountId, input.idempotencyKey);
+    if (row.publishedAt) return this.ref(row.id); // an earlier attempt got through: same post, not a second one
+    if (input.content.includes(SANDBOX_SWITCHES.revoke)) {
+      throw new CredentialsRevokedError('sandbox: #revoke: the credentials of this account were revoked', 401);
+    }
+    if (input.content.includes(SANDBOX_SWITCHES.failPermanent)) {
+      throw new ContentRejectedError('sandbox: #fail-permanent: the post was refused for good', 422);
+    }
+    if (input.content.includes(SANDBOX_SWITCHES.failTransient) && row.attempts <= TRANSIENT_FAILURES) {
+      throw new TransientProviderError(
+        `sandbox: #fail-transient: temporarily unavailable (attempt ${row.attempts} of ${TRANSIENT_FAILURES + 1})`,
+        503,
+      );
+    }
+    const media: SandboxMedia[] = [];
+    for (const item of input.media) media.push(await receive(item));
+    const published = await this.timeline.publish(row.id, input.content, media);
+    return this.ref(published.id);
+  }
+
+  async fetchMetrics(credentials: Record<string, unknown>, ref: PublishedRef): Promise<MetricsResult> {
+    if (!this.options.enabled) throw new ContentRejectedError(DISABLED);
+    const account = parseStoredSandboxAccount(credentials);
+    const post = await this.timeline.find(account.accountId, ref.platformPostId);
+    if (!post?.publishedAt) throw new ContentRejectedError('sandbox: no such post on this account', 404);
+    return { metrics: sandboxMetrics(post.id, post.publishedAt, this.now()) };
+  }
+
+  private ref(postId: string): PublishResult {
+    return { platformPostId: postId, url: `sandbox:posts/${postId}` };
+  }
+}
+
+/**
+ * The sandbox as a plugin. Unlike networks reached over HTTP, its "API" is a table of our database:
+ * the plugin imports the module owning it and injects the store and the SANDBOX_PROVIDER switch.
+ */
+export const sandboxPlugin = defineProvider({
+  id: 'sandbox',
+  displayName: 'Sandbox',
+  connectKind: 'credentials',
+  credentials: SandboxCredentialsDto,
+  defaultLimits: SANDBOX_DEFAULT_LIMITS,
+  imports: [SandboxTimelineModule],
+  inject: [SandboxTimelineStore, providersConfig.KEY],
+  create: ({ resolve }) =>
+    new SandboxProvider(resolve(SandboxTimelineStore), {
+      enabled: resolve<ConfigType<typeof providersConfig>>(providersConfig.KEY).sandboxEnabled,
+    }),
+});

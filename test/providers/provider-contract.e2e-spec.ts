@@ -1,0 +1,223 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { OutboundHttp } from '../../src/common/http/outbound-http';
+import { ContentRejectedError, TransientProviderError } from '../../src/providers/provider.errors';
+import { PROVIDER_PLUGINS } from '../../src/providers/provider.list';
+import type { ProviderPlugin } from '../../src/providers/provider-plugin';
+import type { ConnectedAccount, PublishInput, SocialProvider } from '../../src/providers/social-provider.interface';
+import { makePng } from '../factories/png.factory';
+import type { ProviderContractFake } from '../fakes/provider-contract';
+import { MediaClient, tempMediaDir } from '../media/media-support';
+import { FAST_PUBLISHING_ENV, waitFor } from '../support/publishing-env';
+import { TestApp } from '../support/test-app';
+import { TINY_PNG, mediaFrom } from './media.fixture';
+
+/**
+ * The shared provider contract: every registered plugin, against its fake (`test/fakes/<id>.fake.ts`
+ * exporting `contractFake`), through the real app and through the adapter alone. A provider
+ * registered in provider.list.ts without a fake fails here, unless it is listed below.
+ */
+
+/**
+ * Networks that live inside the service: there is no server to fake, so nothing can make the next
+ * call answer 503 or set engagement figures. Each drives the same cases (schema, publish with and
+ * without media, transient and permanent failures, revocation, idempotency, metrics) through its own
+ * switches in the spec named here.
+ */
+const IN_SERVICE_NETWORKS: Record<string, string> = { sandbox: 'sandbox.provider.e2e-spec.ts' };
+const FAKED_PLUGINS = PROVIDER_PLUGINS.filter((p) => !(p.id in IN_SERVICE_NETWORKS));
+
+it('every plugin without a fake server has its own contract spec', () => {
+  for (const [id, spec] of Object.entries(IN_SERVICE_NETWORKS)) {
+    expect(PROVIDER_PLUGINS.map((p) => p.id)).toContain(id);
+    expect(existsSync(join(__dirname, spec))).toBe(true);
+  }
+});
+
+function loadContractFake(id: string): ProviderContractFake {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const mod = require(`../fakes/${id}.fake`) as { contractFake?: () => ProviderContractFake };
+  if (typeof mod.contractFake !== 'function') throw new Error(`test/fakes/${id}.fake.ts exports no contractFake()`);
+  return mod.contractFake();
+}
+
+/** The path and query of a URL, to request it from the test app (the callback URL names PUBLIC_BASE_URL). */
+const pathOf = (url: string) => {
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
+};
+
+describe('provider contract', () => {
+  let t: TestApp;
+  const media = tempMediaDir();
+  const fakes = new Map(FAKED_PLUGINS.map((p) => [p.id as string, loadContractFake(p.id)]));
+  const started = new Map<string, Record<string, unknown>>();
+
+  // Fakes first: OAuth networks give the app its client credentials and hosts through the environment.
+  beforeAll(async () => {
+    const env: Record<string, string> = { ...FAST_PUBLISHING_ENV, MEDIA_DIR: media.dir };
+    for (const [id, fake] of fakes) {
+      started.set(id, await fake.start());
+      Object.assign(env, fake.appEnv?.() ?? {});
+    }
+    t = await TestApp.start({ env: { ...env, PUBLIC_BASE_URL: 'http://app.test' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    for (const fake of fakes.values()) await fake.stop();
+    media.cleanup();
+  });
+
+  describe.each(FAKED_PLUGINS.map((p): [string, ProviderPlugin] => [p.id, p]))('%s', (id, plugin) => {
+    const fake = fakes.get(id)!;
+    let credentials: Record<string, unknown>;
+    let key: string;
+    let channelId: string;
+    let http: OutboundHttp;
+    let adapter: SocialProvider;
+
+    beforeAll(async () => {
+      credentials = started.get(id)!;
+      key = (await t.createWorkspace()).key;
+      http = new OutboundHttp({ allowPrivate: true, defaultTimeoutMs: 5000 });
+      adapter = plugin.create({ http, resolve: (token) => t.app.get(token, { strict: false }) });
+    });
+    afterAll(() => http?.close());
+
+    const connect = (body: Record<string, unknown>) =>
+      t.request('POST', '/api/channels', { key, body: { provider: id, credentials: body } });
+    const getPost = async (postId: string) => (await t.request('GET', `/api/posts/${postId}`, { key })).body;
+    const publishNow = async (content: string, mediaIds: string[] = []) => {
+      const created = await t.request('POST', '/api/posts', {
+        key,
+        body: { content, channelIds: [channelId], mediaIds, publishNow: true },
+      });
+      expect(created.status).toBe(201);
+      return waitFor(
+        () => getPost(created.body.id),
+        (p) => p.status === 'published' || p.status === 'failed',
+      );
+    };
+    const postsWithText = (text: string) => fake.posts().filter((p) => p.text.includes(text));
+
+    it('connects through the API; the schema refuses unknown fields; wrong secrets are refused', async () => {
+      if (plugin.connectKind === 'oauth') {
+        // Credentials are refused; the authorization-code flow connects the account.
+        expect((await connect(credentials)).status).toBe(400);
+        await expect(adapter.connect(fake.wrongCredentials())).rejects.toThrow();
+        const start = await t.request('POST', `/api/channels/connect/${id}`, { key, body: {} });
+        expect(start.status).toBe(201);
+        const callback = await fake.consent!(start.body.authorizationUrl);
+        const done = await t.request('GET', pathOf(callback));
+        expect(done.status).toBe(201);
+        const list = await t.request('GET', `/api/channels?provider=${id}`, { key });
+        expect(list.body.data).toHaveLength(1);
+        expect(list.body.data[0]).toEqual(expect.objectContaining({ provider: id, status: 'active' }));
+        expect(list.body.data[0].limits.maxCharacters).toBeGreaterThan(0);
+        expect(done.text).toContain(list.body.data[0].id);
+        channelId = list.body.data[0].id;
+        return;
+      }
+      const unknown = await connect({ ...credentials, extra: 'x' });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.details).toContainEqual({ field: 'credentials.extra', message: "unknown field 'extra'" });
+
+      const wrong = await connect(fake.wrongCredentials());
+      expect(wrong.status).toBe(400);
+      expect(wrong.body.error).toBe('VALIDATION_ERROR');
+
+      const res = await connect(credentials);
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual(expect.objectContaining({ provider: id, status: 'active' }));
+      expect(res.body.limits.maxCharacters).toBeGreaterThan(0);
+      expect(res.body).not.toHaveProperty('credentials');
+      channelId = res.body.id;
+    });
+
+    it('publishes a text post through the pipeline', async () => {
+      const post = await publishNow(`contract text ${id}`);
+      expect(post.status).toBe('published');
+      const onNetwork = postsWithText(`contract text ${id}`);
+      expect(onNetwork).toHaveLength(1);
+      expect(onNetwork[0].platformPostId).toBe(post.targets[0].platformPostId);
+      expect(onNetwork[0].mediaCount).toBe(0);
+    });
+
+    it('publishes a post with an image through the pipeline', async () => {
+      const png = makePng(32, 24);
+      const client = new MediaClient(t, key);
+      const init = await client.initialize({ filename: 'c.png', mimeType: 'image/png', size: png.length });
+      expect((await client.chunk(init.body.id, 0, png)).status).toBe(200);
+      expect((await client.finalize(init.body.id)).body.status).toBe('ready');
+      const post = await publishNow(`contract image ${id}`, [init.body.id]);
+      expect(post.status).toBe('published');
+      expect(postsWithText(`contract image ${id}`).map((p) => p.mediaCount)).toEqual([1]);
+    });
+
+    it('retries a transient failure and publishes exactly once', async () => {
+      fake.failNext(1, 503, fake.publishRoute);
+      const post = await publishNow(`contract transient ${id}`);
+      expect(post.status).toBe('published');
+      expect(post.targets[0].attempts).toBeGreaterThanOrEqual(2);
+      expect(postsWithText(`contract transient ${id}`)).toHaveLength(1);
+    });
+
+    it('fails the target without retrying when the network refuses the post', async () => {
+      fake.failNext(1, fake.rejectStatus, fake.publishRoute);
+      const post = await publishNow(`contract rejected ${id}`);
+      expect(post.status).toBe('failed');
+      expect(post.targets[0].error).toEqual({ code: 'CONTENT_REJECTED', message: expect.any(String) });
+      expect(postsWithText(`contract rejected ${id}`)).toHaveLength(0);
+    });
+
+    describe('the adapter alone', () => {
+      let account: ConnectedAccount;
+      const input = (overrides: Partial<PublishInput>): PublishInput => ({
+        credentials: account.credentials,
+        content: 'adapter',
+        media: [],
+        idempotencyKey: 'contract-key',
+        createdAt: new Date('2025-06-01T12:00:00.000Z'),
+        ...overrides,
+      });
+
+      beforeAll(async () => {
+        account = await adapter.connect(credentials);
+      });
+
+      it('publishes idempotently: a retry with the same key returns the same post and creates none', async () => {
+        const media = [mediaFrom(TINY_PNG)];
+        const first = await adapter.publish(input({ content: `contract idem ${id}`, media }));
+        const again = await adapter.publish(input({ content: `contract idem ${id}`, media, attempt: 2 }));
+        expect(again.platformPostId).toBe(first.platformPostId);
+        expect(postsWithText(`contract idem ${id}`)).toHaveLength(1);
+      });
+
+      it('maps failures: 5xx is transient, a refusal is permanent', async () => {
+        fake.failNext(1, 503, fake.publishRoute);
+        await expect(adapter.publish(input({ idempotencyKey: 'k-503' }))).rejects.toBeInstanceOf(
+          TransientProviderError,
+        );
+        fake.failNext(1, fake.rejectStatus, fake.publishRoute);
+        await expect(adapter.publish(input({ idempotencyKey: 'k-4xx' }))).rejects.toBeInstanceOf(ContentRejectedError);
+      });
+
+      it('reads metrics of a published post', async () => {
+        const ref = await adapter.publish(input({ content: `contract metrics ${id}`, idempotencyKey: 'k-metrics' }));
+        fake.setCounts(ref.platformPostId, { likes: 5, reposts: 3, replies: 2 });
+        const { metrics } = await adapter.fetchMetrics(account.credentials, ref);
+        expect(metrics).toEqual(expect.objectContaining({ likes: 5, reposts: 3, replies: 2 }));
+      });
+    });
+
+    // Last: it breaks the account for the rest of the file.
+    it('disconnects the channel when the network revokes the credentials', async () => {
+      fake.revokeAll();
+      const post = await publishNow(`contract revoked ${id}`);
+      expect(post.status).toBe('failed');
+      expect(post.targets[0].error).toEqual({ code: 'CREDENTIALS_REVOKED', message: expect.any(String) });
+      const channel = await t.request('GET', `/api/channels/${channelId}`, { key });
+      expect(channel.body.status).toBe('disconnected');
+    });
+  });
+});
