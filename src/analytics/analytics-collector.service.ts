@@ -5,15 +5,16 @@ import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { analyticsConfig } from '../config/analytics.config';
 import { EventsService } from '../events/events.service';
+import { ChannelCredentialsService } from '../oauth/channel-credentials.service';
 import { CredentialsRevokedError, ProviderError, TransientProviderError } from '../providers/provider.errors';
 import { ProviderRegistry } from '../providers/provider.registry';
+import { withDeadlockRetry } from '../database/deadlock-retry';
 import { Figures, METRIC_KEYS, figuresChanged, figuresOf } from './analytics-figures';
 import { AnalyticsService } from './analytics.service';
 import { COLLECT_FOR_MS, nextCollectAt } from './collection-cadence';
 import { Limiter, createLimiter } from './concurrency-limiter';
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
-const RETRYABLE_SQL_STATES = new Set(['40P01', '40001']); // deadlock, serialization failure
 
 /** A target to read: its row in target_metrics joined with the reference on the network. */
 interface DueTarget {
@@ -81,6 +82,7 @@ export class AnalyticsCollector {
   constructor(
     private readonly dataSource: DataSource,
     private readonly channels: ChannelsService,
+    private readonly channelCredentials: ChannelCredentialsService,
     private readonly providers: ProviderRegistry,
     private readonly events: EventsService,
     private readonly analytics: AnalyticsService,
@@ -236,22 +238,28 @@ export class AnalyticsCollector {
         continue;
       }
       let credentials: Record<string, unknown> | null = null;
+      let revoked = false;
       if (channel.status === 'active') {
         try {
-          credentials = previous?.refreshed ? previous.credentials : this.channels.credentialsOf(channel);
+          // OAuth networks: an expiring access token is refreshed first (once per channel, under its lock).
+          credentials = previous?.refreshed ? previous.credentials : await this.channelCredentials.open(channel);
         } catch (err) {
-          this.logger.error({
-            msg: 'Cannot open channel credentials',
-            channelId: channel.id,
-            err: (err as Error).message,
-          });
+          if (err instanceof CredentialsRevokedError) {
+            revoked = true; // the refresh was refused and the channel is disconnected already
+          } else if (!(err instanceof TransientProviderError)) {
+            this.logger.error({
+              msg: 'Cannot open channel credentials',
+              channelId: channel.id,
+              err: (err as Error).message,
+            });
+          }
         }
       }
       states.set(channel.id, {
         channel,
         credentials,
         refreshed: previous?.refreshed ?? false,
-        revoked: false,
+        revoked,
       });
     }
   }
@@ -286,27 +294,23 @@ export class AnalyticsCollector {
 
   /** Writes one batch; a failed write is logged and its targets stay due for the next run. */
   private async write(batch: PendingWrite, states: Map<string, ChannelState>, stats: CollectionStats): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const counts = await this.dataSource.transaction((em) => this.writeInTransaction(em, batch, states));
-        stats.targets += batch.targets.length;
-        for (const o of batch.outcomes.values()) {
-          if (o.kind === 'read') stats.read += 1;
-          else if (o.kind === 'retry') stats.retry += 1;
-          else stats.skipped += 1;
-        }
-        stats.snapshots += counts.snapshots;
-        stats.events += counts.events;
-        stats.disconnected += counts.disconnected;
-        return;
-      } catch (err) {
-        const code = (err as { code?: string }).code;
-        if (attempt < 3 && code && RETRYABLE_SQL_STATES.has(code)) continue;
-        stats.targets += batch.targets.length;
-        stats.retry += batch.targets.length;
-        this.logger.error({ msg: 'Could not store collected metrics', err: (err as Error).message });
-        return;
+    try {
+      const counts = await withDeadlockRetry(() =>
+        this.dataSource.transaction((em) => this.writeInTransaction(em, batch, states)),
+      );
+      stats.targets += batch.targets.length;
+      for (const o of batch.outcomes.values()) {
+        if (o.kind === 'read') stats.read += 1;
+        else if (o.kind === 'retry') stats.retry += 1;
+        else stats.skipped += 1;
       }
+      stats.snapshots += counts.snapshots;
+      stats.events += counts.events;
+      stats.disconnected += counts.disconnected;
+    } catch (err) {
+      stats.targets += batch.targets.length;
+      stats.retry += batch.targets.length;
+      this.logger.error({ msg: 'Could not store collected metrics', err: (err as Error).message });
     }
   }
 
@@ -438,7 +442,7 @@ export class AnalyticsCollector {
       await this.events.record(em, {
         type: 'analytics.updated',
         workspaceId: workspace_id,
-        data: analytics.get(id) as unknown as Record<string, unknown>,
+        data: analytics.get(id)!,
       });
     }
     return owners.length;

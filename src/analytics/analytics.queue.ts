@@ -1,6 +1,7 @@
-import { InjectQueue } from '@nestjs/bull';
-import { Injectable } from '@nestjs/common';
+import { BullModule, InjectQueue } from '@nestjs/bull';
+import { DynamicModule, Injectable } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
+import { boundedQueueCall } from '../queue/bounded-queue-call';
 
 export const ANALYTICS_QUEUE = 'analytics';
 export const COLLECT_POST_JOB = 'collect-post';
@@ -14,12 +15,19 @@ export interface CollectPostJobData {
 export class AnalyticsQueue {
   constructor(@InjectQueue(ANALYTICS_QUEUE) private readonly queue: Queue<CollectPostJobData>) {}
 
-  /** Asks a worker to read the post's figures now. Throws when Redis is unreachable. */
+  /** The queue's registration, imported by AnalyticsModule. */
+  static registration(): DynamicModule {
+    return BullModule.registerQueue({ name: ANALYTICS_QUEUE });
+  }
+
+  /** Asks a worker to read the post's figures now. Throws (within a second) when Redis is unreachable. */
   async enqueueCollectPost(postId: string): Promise<void> {
-    await this.queue.add(
-      COLLECT_POST_JOB,
-      { postId },
-      { attempts: 3, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: 100 },
+    await boundedQueueCall(this.queue, 'accept the analytics job', () =>
+      this.queue.add(
+        COLLECT_POST_JOB,
+        { postId },
+        { attempts: 3, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: 100 },
+      ),
     );
   }
 

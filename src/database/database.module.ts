@@ -1,8 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { databaseConfig } from '../config';
 import { buildDataSourceOptions } from './data-source-options';
+import { installRequestTransactions } from './request-transaction';
 
 @Global()
 @Module({
@@ -14,6 +16,13 @@ import { buildDataSourceOptions } from './data-source-options';
         autoLoadEntities: false,
       }),
     }),
+  ],
+  providers: [
+    {
+      provide: 'REQUEST_TRANSACTIONS',
+      inject: [DataSource],
+      useFactory: (dataSource: DataSource) => installRequestTransactions(dataSource),
+    },
   ],
 })
 export class DatabaseModule {}

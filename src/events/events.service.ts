@@ -3,16 +3,11 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { Page, paginate } from '../common/pagination/pagination';
 import { EventRecord, EventType } from './event.entity';
-import { EventDto } from './dto/event.dto';
+import type { EventEnvelope, NewEvent } from './event-payloads';
+import { deleteInBatches } from '../database/batched-delete';
 
 /** Postgres NOTIFY channel the relay listens on; the notification is sent on commit only. */
 export const EVENTS_NOTIFY_CHANNEL = 'sps_events';
-
-export interface NewEvent {
-  type: EventType;
-  workspaceId: string;
-  data: Record<string, unknown>;
-}
 
 /** The outbox: record events inside the caller's transaction; read the workspace's event log. */
 @Injectable()
@@ -23,7 +18,7 @@ export class EventsService {
    * Writes the event with the caller's EntityManager, i.e. in the caller's transaction: it exists
    * if and only if the state change commits. Nothing is pushed to Redis here.
    */
-  async record(em: EntityManager, event: NewEvent): Promise<EventDto> {
+  async record<T extends EventType>(em: EntityManager, event: NewEvent<T>): Promise<EventEnvelope<T>> {
     // One round trip: insert and notify (the notification is delivered when the transaction commits).
     const [row] = await em.query<Array<{ id: string; created_at: Date }>>(
       `WITH e AS (INSERT INTO events (workspace_id, type, data) VALUES ($1, $2, $3) RETURNING id, created_at)
@@ -36,7 +31,7 @@ export class EventsService {
       timestamp: row.created_at.toISOString(),
       workspaceId: event.workspaceId,
       data: event.data,
-    };
+    } as EventEnvelope<T>;
   }
 
   /** Like record(), for many events: one INSERT and one notification for the lot. */
@@ -64,7 +59,21 @@ export class EventsService {
       direction: 'DESC',
       limit: opts.limit,
       cursor: opts.cursor,
-      cursorOf: (e) => [e.createdAt.toISOString(), e.id],
     });
+  }
+
+  /**
+   * Deletes events the relay has dispatched that are older than `days`, in batches (retention). Events
+   * not yet dispatched are never deleted. Returns how many went.
+   */
+  pruneDispatched(days: number, batchSize: number, stop?: () => boolean): Promise<number> {
+    return deleteInBatches(
+      (sql, params) => this.events.query(sql, params),
+      'events',
+      `SELECT id FROM events WHERE dispatched_at IS NOT NULL AND created_at < now() - make_interval(days => $1)`,
+      [days],
+      batchSize,
+      stop,
+    );
   }
 }

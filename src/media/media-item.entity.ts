@@ -74,6 +74,17 @@ export class MediaItem {
   @Column({ type: 'integer', array: true, default: () => `'{}'` })
   receivedChunks!: number[];
 
+  /**
+   * Storage drivers that upload in parts (S3 multipart) keep their upload id here; null for the local disk driver.
+   * Written by the driver's store (`media-multipart.store.ts`), not by the service.
+   */
+  @Column({ type: 'varchar', length: 1024, nullable: true })
+  multipartUploadId!: string | null;
+
+  /** Part number (index + 1, as a string key) -> ETag of each part stored under `multipartUploadId`. */
+  @Column({ type: 'jsonb', default: () => `'{}'` })
+  partEtags!: Record<string, string>;
+
   /** Deadline of an unfinished upload; null once `ready`. */
   @Column({ type: 'timestamptz', nullable: true })
   expiresAt!: Date | null;

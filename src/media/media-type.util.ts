@@ -1,14 +1,7 @@
 /** Media type detection from magic bytes; the declared type of an upload is never trusted on its own. */
+import { SUPPORTED_MEDIA_TYPES } from '../config/media.config';
 
-export const SUPPORTED_MEDIA_TYPES = [
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'image/webp',
-  'video/mp4',
-  'video/quicktime',
-  'video/webm',
-] as const;
+export { SUPPORTED_MEDIA_TYPES };
 
 export type SupportedMediaType = (typeof SUPPORTED_MEDIA_TYPES)[number];
 
@@ -104,10 +97,6 @@ export function sniffMimeType(head: Buffer): SupportedMediaType | null {
 export function normalizeMimeType(mimeType: string): string {
   const bare = mimeType.split(';', 1)[0].trim().toLowerCase();
   return MIME_ALIASES[bare] ?? bare;
-}
-
-export function isSupportedMediaType(mimeType: string): mimeType is SupportedMediaType {
-  return (SUPPORTED_MEDIA_TYPES as readonly string[]).includes(mimeType);
 }
 
 /** True when the client-declared type names the same format as the sniffed one (null never matches). */

@@ -1,11 +1,10 @@
-import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { MEDIA_QUEUE, MediaExpiryProcessor } from './media-expiry.processor';
+import { MediaExpiryJob } from './media-expiry.job';
 import { MediaModule } from './media.module';
 
 /** Media lifecycle jobs; loaded only where the role runs workers. */
 @Module({
-  imports: [MediaModule, BullModule.registerQueue({ name: MEDIA_QUEUE })],
-  providers: [MediaExpiryProcessor],
+  imports: [MediaModule],
+  providers: [MediaExpiryJob],
 })
 export class MediaWorkerModule {}

@@ -20,6 +20,8 @@ import { InitializeUploadDto } from './dto/initialize-upload.dto';
 import { MediaDto } from './dto/media.dto';
 import { ChunkReceiptDto, UPLOAD_CHUNK_BODY_SCHEMA, parseUploadChunkFields } from './dto/upload-chunk.dto';
 import { ACCEPTS_MULTIPART } from './media-multipart';
+import { UploadFromUrlDto } from './dto/upload-from-url.dto';
+import { MediaUrlImportService } from './media-url-import.service';
 import { MediaService } from './media.service';
 
 /** Status and message of a failure raised by the multipart parser (@fastify/multipart or busboy). */
@@ -33,7 +35,10 @@ function multipartFailure(err: unknown): AppError {
 @ApiTags('Media')
 @Controller('media')
 export class MediaController {
-  constructor(private readonly media: MediaService) {}
+  constructor(
+    private readonly media: MediaService,
+    private readonly urlImport: MediaUrlImportService,
+  ) {}
 
   @Post('upload/initialize')
   @ApiOperation({
@@ -46,6 +51,22 @@ export class MediaController {
   @ApiErrors(400, 413, 415)
   async initializeUpload(@WorkspaceId() workspaceId: string, @Body() body: InitializeUploadDto): Promise<MediaDto> {
     return MediaDto.from(await this.media.initialize(workspaceId, body));
+  }
+
+  @Post('upload/url')
+  @ApiOperation({
+    summary: 'Upload from a URL',
+    description:
+      'Downloads the file (http or https, no redirects, public addresses only in production) and runs it through ' +
+      'the same checks as a chunked upload: supported type (`mimeType`, else the response `Content-Type`; 415), ' +
+      'size limit (413, also when the download grows past it), the bytes matching the type (415) and, for images, ' +
+      'readable dimensions (415). Answers with the `ready` item once it is stored. A URL that cannot be downloaded ' +
+      '(refused address, error status, timeout) is 400.',
+  })
+  @ApiCreatedResponse({ type: MediaDto, description: 'The `ready` item' })
+  @ApiErrors(400, 409, 413, 415)
+  async uploadFromUrl(@WorkspaceId() workspaceId: string, @Body() body: UploadFromUrlDto): Promise<MediaDto> {
+    return MediaDto.from(await this.urlImport.importFromUrl(workspaceId, body));
   }
 
   @Post('upload/file')

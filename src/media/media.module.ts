@@ -1,26 +1,47 @@
 import { Module } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { OutboundHttp } from '../common/http/outbound-http';
+import { appConfig } from '../config';
 import { mediaConfig } from '../config/media.config';
+import { PostMediaUsageModule } from '../posts/post-media-usage.module';
 import { MediaItem } from './media-item.entity';
 import { MediaController } from './media.controller';
+import { MEDIA_DOWNLOADER, MediaUrlImportService } from './media-url-import.service';
 import { MediaService } from './media.service';
 import { LocalDiskStorage } from './storage/local-disk.storage';
+import { MediaMultipartStore } from './storage/media-multipart.store';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage.interface';
+import { S3Storage, createS3Client } from './storage/s3.storage';
 
-/** Builds the storage driver named by MEDIA_STORAGE (only `local` ships; S3 would be one more case). */
-function createMediaStorage(cfg: ConfigType<typeof mediaConfig>): MediaStorage {
+/** Builds the storage driver named by MEDIA_STORAGE. */
+function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: DataSource): MediaStorage {
   switch (cfg.storage) {
     case 'local':
       return new LocalDiskStorage(cfg.dir);
+    case 's3': {
+      const s3 = cfg.s3!;
+      return new S3Storage(createS3Client(s3), s3.bucket, s3.keyPrefix, new MediaMultipartStore(dataSource));
+    }
   }
 }
 
 /** Chunked media uploads, storage and reads. Exports MediaService (posts attach and publish media). */
 @Module({
-  imports: [TypeOrmModule.forFeature([MediaItem])],
+  imports: [TypeOrmModule.forFeature([MediaItem]), PostMediaUsageModule],
   controllers: [MediaController],
-  providers: [MediaService, { provide: MEDIA_STORAGE, inject: [mediaConfig.KEY], useFactory: createMediaStorage }],
-  exports: [MediaService],
+  providers: [
+    MediaService,
+    MediaUrlImportService,
+    { provide: MEDIA_STORAGE, inject: [mediaConfig.KEY, DataSource], useFactory: createMediaStorage },
+    {
+      provide: MEDIA_DOWNLOADER,
+      inject: [appConfig.KEY, mediaConfig.KEY],
+      useFactory: (app: ConfigType<typeof appConfig>, media: ConfigType<typeof mediaConfig>) =>
+        new OutboundHttp({ allowPrivate: app.outboundAllowPrivate, defaultTimeoutMs: media.urlTimeoutMs }),
+    },
+  ],
+  exports: [MediaService, MEDIA_STORAGE],
 })
 export class MediaModule {}

@@ -8,6 +8,7 @@ import { AppError } from '../common/errors';
 import { mediaConfig } from '../config/media.config';
 import { ImageSize, readImageSizeFromStream } from './image-size.util';
 import { MediaItem } from './media-item.entity';
+import { MEDIA_USAGE, MediaUsage } from './media-usage.port';
 import { MIME_SNIFF_BYTES, mimeMatches, normalizeMimeType, sniffMimeType } from './media-type.util';
 import { MimeMismatchError, MimeSniffer } from './mime-sniffer';
 import {
@@ -25,9 +26,6 @@ import { isUuid } from '../common/validators';
 const MISSING_LISTED = 50;
 /** Rows the expiry sweep locks and purges per transaction. */
 const SWEEP_BATCH = 100;
-
-/** Decides whether a post that is scheduled or publishing uses the media (set by the posts module). */
-export type MediaUsageCheck = (workspaceId: string, mediaId: string) => Promise<boolean>;
 
 export interface InitializeUploadInput {
   filename: string;
@@ -74,13 +72,13 @@ function listMissing(missing: readonly number[]): string {
 @Injectable()
 export class MediaService {
   private readonly logger = new Logger(MediaService.name);
-  private usageCheck: MediaUsageCheck = () => Promise.resolve(false);
 
   constructor(
     @InjectRepository(MediaItem) private readonly media: Repository<MediaItem>,
     private readonly dataSource: DataSource,
     @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
     @Inject(mediaConfig.KEY) private readonly cfg: ConfigType<typeof mediaConfig>,
+    @Inject(MEDIA_USAGE) private readonly usage: MediaUsage,
   ) {}
 
   /** Largest chunk the service ever asks for (the multipart parser's file size limit is derived from it). */
@@ -100,11 +98,6 @@ export class MediaService {
   /** Streams the final bytes of a `ready` item; the stream errors if there are none. */
   open(mediaId: string): Readable {
     return this.storage.open(mediaId);
-  }
-
-  /** DELETE consults `fn` (true = in use -> 409). Until set, no media is in use. */
-  setUsageCheck(fn: MediaUsageCheck): void {
-    this.usageCheck = fn;
   }
 
   // ---- upload ----------------------------------------------------------------------------------
@@ -144,13 +137,25 @@ export class MediaService {
       createdAt,
       updatedAt: createdAt,
     });
-    await this.media.insert(item);
-    try {
-      await this.storage.begin(item.id);
-    } catch (err) {
-      await this.media.delete({ id: item.id });
-      throw err;
-    }
+    // Storage is prepared when the first chunk arrives, so an initialize alone costs one row, and
+    // the rows are capped per workspace (serialized per workspace by a transaction advisory lock).
+    await this.dataSource.transaction(async (em) => {
+      // Two statements: the count's snapshot must be taken after the lock is held.
+      await em.query(`SELECT pg_advisory_xact_lock(hashtext('media-pending'), hashtext($1::text))`, [workspaceId]);
+      const [{ pending }] = await em.query<[{ pending: number }]>(
+        `SELECT count(*)::int AS pending FROM media
+          WHERE workspace_id = $1::uuid AND status = 'uploading' AND expires_at > now()`,
+        [workspaceId],
+      );
+      if (pending >= this.cfg.maxPendingUploads) {
+        throw AppError.conflict(
+          `Too many unfinished uploads: a workspace may have ${this.cfg.maxPendingUploads} at a time; ` +
+            'finalize or delete some first (unfinished uploads expire after ' +
+            `${Math.round(this.cfg.uploadTtlSeconds / 3600)} h)`,
+        );
+      }
+      await em.getRepository(MediaItem).insert(item);
+    });
     return item;
   }
 
@@ -175,6 +180,14 @@ export class MediaService {
     }
     const index = input.chunkIndex;
     const expected = this.expectedChunkBytes(item, index);
+    if (item.receivedChunks.length === 0) {
+      try {
+        await this.storage.begin(item.id);
+      } catch (err) {
+        data.destroy();
+        throw err;
+      }
+    }
     const source = index === 0 ? pipeline(data, new MimeSniffer(item.mimeType), () => undefined) : data;
     try {
       await this.storage.writePart(item.id, index, source, {
@@ -271,7 +284,7 @@ export class MediaService {
       const repo = em.getRepository(MediaItem);
       const item = await repo.findOne({ where: { id, workspaceId }, lock: { mode: 'pessimistic_write' } });
       if (!item) throw AppError.notFound('Media');
-      if (await this.usageCheck(workspaceId, id)) {
+      if (await this.usage.isInUse(workspaceId, id)) {
         throw AppError.conflict('Media is used by a scheduled or publishing post');
       }
       // Bytes first: if this fails the row stays and the client can retry; the reverse would leak bytes.
@@ -312,7 +325,24 @@ export class MediaService {
       if (expired < SWEEP_BATCH) break;
     }
     if (total > 0) this.logger.log({ msg: 'Expired unfinished uploads', count: total });
+    const purged = await this.purgeExpiredRows();
+    if (purged > 0) this.logger.log({ msg: 'Deleted rows of uploads expired long ago', count: purged });
     return total;
+  }
+
+  /** Deletes `expired` rows (their bytes are already gone) once the retention period has passed. */
+  private async purgeExpiredRows(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const [, deleted] = await this.media.query<[unknown, number]>(
+        `DELETE FROM media WHERE id IN (
+           SELECT id FROM media WHERE status = 'expired' AND updated_at < now() - make_interval(secs => $1)
+            LIMIT ${SWEEP_BATCH * 10})`,
+        [this.cfg.expiredRetentionSeconds],
+      );
+      total += deleted;
+      if (deleted < SWEEP_BATCH * 10) return total;
+    }
   }
 
   // ---- helpers ---------------------------------------------------------------------------------

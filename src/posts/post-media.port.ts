@@ -14,8 +14,6 @@ export interface PostMediaItem {
 export interface PostMediaPort {
   findMany(workspaceId: string, ids: string[]): Promise<PostMediaItem[]>;
   open(mediaId: string): Readable;
-  /** Lets DELETE /media refuse items a scheduled or publishing post uses. */
-  setUsageCheck(fn: (workspaceId: string, mediaId: string) => Promise<boolean>): void;
 }
 
 export const POST_MEDIA = Symbol('POST_MEDIA');

@@ -23,6 +23,10 @@ export type PostStatus = (typeof POST_STATUSES)[number];
 @Index('IDX_posts_workspace_created', ['workspaceId', 'createdAt', 'id'])
 @Index('IDX_posts_workspace_timeline', ['workspaceId', 'timelineAt', 'id'])
 @Index('IDX_posts_workspace_status_created', ['workspaceId', 'status', 'createdAt', 'id'])
+@Index('UQ_posts_workspace_external_id', ['workspaceId', 'externalId'], {
+  unique: true,
+  where: 'external_id IS NOT NULL',
+})
 export class Post {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -55,6 +59,10 @@ export class Post {
 
   @Column({ type: 'jsonb', default: () => "'{}'" })
   metadata!: Record<string, string>;
+
+  /** The integrator's own reference, unique per workspace when set. */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalId!: string | null;
 
   /** Incremented each time publishing is (re)started; part of every target's idempotency key. */
   @Column({ type: 'integer', default: 0 })

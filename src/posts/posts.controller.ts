@@ -1,10 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WorkspaceId } from '../common/decorators/workspace.decorator';
 import { IdParamDto } from '../common/id-param.dto';
 import { ApiPageResponse, Page } from '../common/pagination/pagination';
-import { CreatePostDto } from './dto/create-post.dto';
+import { CREATE_POST_EXAMPLES, CreatePostDto } from './dto/create-post.dto';
 import { ListPostsQueryDto } from './dto/list-posts.query.dto';
 import { PostDto, PostValidationDto } from './dto/post.dto';
 import { PostsService } from './posts.service';
@@ -37,6 +44,7 @@ export class PostsController {
       '`scheduledAt` schedules it, `publishNow: true` publishes it at once, neither makes a draft. Content and media ' +
       "are checked against every target channel's limits (400 naming the channel).",
   })
+  @ApiBody({ type: CreatePostDto, examples: CREATE_POST_EXAMPLES })
   @ApiCreatedResponse({ type: PostDto })
   @ApiErrors(400)
   createPost(@WorkspaceId() workspaceId: string, @Body() body: CreatePostDto): Promise<PostDto> {
@@ -46,6 +54,7 @@ export class PostsController {
   @Post('validate')
   @HttpCode(200)
   @ApiOperation({ summary: 'Check a post against its channels without saving anything' })
+  @ApiBody({ type: CreatePostDto, examples: CREATE_POST_EXAMPLES })
   @ApiOkResponse({ type: PostValidationDto })
   @ApiErrors(400)
   async validatePost(@WorkspaceId() workspaceId: string, @Body() body: CreatePostDto): Promise<PostValidationDto> {
@@ -60,6 +69,7 @@ export class PostsController {
       'Same body as create; reschedules or publishes according to it. Targets already published (of a failed ' +
       'post) are kept and not posted again. A publishing or published post answers 409.',
   })
+  @ApiBody({ type: CreatePostDto, examples: CREATE_POST_EXAMPLES })
   @ApiOkResponse({ type: PostDto })
   @ApiErrors(400, 404, 409)
   updatePost(

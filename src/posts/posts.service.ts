@@ -1,11 +1,12 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { AppError, ErrorDetail } from '../common/errors';
-import { decodeTimeCursor, encodeCursor, Page } from '../common/pagination/pagination';
+import { Page, paginate } from '../common/pagination/pagination';
 import { isUuid } from '../common/validators';
+import { afterCommit } from '../database/request-transaction';
 import { ProviderRegistry } from '../providers/provider.registry';
 import { CreatePostDto } from './dto/create-post.dto';
 import { ListPostsQueryDto } from './dto/list-posts.query.dto';
@@ -16,6 +17,20 @@ import { Post, PostStatus } from './post.entity';
 import { PublishQueue } from './publish.queue';
 
 const EDITABLE: PostStatus[] = ['draft', 'scheduled', 'failed'];
+const EXTERNAL_ID_INDEX = 'UQ_posts_workspace_external_id';
+
+/** Saves a post; another post of the workspace with the same externalId answers 409. */
+async function saveWithExternalId(em: EntityManager, post: Partial<Post>): Promise<Post> {
+  try {
+    return await em.getRepository(Post).save(em.getRepository(Post).create(post));
+  } catch (err) {
+    const e = err as { driverError?: { code?: string; constraint?: string } };
+    if (e.driverError?.code === '23505' && e.driverError.constraint === EXTERNAL_ID_INDEX) {
+      throw AppError.conflict(`Another post of this workspace has externalId ${JSON.stringify(post.externalId)}`);
+    }
+    throw err;
+  }
+}
 
 interface Checked {
   problems: PostProblemDto[];
@@ -25,7 +40,7 @@ interface Checked {
 
 /** Posts: create (draft / schedule / publish now), read, replace, delete, validate. */
 @Injectable()
-export class PostsService implements OnModuleInit {
+export class PostsService {
   constructor(
     @InjectRepository(Post) private readonly posts: Repository<Post>,
     @InjectRepository(PostTarget) private readonly targets: Repository<PostTarget>,
@@ -35,16 +50,6 @@ export class PostsService implements OnModuleInit {
     private readonly queue: PublishQueue,
     @Inject(POST_MEDIA) private readonly media: PostMediaPort,
   ) {}
-
-  onModuleInit(): void {
-    this.media.setUsageCheck(async (workspaceId, mediaId) => {
-      const rows: unknown[] = await this.posts.query(
-        `SELECT 1 FROM posts WHERE workspace_id = $1 AND status IN ('scheduled', 'publishing') AND $2 = ANY(media_ids) LIMIT 1`,
-        [workspaceId, mediaId],
-      );
-      return rows.length > 0;
-    });
-  }
 
   /** POST /posts/validate: every problem, nothing saved. Malformed bodies still answer 400. */
   async validate(workspaceId: string, dto: CreatePostDto): Promise<PostProblemDto[]> {
@@ -57,20 +62,20 @@ export class PostsService implements OnModuleInit {
     const { problems } = await this.check(workspaceId, dto);
     if (problems.length) throw this.problemsError(problems);
     const { post, targets } = await this.dataSource.transaction(async (em) => {
-      const post = await em.getRepository(Post).save(
-        em.getRepository(Post).create({
-          workspaceId,
-          content: dto.content,
-          mediaIds: dto.mediaIds ?? [],
-          metadata: dto.metadata ?? {},
-          publishedAt: null,
-          ...this.scheduleOf(dto, 0),
-        }),
-      );
+      const post = await saveWithExternalId(em, {
+        workspaceId,
+        content: dto.content,
+        mediaIds: dto.mediaIds ?? [],
+        metadata: dto.metadata ?? {},
+        externalId: dto.externalId ?? null,
+        publishedAt: null,
+        ...this.scheduleOf(dto, 0),
+      });
       const targets = await this.insertTargets(em, post, dto.channelIds);
       return { post, targets };
     });
-    await this.queue.enqueue(targets);
+    // Under Idempotency-Key this runs inside the request transaction: wait for its commit.
+    await afterCommit(() => this.queue.enqueue(targets));
     return PostDto.from(post, targets);
   }
 
@@ -93,10 +98,12 @@ export class PostsService implements OnModuleInit {
         content: dto.content,
         mediaIds: dto.mediaIds ?? [],
         metadata: dto.metadata ?? {},
+        // Omitted on a replace: the post keeps its reference.
+        externalId: dto.externalId ?? post.externalId,
         publishedAt: null,
         ...this.scheduleOf(dto, post.publication),
       });
-      await em.getRepository(Post).save(post);
+      await saveWithExternalId(em, post);
       const fresh = await this.insertTargets(
         em,
         post,
@@ -138,33 +145,27 @@ export class PostsService implements OnModuleInit {
     const column = q.sort.endsWith('scheduledAt') ? 'p.timeline_at' : 'p.created_at';
     const qb = this.posts.createQueryBuilder('p').where('p.workspace_id = :workspaceId', { workspaceId });
     if (q.status) qb.andWhere('p.status = :status', { status: q.status });
+    if (q.externalId) qb.andWhere('p.external_id = :externalId', { externalId: q.externalId });
     if (q.channelId) {
       qb.andWhere('EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.channel_id = :channelId)', {
         channelId: q.channelId,
       });
     }
-    if (q.from) qb.andWhere(`${column} >= :from`, { from: new Date(q.from) });
-    if (q.to) qb.andWhere(`${column} < :to`, { to: new Date(q.to) });
-    if (q.cursor) {
-      const { at, id } = decodeTimeCursor(q.cursor);
-      qb.andWhere(`(${column}, p.id) ${desc ? '<' : '>'} (:cv, :cid)`, { cv: at, cid: id });
-    }
-    const dir = desc ? 'DESC' : 'ASC';
-    const rows = await qb
-      .orderBy(column, dir)
-      .addOrderBy('p.id', dir)
-      .limit(q.limit + 1)
-      .getMany();
-    const more = rows.length > q.limit;
-    const page = more ? rows.slice(0, q.limit) : rows;
+    if (q.from) qb.andWhere(`${column} >= CAST(:from AS timestamptz)`, { from: q.from });
+    if (q.to) qb.andWhere(`${column} < CAST(:to AS timestamptz)`, { to: q.to });
+    const { data: page, nextCursor } = await paginate(qb, {
+      sortColumn: column,
+      idColumn: 'p.id',
+      direction: desc ? 'DESC' : 'ASC',
+      limit: q.limit,
+      cursor: q.cursor,
+    });
     const targets = page.length
       ? await this.targets
           .createQueryBuilder('t')
           .where('t.post_id IN (:...ids)', { ids: page.map((p) => p.id) })
           .getMany()
       : [];
-    const last = page[page.length - 1];
-    const sortValue = (p: Post) => (column === 'p.timeline_at' ? p.timelineAt : p.createdAt).toISOString();
     return {
       data: page.map((p) =>
         PostDto.from(
@@ -172,7 +173,7 @@ export class PostsService implements OnModuleInit {
           targets.filter((t) => t.postId === p.id),
         ),
       ),
-      nextCursor: more && last ? encodeCursor([sortValue(last), last.id]) : null,
+      nextCursor,
     };
   }
 

@@ -1,61 +1,43 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { DataSource } from 'typeorm';
 import { publishingConfig } from '../config';
+import { Scheduler } from '../scheduling/scheduler.service';
 import { EnqueueableTarget, PublishQueue } from './publish.queue';
 
-const RECONCILE_LOCK = 727_100_010;
 const BATCH = 1000;
 
+/** Name of the periodic job (Scheduler) that reconciles the publish queue with Postgres. */
+export const RECONCILE_JOB = 'posts.reconcile';
+
 /**
- * Postgres is the source of truth for schedules. Periodically, in every worker (a transaction
- * advisory lock lets one run at a time): targets due within the horizon are enqueued again (Bull
+ * Postgres is the source of truth for schedules. Every PUBLISH_RECONCILE_SECONDS, as the periodic job
+ * `posts.reconcile` (one process at a time): targets due within the horizon are enqueued again (Bull
  * ignores a job id it already holds, so this only restores what Redis lost), and targets whose
- * claim expired (their worker died mid-publish) go back to pending. A timer, not a Bull
- * repeatable job, so it survives Redis being flushed.
+ * claim expired (their worker died mid-publish) go back to pending.
  */
 @Injectable()
-export class PublishReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('PublishReconciler');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-
+export class PublishReconciler implements OnModuleInit {
   constructor(
     private readonly dataSource: DataSource,
     private readonly queue: PublishQueue,
+    private readonly scheduler: Scheduler,
     @Inject(publishingConfig.KEY) private readonly cfg: ConfigType<typeof publishingConfig>,
   ) {}
 
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.tick(), this.cfg.reconcileMs);
-    this.timer.unref();
-    void this.tick();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  private async tick(): Promise<void> {
-    if (this.running) return;
-    this.running = this.reconcile()
-      .then((n) => {
-        if (n > 0) this.logger.log(`Re-enqueued ${n} publish job(s)`);
-      })
-      .catch((err: Error) => this.logger.warn(`Reconcile failed: ${err.message}`))
-      .finally(() => (this.running = undefined));
-    await this.running;
+  onModuleInit(): void {
+    this.scheduler.every({
+      name: RECONCILE_JOB,
+      everyMs: this.cfg.reconcileMs,
+      run: () => this.reconcile(),
+      describe: (n) => (n > 0 ? { reEnqueued: n } : undefined),
+    });
   }
 
   /** One pass; returns the number of jobs handed to the queue. */
   async reconcile(): Promise<number> {
     const horizonMs = Math.max(this.cfg.reconcileMs * 3, 10 * 60_000);
     return this.dataSource.transaction(async (em) => {
-      const [{ locked }] = await em.query<[{ locked: boolean }]>('SELECT pg_try_advisory_xact_lock($1) AS locked', [
-        RECONCILE_LOCK,
-      ]);
-      if (!locked) return 0;
       await em.query(
         `UPDATE post_targets SET status = 'pending', claim_job_id = NULL, claimed_until = NULL, due_at = now(), updated_at = now()
           WHERE status = 'publishing' AND claimed_until < now()`,

@@ -1,6 +1,9 @@
-import { InjectQueue } from '@nestjs/bull';
-import { Injectable, Logger } from '@nestjs/common';
-import type { Queue } from 'bull';
+import { BullModule, InjectQueue } from '@nestjs/bull';
+import { DynamicModule, Injectable, Logger } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import type { Job, Queue } from 'bull';
+import { publishingConfig } from '../config';
+import { boundedQueueCall } from '../queue/bounded-queue-call';
 
 export const PUBLISH_QUEUE = 'publish';
 export const PUBLISH_JOB = 'publish-target';
@@ -18,14 +21,25 @@ export interface EnqueueableTarget {
 }
 
 /**
- * The publish queue behind one small API, so a move to BullMQ touches this file only.
+ * Adding and cancelling publish jobs, bounded so a request never waits on Redis for long.
  * Jobs carry ids; the job id is deterministic, so enqueueing twice is a no-op.
  */
 @Injectable()
 export class PublishQueue {
   private readonly logger = new Logger('PublishQueue');
 
-  constructor(@InjectQueue(PUBLISH_QUEUE) readonly queue: Queue<PublishJobData>) {}
+  constructor(@InjectQueue(PUBLISH_QUEUE) private readonly queue: Queue<PublishJobData>) {}
+
+  /** The queue's registration, imported by PostsModule (stall detection from PUBLISH_* config). */
+  static registration(): DynamicModule {
+    return BullModule.registerQueueAsync({
+      name: PUBLISH_QUEUE,
+      inject: [publishingConfig.KEY],
+      useFactory: (cfg: ConfigType<typeof publishingConfig>) => ({
+        settings: { stalledInterval: cfg.stalledIntervalMs, lockDuration: cfg.stalledIntervalMs, maxStalledCount: 5 },
+      }),
+    });
+  }
 
   static jobId(t: Pick<EnqueueableTarget, 'id' | 'publication' | 'attempts'>): string {
     return `publish:${t.id}:${t.publication}:${t.attempts}`;
@@ -37,18 +51,20 @@ export class PublishQueue {
     if (due.length === 0) return 0;
     const now = Date.now();
     try {
-      await this.queue.addBulk(
-        due.map((t) => ({
-          name: PUBLISH_JOB,
-          data: { targetId: t.id, publication: t.publication },
-          opts: {
-            jobId: PublishQueue.jobId(t),
-            delay: Math.max(0, t.dueAt!.getTime() - now),
-            removeOnComplete: true,
-            removeOnFail: true,
-            attempts: 1,
-          },
-        })),
+      await boundedQueueCall(this.queue, 'accept the publish jobs', () =>
+        this.queue.addBulk(
+          due.map((t) => ({
+            name: PUBLISH_JOB,
+            data: { targetId: t.id, publication: t.publication },
+            opts: {
+              jobId: PublishQueue.jobId(t),
+              delay: Math.max(0, t.dueAt!.getTime() - now),
+              removeOnComplete: true,
+              removeOnFail: true,
+              attempts: 1,
+            },
+          })),
+        ),
       );
       return due.length;
     } catch (err) {
@@ -59,17 +75,46 @@ export class PublishQueue {
     }
   }
 
-  /** Removes waiting/delayed jobs of these targets (best effort; stale jobs are ignored anyway). */
+  /**
+   * Removes waiting/delayed jobs of these targets. Best effort and bounded: a job left behind (Redis
+   * away or slow) finds its target no longer due when it runs, and does nothing.
+   */
   async cancel(targets: Array<Pick<EnqueueableTarget, 'id' | 'publication' | 'attempts'>>): Promise<void> {
-    await Promise.all(
-      targets.map(async (t) => {
-        try {
+    if (targets.length === 0) return;
+    const removeAll = () =>
+      Promise.all(
+        targets.map(async (t) => {
           const job = await this.queue.getJob(PublishQueue.jobId(t));
           if (job && !(await job.isActive())) await job.remove();
-        } catch {
-          // stale jobs find nothing to do when they run
-        }
-      }),
-    );
+        }),
+      );
+    try {
+      await boundedQueueCall(this.queue, 'remove the publish jobs', removeAll);
+    } catch (err) {
+      this.logger.warn(`Left ${targets.length} stale publish job(s) in the queue: ${(err as Error).message}`);
+    }
+  }
+
+  /** Runs `handler` for publish jobs, `concurrency` at a time, in this process. */
+  /**
+   * Stops taking jobs and waits (at most `timeoutMs`) for the ones running here to finish (Bull's close
+   * waits for active jobs). For the SIGTERM drain.
+   */
+  async drain(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.queue.close().catch(() => undefined),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+    ]);
+    clearTimeout(timer);
+  }
+
+  process(concurrency: number, handler: (data: PublishJobData, jobId: string) => Promise<unknown>): void {
+    void this.queue.process(PUBLISH_JOB, concurrency, (job: Job<PublishJobData>) => handler(job.data, String(job.id)));
+  }
+
+  /** Data of the jobs waiting for their time (delayed), for tests and operators. */
+  async delayedJobs(): Promise<PublishJobData[]> {
+    return (await this.queue.getDelayed()).map((job) => job.data);
   }
 }

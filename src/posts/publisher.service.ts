@@ -5,6 +5,7 @@ import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { publishingConfig } from '../config';
 import { EventsService } from '../events/events.service';
+import { ChannelCredentialsService } from '../oauth/channel-credentials.service';
 import { CredentialsRevokedError, ProviderError, TransientProviderError } from '../providers/provider.errors';
 import { ProviderRegistry } from '../providers/provider.registry';
 import { PublishMedia, PublishResult } from '../providers/social-provider.interface';
@@ -16,6 +17,7 @@ import { Post } from './post.entity';
 import { PublishQueue } from './publish.queue';
 import { MicroBatcher } from '../common/batching/micro-batcher';
 import { withDeadlockRetry } from '../database/deadlock-retry';
+import { MetricsService } from '../metrics/metrics.service';
 
 type Outcome =
   | { kind: 'published'; result: PublishResult }
@@ -78,11 +80,13 @@ export class PublisherService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly channels: ChannelsService,
+    private readonly credentials: ChannelCredentialsService,
     private readonly providers: ProviderRegistry,
     private readonly events: EventsService,
     private readonly queue: PublishQueue,
     @Inject(POST_MEDIA) private readonly media: PostMediaPort,
     @Inject(publishingConfig.KEY) private readonly cfg: ConfigType<typeof publishingConfig>,
+    private readonly metrics: MetricsService,
   ) {
     const batching = { maxBatch: MAX_BATCH, maxInFlight: cfg.batchesInFlight };
     this.claims = new MicroBatcher((r) => this.claimBatch(r), batching);
@@ -94,6 +98,7 @@ export class PublisherService {
     if (!claimed) return;
     const outcome = await this.attempt(claimed.post, claimed.channel, claimed.target);
     await this.settlements.push({ claimed, outcome });
+    this.metrics.recordPublish(claimed.channel.provider, outcome.kind);
   }
 
   /**
@@ -117,9 +122,8 @@ export class PublisherService {
          p AS (
            UPDATE posts SET status = 'publishing', updated_at = now()
             WHERE id IN (SELECT post_id FROM t) AND status = 'scheduled' RETURNING id)
-         SELECT row_to_json(t) AS target, row_to_json(po) AS post,
-                c.provider, c.status AS channel_status, c.credentials, c.handle, c.workspace_id AS channel_workspace_id
-           FROM t JOIN posts po ON po.id = t.post_id JOIN channels c ON c.id = t.channel_id`,
+         SELECT row_to_json(t) AS target, row_to_json(po) AS post
+           FROM t JOIN posts po ON po.id = t.post_id`,
         [
           requests.map((r) => r.targetId),
           requests.map((r) => r.publication),
@@ -128,29 +132,27 @@ export class PublisherService {
         ],
       ),
     );
+    const claimed = rows.map((r) => ({
+      target: toTarget(reviveDates(r.target as Record<string, unknown>)),
+      post: toPost(reviveDates(r.post as Record<string, unknown>)),
+    }));
+    // The channels table belongs to the channels module: one read for the batch, through its service.
+    const channels = await this.channels.findByIds([...new Set(claimed.map((c) => c.target.channelId))]);
     const byJob = new Map<string, Claimed>();
-    for (const r of rows) {
-      const target = toTarget(reviveDates(r.target as Record<string, unknown>));
-      const post = toPost(reviveDates(r.post as Record<string, unknown>));
-      const channel = Object.assign(new Channel(), {
-        id: target.channelId,
-        workspaceId: r.channel_workspace_id,
-        provider: r.provider,
-        status: r.channel_status,
-        credentials: r.credentials,
-        handle: r.handle,
-      });
-      byJob.set(`${target.id}:${target.claimJobId}`, { target, post, channel });
+    for (const { target, post } of claimed) {
+      const channel = channels.get(target.channelId);
+      if (channel) byJob.set(`${target.id}:${target.claimJobId}`, { target, post, channel });
     }
     return requests.map((r) => byJob.get(`${r.targetId}:${r.jobId}`) ?? null);
   }
 
   private async attempt(post: Post, channel: Channel, target: PostTarget): Promise<Outcome> {
-    const credentials = channel.status === 'active' ? this.channels.credentialsOf(channel) : null;
-    if (!credentials) {
-      return { kind: 'failed', code: 'CHANNEL_DISCONNECTED', message: `Channel ${channel.handle} is disconnected` };
-    }
     try {
+      // OAuth networks: an access token about to expire is refreshed first, once per channel.
+      const credentials = await this.credentials.open(channel);
+      if (!credentials) {
+        return { kind: 'failed', code: 'CHANNEL_DISCONNECTED', message: `Channel ${channel.handle} is disconnected` };
+      }
       const media: PublishMedia[] = post.mediaIds.length
         ? (await this.media.findMany(post.workspaceId, post.mediaIds))
             .sort((a, b) => post.mediaIds.indexOf(a.id) - post.mediaIds.indexOf(b.id))
@@ -164,6 +166,7 @@ export class PublisherService {
         content: post.content,
         media,
         idempotencyKey: `${target.id}:${target.publication}`,
+        attempt: target.attempts,
         createdAt: target.publicationStartedAt ?? post.createdAt,
       });
       return { kind: 'published', result };
@@ -297,7 +300,7 @@ export class PublisherService {
         return {
           type: post.status === 'published' ? 'post.published' : 'post.failed',
           workspaceId: post.workspaceId,
-          data: PostDto.from(post, targets) as unknown as Record<string, unknown>,
+          data: PostDto.from(post, targets),
         };
       }),
     );

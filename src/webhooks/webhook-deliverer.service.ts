@@ -1,7 +1,5 @@
-import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import type { Queue } from 'bull';
 import { performance } from 'node:perf_hooks';
 import { SecretBox } from '../common/crypto/secret-box';
 import {
@@ -14,9 +12,10 @@ import {
 import { webhooksConfig } from '../config/webhooks.config';
 import { failingTooLong, parseRetryAfter, retryDelayMs } from './retry-schedule';
 import { ClaimedDelivery, DELIVERY_TIMEOUT_MS, EndpointChange, WebhookDeliveryStore } from './webhook-delivery.store';
-import { DeliverJobData, WEBHOOK_QUEUE, enqueueAttempts } from './webhook-queue';
+import { WebhookQueue } from './webhook.queue';
 import { webhookHeaders } from './webhook-signer';
 import { webhookSecretAad } from './webhooks.service';
+import { MetricsService } from '../metrics/metrics.service';
 
 /** Bodies of receivers' answers are read (so connections stay reusable) but never stored. */
 const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -41,8 +40,9 @@ export class WebhookDeliverer {
     private readonly store: WebhookDeliveryStore,
     private readonly http: OutboundHttp,
     private readonly box: SecretBox,
-    @InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue<DeliverJobData>,
+    private readonly queue: WebhookQueue,
     @Inject(webhooksConfig.KEY) private readonly cfg: ConfigType<typeof webhooksConfig>,
+    private readonly metrics: MetricsService,
   ) {}
 
   async deliver(deliveryId: string): Promise<void> {
@@ -58,10 +58,13 @@ export class WebhookDeliverer {
     }
     const outcome = await this.send(d);
     const delay = await this.record(d, outcome);
+    this.metrics.recordWebhookDelivery(outcome.succeeded ? 'delivered' : delay === null ? 'failed' : 'retry');
     if (delay !== null) {
-      await enqueueAttempts(this.queue, [{ deliveryId, attempt: d.attempt + 1, delayMs: delay }]).catch((err: Error) =>
-        this.logger.warn(`Retry of delivery ${deliveryId} left for the reconciler: ${err.message}`),
-      );
+      await this.queue
+        .enqueueAttempts([{ deliveryId, attempt: d.attempt + 1, delayMs: delay }])
+        .catch((err: Error) =>
+          this.logger.warn(`Retry of delivery ${deliveryId} left for the reconciler: ${err.message}`),
+        );
     }
   }
 

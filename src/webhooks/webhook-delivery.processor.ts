@@ -1,11 +1,9 @@
-import { InjectQueue } from '@nestjs/bull';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import type { Job, Queue } from 'bull';
 import { appConfig } from '../config';
 import { webhooksConfig } from '../config/webhooks.config';
 import { WebhookDeliverer } from './webhook-deliverer.service';
-import { DELIVER_JOB, DeliverJobData, WEBHOOK_QUEUE } from './webhook-queue';
+import { WebhookQueue } from './webhook.queue';
 
 /** Thin: a job names a delivery; the deliverer loads, sends and records it. */
 @Injectable()
@@ -13,7 +11,7 @@ export class WebhookDeliveryProcessor implements OnModuleInit, BeforeApplication
   private readonly logger = new Logger('WebhookDelivery');
 
   constructor(
-    @InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue<DeliverJobData>,
+    private readonly queue: WebhookQueue,
     private readonly deliverer: WebhookDeliverer,
     @Inject(webhooksConfig.KEY) private readonly cfg: ConfigType<typeof webhooksConfig>,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
@@ -22,9 +20,7 @@ export class WebhookDeliveryProcessor implements OnModuleInit, BeforeApplication
   onModuleInit(): void {
     // The concurrency comes from config, hence process() here rather than a @Process decorator.
     this.queue
-      .process(DELIVER_JOB, this.cfg.concurrency, (job: Job<DeliverJobData>) =>
-        this.deliverer.deliver(job.data.deliveryId),
-      )
+      .process(this.cfg.concurrency, (deliveryId) => this.deliverer.deliver(deliveryId))
       .catch((err: Error) => this.logger.error(`Webhook delivery processing stopped: ${err.message}`));
   }
 

@@ -57,7 +57,7 @@ interface ClaimRow {
 }
 
 const MAX_BATCH = 100;
-/** A 2xx within this time is success (API.md section 9). */
+/** A 2xx within this time is success (docs/guide.md section 9). */
 export const DELIVERY_TIMEOUT_MS = 15_000;
 /** A claimed attempt past this is presumed lost with its worker; the reconciler re-enqueues it. */
 const ATTEMPT_LEASE_MS = DELIVERY_TIMEOUT_MS * 2;

@@ -1,13 +1,12 @@
-import { InjectQueue } from '@nestjs/bull';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import type { Queue } from 'bull';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { databaseConfig } from '../config';
 import { webhooksConfig } from '../config/webhooks.config';
 import { EVENTS_NOTIFY_CHANNEL } from '../events/events.service';
-import { DeliverJobData, DueAttempt, WEBHOOK_QUEUE, enqueueAttempts, queueReady } from './webhook-queue';
+import { Scheduler } from '../scheduling/scheduler.service';
+import { DueAttempt, WebhookQueue } from './webhook.queue';
 
 /** Events moved per transaction. */
 const RELAY_BATCH = 500;
@@ -17,6 +16,9 @@ const RECONCILE_BATCH = 1_000;
 const RECONCILE_GRACE_MS = 10_000;
 const ENQUEUE_TIMEOUT_MS = 5_000;
 const LISTEN_RECONNECT_MS = 1_000;
+
+/** Name of the periodic job (Scheduler): relay catch-up and reconciliation of lost delivery jobs. */
+export const SWEEP_JOB = 'webhooks.sweep';
 
 interface PendingRow {
   id: string;
@@ -28,41 +30,50 @@ interface PendingRow {
 /**
  * Moves committed outbox events to webhook delivery: one delivery row per matching enabled
  * subscription, one Bull job per delivery, then `dispatched_at`. Woken by NOTIFY on a dedicated
- * connection (low latency) and by a periodic sweep (catch-up); several workers can run it at once
- * (`FOR UPDATE SKIP LOCKED`). The same sweep re-enqueues pending deliveries whose job went missing.
+ * connection (low latency) and by the periodic job `webhooks.sweep` (catch-up); several workers can
+ * relay at once (`FOR UPDATE SKIP LOCKED`). The same sweep re-enqueues pending deliveries whose job
+ * went missing.
  */
 @Injectable()
-export class WebhookRelay implements OnApplicationBootstrap, OnModuleDestroy {
+export class WebhookRelay implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('WebhookRelay');
   private listener: Client | undefined;
-  private sweepTimer: NodeJS.Timeout | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private stopped = false;
   private running: Promise<void> | undefined;
-  private sweeping: Promise<void> | undefined;
   private rerun = false;
   private lastProblem = 0;
 
   constructor(
     private readonly dataSource: DataSource,
-    @InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue<DeliverJobData>,
+    private readonly scheduler: Scheduler,
+    private readonly queue: WebhookQueue,
     @Inject(databaseConfig.KEY) private readonly db: ConfigType<typeof databaseConfig>,
     @Inject(webhooksConfig.KEY) private readonly cfg: ConfigType<typeof webhooksConfig>,
   ) {}
 
+  onModuleInit(): void {
+    this.scheduler.every({
+      name: SWEEP_JOB,
+      everyMs: this.cfg.sweepIntervalMs,
+      run: async () => {
+        await this.trigger();
+        if (this.stopped) return;
+        await this.reconcile().catch((err: Error) => this.problem(`Reconciler failed: ${err.message}`));
+      },
+    });
+  }
+
   onApplicationBootstrap(): void {
     void this.listen();
-    this.scheduleSweep(0);
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.sweepTimer);
     clearTimeout(this.reconnectTimer);
     const listener = this.listener;
     this.listener = undefined;
     await listener?.end().catch(() => undefined);
-    await this.sweeping;
     await this.running;
   }
 
@@ -98,8 +109,8 @@ export class WebhookRelay implements OnApplicationBootstrap, OnModuleDestroy {
    * finds the same deliveries again (unique per subscription and event).
    */
   async relayBatch(): Promise<number> {
-    if (!queueReady(this.queue)) {
-      if (!['wait', 'connecting', 'connect'].includes(this.queue.client.status)) {
+    if (!this.queue.isReady()) {
+      if (!this.queue.isConnecting()) {
         this.problem('Redis is unreachable: outbox events wait in Postgres until it is back');
       }
       return 0;
@@ -135,7 +146,7 @@ export class WebhookRelay implements OnApplicationBootstrap, OnModuleDestroy {
       const due: DueAttempt[] = deliveries
         .filter((d) => d.status === 'pending' && d.attempts === 0)
         .map((d) => ({ deliveryId: d.id, attempt: 1, delayMs: d.delay_ms }));
-      await enqueueAttempts(this.queue, due, ENQUEUE_TIMEOUT_MS);
+      await this.queue.enqueueAttempts(due, ENQUEUE_TIMEOUT_MS);
       await qr.query(`UPDATE events SET dispatched_at = now() WHERE id = ANY ($1::uuid[])`, [ids]);
       await qr.commitTransaction();
       return ids.length;
@@ -153,7 +164,7 @@ export class WebhookRelay implements OnApplicationBootstrap, OnModuleDestroy {
    * so a job that does exist is not duplicated, and the claim in the database guards the rest.
    */
   async reconcile(): Promise<number> {
-    if (!queueReady(this.queue)) return 0;
+    if (!this.queue.isReady()) return 0;
     const rows: PendingRow[] = await this.dataSource.query(
       `SELECT id, attempts, status, 0 AS delay_ms FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= now() - make_interval(secs => $1::double precision / 1000)
@@ -161,24 +172,11 @@ export class WebhookRelay implements OnApplicationBootstrap, OnModuleDestroy {
         LIMIT $2`,
       [RECONCILE_GRACE_MS, RECONCILE_BATCH],
     );
-    await enqueueAttempts(
-      this.queue,
+    await this.queue.enqueueAttempts(
       rows.map((r) => ({ deliveryId: r.id, attempt: r.attempts + 1 })),
       ENQUEUE_TIMEOUT_MS,
     );
     return rows.length;
-  }
-
-  private scheduleSweep(delayMs: number): void {
-    if (this.stopped) return;
-    this.sweepTimer = setTimeout(() => {
-      this.sweeping = (async () => {
-        await this.trigger();
-        if (this.stopped) return;
-        await this.reconcile().catch((err: Error) => this.problem(`Reconciler failed: ${err.message}`));
-        this.scheduleSweep(this.cfg.sweepIntervalMs);
-      })();
-    }, delayMs);
   }
 
   /** LISTEN on a dedicated connection (not from the pool); reconnects and catches up when it drops. */

@@ -63,6 +63,10 @@ export class Webhook {
   @Column({ type: 'timestamptz', nullable: true })
   failingSince!: Date | null;
 
+  /** When the last replay was requested (POST /webhooks/{id}/replay is rate-limited per endpoint). */
+  @Column({ type: 'timestamptz', nullable: true })
+  lastReplayAt!: Date | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 

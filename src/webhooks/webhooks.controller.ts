@@ -17,6 +17,8 @@ import { WebhookDeliveryDto } from './dto/webhook-delivery.dto';
 import { WebhookInputDto } from './dto/webhook-input.dto';
 import { WebhookTestEventDto } from './dto/webhook-test.dto';
 import { WebhookDto, WebhookWithSecretDto } from './dto/webhook.dto';
+import { DeliveryParamDto, RedeliveryDto, ReplayInputDto, ReplayResultDto } from './dto/webhook-redelivery.dto';
+import { WebhookRedeliveryService } from './webhook-redelivery.service';
 import { WebhooksService } from './webhooks.service';
 
 const DELIVERY =
@@ -30,7 +32,10 @@ const DELIVERY =
 @ApiTags('Webhooks')
 @Controller('webhooks')
 export class WebhooksController {
-  constructor(private readonly webhooks: WebhooksService) {}
+  constructor(
+    private readonly webhooks: WebhooksService,
+    private readonly redelivery: WebhookRedeliveryService,
+  ) {}
 
   @Post()
   @ApiOperation({
@@ -115,13 +120,14 @@ export class WebhooksController {
   @ApiOperation({
     summary: 'Send a test event to this endpoint',
     description:
-      'Queues a `webhook.test` event for this endpoint only (also while it is disabled) and returns it as it ' +
+      'Queues a `webhook.test` event for this endpoint only (also while it is paused or disabled for failing; ' +
+      '409 when it answered 410 Gone, until it is re-enabled) and returns it as it ' +
       'will be POSTed. It is signed, retried and logged like any delivery (see `GET /webhooks/{id}/deliveries`) ' +
       'but does not appear in `GET /events`.',
   })
   @ApiBody({ type: EmptyBodyDto, required: false })
   @ApiAcceptedResponse({ type: WebhookTestEventDto })
-  @ApiErrors(400, 404)
+  @ApiErrors(400, 404, 409)
   async testWebhook(
     @WorkspaceId() workspaceId: string,
     @Param() { id }: IdParamDto,
@@ -141,5 +147,46 @@ export class WebhooksController {
   ): Promise<Page<WebhookDeliveryDto>> {
     const page = await this.webhooks.listDeliveries(workspaceId, id, query);
     return { data: page.data.map((a) => WebhookDeliveryDto.from(a)), nextCursor: page.nextCursor };
+  }
+
+  @Post(':id/deliveries/:deliveryId/redeliver')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Send one delivery again',
+    description:
+      'Queues a new attempt of a settled delivery (succeeded, failed or cancelled) now, with the same event and the ' +
+      'same `webhook-id`, so receivers can deduplicate. It shows up in the delivery log with the next attempt ' +
+      "number; when it fails, the delivery's retry schedule continues from there. 409 while the delivery is still " +
+      'pending or the endpoint is disabled.',
+  })
+  @ApiBody({ type: EmptyBodyDto, required: false })
+  @ApiAcceptedResponse({ type: RedeliveryDto })
+  @ApiErrors(400, 404, 409)
+  redeliverWebhookDelivery(
+    @WorkspaceId() workspaceId: string,
+    @Param() { id, deliveryId }: DeliveryParamDto,
+    @Body() _body: EmptyBodyDto,
+  ): Promise<RedeliveryDto> {
+    return this.redelivery.redeliver(workspaceId, id, deliveryId);
+  }
+
+  @Post(':id/replay')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Send the events of a time range again',
+    description:
+      'For a receiver that was down: every event created in `[from, to)` (at most 7 days) that this endpoint ' +
+      'subscribes to is queued again, oldest first, up to 1,000 per call (`resumeFrom` says where to continue). ' +
+      'Each keeps its `webhook-id`; deliveries still pending are left alone. Every attempt shows up in the delivery ' +
+      'log. One replay per endpoint per minute (429 with `Retry-After`); 409 when the endpoint is disabled.',
+  })
+  @ApiAcceptedResponse({ type: ReplayResultDto })
+  @ApiErrors(400, 404, 409)
+  replayWebhookEvents(
+    @WorkspaceId() workspaceId: string,
+    @Param() { id }: IdParamDto,
+    @Body() body: ReplayInputDto,
+  ): Promise<ReplayResultDto> {
+    return this.redelivery.replay(workspaceId, id, body);
   }
 }

@@ -1,8 +1,6 @@
-import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Queue } from 'bull';
 import { randomUUID } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
 import { SecretBox } from '../common/crypto/secret-box';
@@ -14,9 +12,11 @@ import { EventType } from '../events/event.entity';
 import { WebhookTestEventDto } from './dto/webhook-test.dto';
 import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity';
 import { WebhookDelivery } from './webhook-delivery.entity';
-import { DeliverJobData, WEBHOOK_QUEUE, enqueueAttempts } from './webhook-queue';
+import { afterCommit } from '../database/request-transaction';
+import { WebhookQueue } from './webhook.queue';
 import { generateWebhookSecret } from './webhook-signer';
 import { Webhook } from './webhook.entity';
+import { deleteInBatches } from '../database/batched-delete';
 
 /** After a rotation the old secret keeps signing (next to the new one) this long. */
 export const SECRET_ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
@@ -43,7 +43,7 @@ export class WebhooksService {
   constructor(
     @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
     @InjectRepository(WebhookDeliveryAttempt) private readonly attempts: Repository<WebhookDeliveryAttempt>,
-    @InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue<DeliverJobData>,
+    private readonly queue: WebhookQueue,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
     private readonly dataSource: DataSource,
     private readonly box: SecretBox,
@@ -78,7 +78,6 @@ export class WebhooksService {
       direction: 'DESC',
       limit: q.limit,
       cursor: q.cursor,
-      cursorOf: (w) => [w.createdAt.toISOString(), w.id],
     });
   }
 
@@ -135,12 +134,18 @@ export class WebhooksService {
   }
 
   /**
-   * Queues a `webhook.test` event for this endpoint only (even while it is disabled, so a fixed
-   * endpoint can be checked before re-enabling it). It is signed, retried and logged like any
-   * delivery but is not an outbox event: it does not appear in `GET /events`.
+   * Queues a `webhook.test` event for this endpoint only (even while it is paused or disabled for
+   * failing, so a fixed endpoint can be checked before re-enabling it). An endpoint that answered
+   * 410 Gone asked never to be called again: 409 until it is re-enabled. The test is signed, retried
+   * and logged like any delivery but is not an outbox event: it does not appear in `GET /events`.
    */
   async sendTest(workspaceId: string, id: string): Promise<WebhookTestEventDto> {
     const webhook = await this.get(workspaceId, id);
+    if (webhook.disabledReason === 'gone') {
+      throw AppError.conflict(
+        'The endpoint answered 410 Gone and was disabled; re-enable it (PUT with enabled: true) before sending a test',
+      );
+    }
     const event: WebhookTestEventDto = {
       id: randomUUID(),
       type: TEST_EVENT_TYPE,
@@ -169,9 +174,14 @@ export class WebhooksService {
       .returning(['id'])
       .execute();
     const delivery = { id: (inserted.identifiers[0] as { id: string }).id };
-    // After the commit; when Redis is away the worker's reconciler picks the delivery up later.
-    await enqueueAttempts(this.queue, [{ deliveryId: delivery.id, attempt: 1 }], 2_000).catch((err: Error) =>
-      this.logger.warn(`Test delivery ${delivery.id} left for the reconciler: ${err.message}`),
+    // After the commit (also a request transaction's, under Idempotency-Key); when Redis is away
+    // the worker's reconciler picks the delivery up later.
+    await afterCommit(() =>
+      this.queue
+        .enqueueAttempts([{ deliveryId: delivery.id, attempt: 1 }], 2_000)
+        .catch((err: Error) =>
+          this.logger.warn(`Test delivery ${delivery.id} left for the reconciler: ${err.message}`),
+        ),
     );
     return event;
   }
@@ -192,7 +202,6 @@ export class WebhooksService {
       direction: 'DESC',
       limit: q.limit,
       cursor: q.cursor,
-      cursorOf: (a) => [a.createdAt.toISOString(), a.id],
     });
   }
 
@@ -220,5 +229,25 @@ export class WebhooksService {
       }
       throw err;
     }
+  }
+
+  /**
+   * Retention: deletes settled deliveries last touched more than `days` ago, with their attempts (the
+   * attempts' foreign key cascades), in batches. `statuses` picks which settled ones (never `pending`).
+   */
+  pruneDeliveries(
+    statuses: Array<'succeeded' | 'failed' | 'cancelled'>,
+    days: number,
+    batchSize: number,
+    stop?: () => boolean,
+  ): Promise<number> {
+    return deleteInBatches(
+      (sql, params) => this.dataSource.query(sql, params),
+      'webhook_deliveries',
+      `SELECT id FROM webhook_deliveries WHERE status = ANY($1::varchar[]) AND updated_at < now() - make_interval(days => $2)`,
+      [statuses, days],
+      batchSize,
+      stop,
+    );
   }
 }

@@ -6,8 +6,8 @@
  * so readers and concurrent writers only ever see whole files.
  */
 import { createHash, randomUUID, type Hash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { access, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -198,6 +198,12 @@ export class LocalDiskStorage implements MediaStorage {
     const id = assertMediaId(mediaId);
     await rm(this.partsDir(id), { recursive: true, force: true });
     await rm(this.objectPath(id), { force: true });
+  }
+
+  /** The root directory exists (created if missing) and is writable. */
+  async ping(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root, constants.W_OK);
   }
 
   private async completeOnce(id: string, partCount: number): Promise<StoredDigest> {

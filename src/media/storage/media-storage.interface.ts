@@ -62,7 +62,10 @@ export interface StoredPart {
 export interface MediaStorage {
   readonly limits: MediaStorageLimits;
 
-  /** Prepares an upload (S3: CreateMultipartUpload). Idempotent; call once from initialize. */
+  /**
+   * Prepares an upload (S3: CreateMultipartUpload) before its first part is written. Idempotent:
+   * concurrent first chunks may both call it.
+   */
   begin(mediaId: string): Promise<void>;
 
   /**
@@ -96,4 +99,7 @@ export interface MediaStorage {
 
   /** Deletes the final object, every part and any unfinished upload; no error if absent. */
   remove(mediaId: string): Promise<void>;
+
+  /** Resolves when the storage is reachable and usable (readiness probe); rejects otherwise. */
+  ping(): Promise<void>;
 }

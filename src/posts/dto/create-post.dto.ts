@@ -9,6 +9,7 @@ import {
   IsOptional,
   IsString,
   IsUUID,
+  Length,
   MaxLength,
 } from 'class-validator';
 import { IsRfc3339 } from '../../common/validators';
@@ -57,4 +58,39 @@ export class CreatePostDto {
   @IsObject()
   @IsStringMap()
   metadata?: Record<string, string>;
+
+  /**
+   * Your own reference for this post (for example the id in your system), unique in the workspace:
+   * find the post again with `GET /posts?externalId=`. Another post with it answers 409.
+   */
+  @ApiPropertyOptional({ example: 'cms-article-4711', minLength: 1, maxLength: 255 })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  externalId?: string;
 }
+
+const EXAMPLE_CHANNEL = '0b6a4c3e-5f1d-4e8a-9c2b-7d3f1e6a9b40';
+
+/** Request examples: the first is what Swagger UI pre-fills, so it must be a valid body on its own. */
+export const CREATE_POST_EXAMPLES = {
+  scheduled: {
+    summary: 'Schedule a post',
+    value: {
+      content: 'Hello from the Social Publishing Service #launch',
+      channelIds: [EXAMPLE_CHANNEL],
+      scheduledAt: '2026-12-01T09:00:00Z',
+      metadata: { campaign: 'launch' },
+    },
+  },
+  publishNow: {
+    summary: 'Publish at once, with an image',
+    value: {
+      content: 'Live now!',
+      channelIds: [EXAMPLE_CHANNEL],
+      mediaIds: ['5e2d8f7a-1c3b-4d6e-8f9a-0b1c2d3e4f50'],
+      publishNow: true,
+    },
+  },
+  draft: { summary: 'Keep a draft', value: { content: 'Ideas for next week', channelIds: [EXAMPLE_CHANNEL] } },
+};

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsUUID } from 'class-validator';
+import { IsIn, IsOptional, IsString, IsUUID, Length } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination';
 import { IsRfc3339 } from '../../common/validators';
 import { POST_STATUSES, PostStatus } from '../post.entity';
@@ -18,6 +18,13 @@ export class ListPostsQueryDto extends PageQueryDto {
   @IsOptional()
   @IsUUID('all', { message: 'must be a UUID' })
   channelId?: string;
+
+  /** Only the post with this `externalId` (your own reference). */
+  @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  externalId?: string;
 
   /** Inclusive lower bound on the sort time (createdAt, or scheduledAt for sort=scheduledAt). */
   @ApiPropertyOptional({ format: 'date-time' })

@@ -61,6 +61,10 @@ export class PostDto {
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
   metadata!: Record<string, string>;
 
+  /** Your own reference, as given at creation (null when none). */
+  @ApiProperty({ type: String, nullable: true, example: 'cms-article-4711' })
+  externalId!: string | null;
+
   @ApiProperty({ type: [PostTargetDto] })
   targets!: PostTargetDto[];
 
@@ -81,6 +85,7 @@ export class PostDto {
       scheduledAt: post.scheduledAt?.toISOString() ?? null,
       publishedAt: post.publishedAt?.toISOString() ?? null,
       metadata: post.metadata,
+      externalId: post.externalId ?? null,
       targets: ordered.map((t) => ({
         channelId: t.channelId,
         status: t.status,

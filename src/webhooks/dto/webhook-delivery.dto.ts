@@ -6,6 +6,10 @@ export class WebhookDeliveryDto {
   @ApiProperty({ format: 'uuid' })
   id!: string;
 
+  /** The delivery (this event to this endpoint) the attempt belongs to: redeliver it with `POST .../deliveries/{deliveryId}/redeliver`. */
+  @ApiProperty({ format: 'uuid' })
+  deliveryId!: string;
+
   /** The event delivered; also the `webhook-id` header, the same on every attempt. */
   @ApiProperty({ format: 'uuid' })
   eventId!: string;
@@ -37,6 +41,7 @@ export class WebhookDeliveryDto {
   static from(a: WebhookDeliveryAttempt): WebhookDeliveryDto {
     return {
       id: a.id,
+      deliveryId: a.deliveryId,
       eventId: a.eventId,
       eventType: a.eventType,
       attempt: a.attempt,

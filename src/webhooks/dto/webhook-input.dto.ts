@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUrl, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsHttpUrl } from '../../common/validators';
 import { EVENT_TYPES, EventType } from '../../events/event.entity';
 
 /** The body of `POST /webhooks` and `PUT /webhooks/:id` (PUT replaces every field; omitted ones take their defaults). */
@@ -9,10 +10,7 @@ export class WebhookInputDto {
    * refused unless the service runs with `OUTBOUND_ALLOW_PRIVATE=true`.
    */
   @ApiProperty({ example: 'https://example.com/hooks/social', format: 'uri' })
-  @IsUrl(
-    { require_tld: false, require_protocol: true, protocols: ['http', 'https'], allow_underscores: true },
-    { message: 'must be an http(s) URL' },
-  )
+  @IsHttpUrl()
   @MaxLength(2048)
   url!: string;
 

@@ -1,0 +1,86 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Logger } from '@nestjs/common';
+import { DataSource, EntityManager, QueryRunner, ReplicationMode } from 'typeorm';
+
+interface Scope {
+  /** The scope's connection, as handed to TypeORM: `release()` is a no-op until the scope ends. */
+  shared: QueryRunner;
+  afterCommit: Array<() => Promise<unknown>>;
+  /**
+   * False once the transaction has ended: a timer or batch started during the request keeps the
+   * async context, and must then get ordinary connections rather than the released one.
+   */
+  open: boolean;
+}
+
+const scopes = new AsyncLocalStorage<Scope>();
+const installed = new WeakSet<DataSource>();
+const logger = new Logger('RequestTransaction');
+
+/**
+ * Makes `dataSource.createQueryRunner()` hand out the current scope's connection when called
+ * inside `runInRequestTransaction`. Every TypeORM path goes through it (repositories, query
+ * builders, `dataSource.query`, `dataSource.transaction`, which then becomes a savepoint), so
+ * code inside the scope needs no extra parameter to join the transaction. Outside a scope nothing
+ * changes. Installed once by DatabaseModule.
+ */
+export function installRequestTransactions(dataSource: DataSource): void {
+  if (installed.has(dataSource)) return;
+  installed.add(dataSource);
+  const original = dataSource.createQueryRunner.bind(dataSource);
+  dataSource.createQueryRunner = (mode?: ReplicationMode): QueryRunner => {
+    const scope = scopes.getStore();
+    return scope?.open ? scope.shared : original(mode);
+  };
+}
+
+/**
+ * Runs `fn` in one transaction on one connection that every query of its async context joins
+ * (see installRequestTransactions): commits when `fn` resolves, rolls back when it throws. Then,
+ * only after a commit, runs the callbacks registered with `afterCommit`, in order.
+ */
+export async function runInRequestTransaction<T>(
+  dataSource: DataSource,
+  fn: (em: EntityManager) => Promise<T>,
+): Promise<T> {
+  if (!installed.has(dataSource)) throw new Error('installRequestTransactions was not called on this data source');
+  if (scopes.getStore()?.open) throw new Error('request transactions do not nest');
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  const shared = new Proxy(runner, {
+    get(target, prop) {
+      if (prop === 'release') return () => Promise.resolve();
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  const scope: Scope = { shared, afterCommit: [], open: true };
+  let result: T;
+  try {
+    await runner.startTransaction();
+    result = await scopes.run(scope, () => fn(runner.manager));
+    await runner.commitTransaction();
+  } catch (err) {
+    if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+    throw err;
+  } finally {
+    scope.open = false;
+    await runner.release();
+  }
+  for (const callback of scope.afterCommit) {
+    await callback().catch((err: Error) => logger.warn(`After-commit work failed: ${err.message}`));
+  }
+  return result;
+}
+
+/**
+ * Work that must not happen before the current data is committed (for example pushing a job that
+ * a worker will look up): inside a request transaction it waits for the commit (and is dropped on
+ * rollback); elsewhere it runs at once. Errors after a commit are logged, not thrown: the
+ * database is the record and reconcilers catch up.
+ */
+export async function afterCommit(callback: () => Promise<unknown>): Promise<void> {
+  const scope = scopes.getStore();
+  if (scope?.open) scope.afterCommit.push(callback);
+  else await callback();
+}

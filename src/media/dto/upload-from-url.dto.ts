@@ -1,0 +1,31 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength } from 'class-validator';
+
+/** Body of POST /media/upload/url. */
+export class UploadFromUrlDto {
+  /** Where to download the file from (http or https; redirects are not followed). */
+  @ApiProperty({ example: 'https://cdn.example.com/images/sunset.png', maxLength: 2048 })
+  @IsString()
+  @MaxLength(2048)
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_valid_protocol: true },
+    { message: 'must be an absolute http or https URL' },
+  )
+  url!: string;
+
+  /** The file's name, for display; default: the last segment of the URL's path. */
+  @ApiPropertyOptional({ example: 'sunset.png', maxLength: 255 })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  filename?: string;
+
+  /** The declared type; default: the response's `Content-Type`. Either must be a supported type (415). */
+  @ApiPropertyOptional({ example: 'image/png', maxLength: 127 })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(127)
+  mimeType?: string;
+}

@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import type { MediaUsage } from '../media/media-usage.port';
+import { Post } from './post.entity';
+
+/** Answers media's MEDIA_USAGE port from the posts table (owned here). */
+@Injectable()
+export class PostMediaUsageStore implements MediaUsage {
+  constructor(@InjectRepository(Post) private readonly posts: Repository<Post>) {}
+
+  async isInUse(workspaceId: string, mediaId: string): Promise<boolean> {
+    const found = await this.posts
+      .createQueryBuilder('p')
+      .select('1')
+      .where('p.workspaceId = :workspaceId', { workspaceId })
+      .andWhere("p.status IN ('scheduled', 'publishing')")
+      .andWhere(':mediaId = ANY(p.mediaIds)', { mediaId })
+      .limit(1)
+      .getRawOne<unknown>();
+    return found !== undefined && found !== null;
+  }
+}

@@ -1,0 +1,160 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { DataSource, QueryRunner } from 'typeorm';
+
+/** One periodic job. */
+export interface PeriodicJob<T = unknown> {
+  /**
+   * Unique name, `<module>.<job>` (e.g. `posts.reconcile`): the key of the job's Postgres advisory
+   * lock and of its row in `scheduled_jobs`.
+   */
+  name: string;
+  /** Period. Each process ticks at this period; a run starts only when the last one, anywhere, is this old. */
+  everyMs: number;
+  /** The work. `signal` aborts when the process shuts down: stop early, leaving the rest due. */
+  run(signal: AbortSignal): Promise<T>;
+  /** Summary to log after a run (nothing is logged when it returns undefined). */
+  describe?(result: T): Record<string, unknown> | undefined;
+}
+
+interface Entry {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry keeps its own result type
+  job: PeriodicJob<any>;
+  timer?: NodeJS.Timeout;
+  running?: Promise<unknown>;
+}
+
+/** A tick this close to the period after the last start still runs (timers of several processes drift). */
+const DUE_FRACTION = 0.8;
+
+/**
+ * The one way to run periodic work. Every process that registers a job ticks it every `everyMs`;
+ * a tick takes a session advisory lock named after the job on a dedicated connection (so two
+ * processes never run it at once, and a process that dies releases it with its connection), checks
+ * in `scheduled_jobs` that the last run, by any process, is a period old, records the start, runs,
+ * and records the end. Nothing lives in Redis: flushing it loses no schedule. Jobs registered before
+ * start-up completes start with the application; the first tick runs at once.
+ */
+@Injectable()
+export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Scheduler');
+  private readonly jobs = new Map<string, Entry>();
+  private readonly stopping = new AbortController();
+  private started = false;
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Registers a job (call from onModuleInit). Names are unique per process. */
+  every<T>(job: PeriodicJob<T>): void {
+    if (this.jobs.has(job.name)) throw new Error(`Periodic job ${job.name} is registered twice`);
+    if (!(job.everyMs > 0)) throw new Error(`Periodic job ${job.name} needs a positive period`);
+    const entry: Entry = { job };
+    this.jobs.set(job.name, entry);
+    if (this.started) this.start(entry);
+  }
+
+  /** Names of the registered jobs with their period, for tests and operators. */
+  registered(): Array<{ name: string; everyMs: number }> {
+    return [...this.jobs.values()].map(({ job }) => ({ name: job.name, everyMs: job.everyMs }));
+  }
+
+  /**
+   * Waits for a run of this process in progress, then runs the job once more whether or not it is
+   * due. Null when another process holds the job's lock. For tests, operators and benchmarks.
+   */
+  async runNow<T>(name: string): Promise<T | null> {
+    const entry = this.jobs.get(name);
+    if (!entry) throw new Error(`No periodic job named ${name}`);
+    await entry.running?.catch(() => undefined);
+    return this.tick(entry, true) as Promise<T | null>;
+  }
+
+  onApplicationBootstrap(): void {
+    this.started = true;
+    for (const entry of this.jobs.values()) this.start(entry);
+  }
+
+  /** Stops the timers and waits for runs in progress, before the database connections close. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping.abort();
+    for (const entry of this.jobs.values()) clearInterval(entry.timer);
+    await Promise.all([...this.jobs.values()].map((e) => (e.running ?? Promise.resolve()).catch(() => undefined)));
+  }
+
+  private start(entry: Entry): void {
+    entry.timer = setInterval(() => void this.tick(entry, false), entry.job.everyMs);
+    entry.timer.unref();
+    void this.tick(entry, false);
+  }
+
+  private tick(entry: Entry, force: boolean): Promise<unknown> {
+    if (this.stopping.signal.aborted) return Promise.resolve(null);
+    if (entry.running) return entry.running;
+    const { job } = entry;
+    const running = this.runLocked(job, force)
+      .then((result) => {
+        const summary = result === null ? undefined : job.describe?.(result);
+        if (summary) this.logger.log({ msg: `${job.name} ran`, ...summary });
+        return result;
+      })
+      .catch((err: Error) => {
+        this.logger.warn(`${job.name} failed: ${err.message}`);
+        if (force) throw err;
+        return null;
+      })
+      .finally(() => {
+        if (entry.running === running) entry.running = undefined;
+      });
+    entry.running = running;
+    return running;
+  }
+
+  private async runLocked(job: PeriodicJob, force: boolean): Promise<unknown> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [
+        lockKey(job.name),
+      ])) as [{ locked: boolean }];
+      if (!locked) return null;
+      try {
+        if (!(await this.claim(runner, job, force))) return null;
+        try {
+          const result = await job.run(this.stopping.signal);
+          await this.finish(runner, job.name, null);
+          return result;
+        } catch (err) {
+          await this.finish(runner, job.name, (err as Error).message ?? String(err)).catch(() => undefined);
+          throw err;
+        }
+      } finally {
+        await runner.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lockKey(job.name)]);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** Records the start when the job is due (or forced); false when another process ran it this period. */
+  private async claim(runner: QueryRunner, job: PeriodicJob, force: boolean): Promise<boolean> {
+    const rows = (await runner.query(
+      `INSERT INTO scheduled_jobs (name, every_ms, last_started_at, runs) VALUES ($1, $2, now(), 1)
+       ON CONFLICT (name) DO UPDATE SET every_ms = EXCLUDED.every_ms, last_started_at = now(), runs = scheduled_jobs.runs + 1
+         WHERE $3 OR scheduled_jobs.last_started_at IS NULL
+            OR scheduled_jobs.last_started_at <= now() - make_interval(secs => $4::double precision / 1000)
+       RETURNING name`,
+      [job.name, job.everyMs, force, job.everyMs * DUE_FRACTION],
+    )) as unknown[];
+    return rows.length > 0;
+  }
+
+  private async finish(runner: QueryRunner, name: string, error: string | null): Promise<void> {
+    await runner.query(`UPDATE scheduled_jobs SET last_finished_at = now(), last_error = $2 WHERE name = $1`, [
+      name,
+      error,
+    ]);
+  }
+}
+
+function lockKey(name: string): string {
+  return `scheduled-job:${name}`;
+}
