@@ -1,0 +1,39 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { IdempotencyService } from './idempotency.service';
+
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+/**
+ * Deletes expired idempotency keys every 10 minutes, in every worker (a plain DELETE of expired
+ * rows is safe to run twice). Lookups already ignore expired rows, so this only reclaims space.
+ */
+@Injectable()
+export class IdempotencyPruner implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('IdempotencyPruner');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+
+  constructor(private readonly idempotency: IdempotencyService) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.tick(), PRUNE_EVERY_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  private async tick(): Promise<void> {
+    if (this.running) return;
+    this.running = (async () => {
+      let total = 0;
+      for (let n = await this.idempotency.prune(); n > 0; n = await this.idempotency.prune()) total += n;
+      if (total > 0) this.logger.log(`Deleted ${total} expired idempotency key(s)`);
+    })()
+      .catch((err: Error) => this.logger.warn(`Pruning idempotency keys failed: ${err.message}`))
+      .finally(() => (this.running = undefined));
+    await this.running;
+  }
+}

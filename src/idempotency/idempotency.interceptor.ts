@@ -1,0 +1,46 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { from, lastValueFrom, Observable } from 'rxjs';
+import { IdempotencyService } from './idempotency.service';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/** True for the requests the key applies to: authenticated `POST`s with a JSON (not multipart) body. */
+export function takesIdempotencyKey(method: string, contentType: string | undefined): boolean {
+  return method === 'POST' && !(contentType ?? '').toLowerCase().startsWith('multipart/');
+}
+
+/**
+ * Global: a `POST` carrying `Idempotency-Key` runs through IdempotencyService, which replays a
+ * stored outcome or runs the handler in one transaction with the stored outcome.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(private readonly idempotency: IdempotencyService) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const req = context.switchToHttp().getRequest<FastifyRequest>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const header = req.headers[IDEMPOTENCY_HEADER];
+    const key = Array.isArray(header) ? header[0] : header;
+    if (key === undefined || !req.auth || !takesIdempotencyKey(req.method, req.headers['content-type'])) {
+      return next.handle();
+    }
+    const run = async (): Promise<unknown> => {
+      const outcome = await this.idempotency.execute(
+        { apiKeyId: req.auth!.apiKeyId, key, method: req.method, path: req.url, body: req.body },
+        async () => {
+          const body: unknown = await lastValueFrom(next.handle(), { defaultValue: undefined });
+          return { status: reply.statusCode, body };
+        },
+      );
+      if (outcome.replayed) {
+        void reply.status(outcome.status).header(REPLAYED_HEADER, 'true');
+      }
+      return outcome.body === null && outcome.status === 204 ? undefined : outcome.body;
+    };
+    return from(run());
+  }
+}

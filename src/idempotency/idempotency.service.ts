@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppError } from '../common/errors';
+import { runInRequestTransaction } from '../database/request-transaction';
+
+/** How long a key and its stored response are kept. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
+export interface IdempotentRequest {
+  apiKeyId: string;
+  key: string;
+  method: string;
+  /** Path and query string, as sent. */
+  path: string;
+  body: unknown;
+}
+
+export interface IdempotentOutcome {
+  status: number;
+  body: unknown;
+  replayed: boolean;
+}
+
+/** Recursively sorted keys, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same request. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export function requestHash(req: Pick<IdempotentRequest, 'method' | 'path' | 'body'>): string {
+  return createHash('sha256')
+    .update(`${req.method.toUpperCase()} ${req.path}\n${canonicalJson(req.body)}`)
+    .digest('hex');
+}
+
+/**
+ * `Idempotency-Key` (docs/adr/0012-idempotency-keys.md). The request runs inside one request
+ * transaction that every database statement of the handler joins; the key is taken with a
+ * transaction-scoped advisory lock (a second request meanwhile gets 409), and the response is
+ * inserted in the same transaction as the effect just before the commit. A crash before the
+ * commit leaves neither; after it, a retry finds the stored response and replays it.
+ */
+@Injectable()
+export class IdempotencyService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  static checkKey(key: string): void {
+    if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+      throw AppError.validation(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`, [
+        { field: 'Idempotency-Key', message: `must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters` },
+      ]);
+    }
+  }
+
+  /**
+   * Replays the stored outcome of `req`, or runs `handle` (which answers the status it set and
+   * the body) and stores its outcome with its effect. Failures are not stored: nothing was done.
+   */
+  async execute(req: IdempotentRequest, handle: () => Promise<{ status: number; body: unknown }>) {
+    IdempotencyService.checkKey(req.key);
+    const hash = requestHash(req);
+    return runInRequestTransaction(this.dataSource, async (em): Promise<IdempotentOutcome> => {
+      const [{ locked }] = await em.query<[{ locked: boolean }]>(
+        `SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked`,
+        [`idempotency:${req.apiKeyId}:${req.key}`],
+      );
+      if (!locked) {
+        throw AppError.conflict('A request with this Idempotency-Key is still in progress; retry when it has finished');
+      }
+      const [stored] = await em.query<
+        Array<{ request_hash: string; response_status: number; response_body: unknown; live: boolean }>
+      >(
+        `SELECT request_hash, response_status, response_body, expires_at > now() AS live
+           FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`,
+        [req.apiKeyId, req.key],
+      );
+      if (stored?.live) {
+        if (stored.request_hash !== hash) {
+          throw new AppError(
+            'IDEMPOTENCY_KEY_REUSED',
+            'This Idempotency-Key was already used with a different request; use a new key for a new request',
+          );
+        }
+        return { status: stored.response_status, body: stored.response_body, replayed: true };
+      }
+      if (stored)
+        await em.query(`DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`, [req.apiKeyId, req.key]);
+      const outcome = await handle();
+      // What the client receives is the JSON form; store exactly that.
+      const body: unknown = outcome.body === undefined ? null : JSON.parse(JSON.stringify(outcome.body));
+      await em.query(
+        `INSERT INTO idempotency_keys (api_key_id, key, request_hash, response_status, response_body, expires_at)
+         VALUES ($1, $2, $3, $4, $5::jsonb, now() + ($6 || ' milliseconds')::interval)`,
+        [req.apiKeyId, req.key, hash, outcome.status, JSON.stringify(body), String(IDEMPOTENCY_TTL_MS)],
+      );
+      return { status: outcome.status, body, replayed: false };
+    });
+  }
+
+  /** Deletes expired keys, at most `batch` at a time; returns how many went. */
+  async prune(batch = 5000): Promise<number> {
+    const [{ n }] = await this.dataSource.query<[{ n: number }]>(
+      `WITH gone AS (
+         DELETE FROM idempotency_keys
+          WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at <= now() LIMIT $1)
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [batch],
+    );
+    return n;
+  }
+}
