@@ -14,3 +14,23 @@ export class HealthDto {
 
   checks!: HealthChecksDto;
 }
+
+export class ReadinessChecksDto extends HealthChecksDto {
+  /** Media storage (the local directory is writable, or the S3 bucket answers with our credentials). */
+  @ApiProperty({ enum: ['up', 'down'] })
+  storage!: 'up' | 'down';
+}
+
+export class ReadinessDto {
+  /** `ok` when every dependency is up; `error` (HTTP 503) otherwise, or while the process shuts down. */
+  @ApiProperty({ enum: ['ok', 'error'] })
+  status!: 'ok' | 'error';
+
+  checks!: ReadinessChecksDto;
+}
+
+export class LivenessDto {
+  /** Always `ok`: the process answers HTTP. */
+  @ApiProperty({ enum: ['ok'] })
+  status!: 'ok';
+}

@@ -1,8 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
+import { MEDIA_STORAGE, MediaStorage } from '../media/storage/media-storage.interface';
 import { REDIS } from '../redis/redis.module';
-import { HealthDto } from './health.dto';
+import { HealthDto, ReadinessDto } from './health.dto';
 
 const TIMEOUT_MS = 1_000;
 
@@ -14,17 +15,51 @@ function within<T>(p: Promise<T>): Promise<boolean> {
 }
 
 @Injectable()
-export class HealthService {
+export class HealthService implements BeforeApplicationShutdown, OnApplicationShutdown {
+  private shuttingDown = false;
+
   constructor(
     private readonly dataSource: DataSource,
     @Inject(REDIS) private readonly redis: Redis,
+    @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
   ) {}
 
+  /** Database and Redis (`GET /api/health`, kept for existing monitors). */
   async check(): Promise<HealthDto> {
-    const [db, redis] = await Promise.all([within(this.dataSource.query('SELECT 1')), within(this.redis.ping())]);
+    const [db, redis] = await Promise.all([this.databaseUp(), this.redisUp()]);
     return {
       status: db && redis ? 'ok' : 'error',
       checks: { database: db ? 'up' : 'down', redis: redis ? 'up' : 'down' },
     };
+  }
+
+  /** Database, Redis and media storage, each within a second; not ready once shutdown has begun. */
+  async ready(): Promise<ReadinessDto> {
+    const [db, redis, storage] = await Promise.all([
+      this.databaseUp(),
+      this.redisUp(),
+      within(Promise.resolve().then(() => this.storage.ping())),
+    ]);
+    return {
+      status: db && redis && storage && !this.shuttingDown ? 'ok' : 'error',
+      checks: { database: db ? 'up' : 'down', redis: redis ? 'up' : 'down', storage: storage ? 'up' : 'down' },
+    };
+  }
+
+  /** Called by Nest before the HTTP server closes (shutdown hooks): load balancers see 503 from now on. */
+  beforeApplicationShutdown(): void {
+    this.shuttingDown = true;
+  }
+
+  onApplicationShutdown(): void {
+    this.shuttingDown = true;
+  }
+
+  private databaseUp(): Promise<boolean> {
+    return within(this.dataSource.query('SELECT 1'));
+  }
+
+  private redisUp(): Promise<boolean> {
+    return within(this.redis.ping());
   }
 }

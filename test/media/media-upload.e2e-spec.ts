@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { makePng } from '../factories/png.factory';
 import { MediaService } from '../../src/media/media.service';
+import { Post } from '../../src/posts/post.entity';
 import { TestApp } from '../support/test-app';
 import { MediaClient, hasBytes, objectPath, partsDir, sha256, tempMediaDir } from './media-support';
 
@@ -11,13 +12,16 @@ describe('media upload (default 5 MiB chunks)', () => {
   const media = tempMediaDir();
   let t: TestApp;
   let a: MediaClient;
+  let aWorkspaceId: string;
   let b: MediaClient;
   let png: Buffer;
 
   beforeAll(async () => {
     png = makePng(2000, 2000, { noise: true });
     t = await TestApp.start({ env: { MEDIA_DIR: media.dir } });
-    a = new MediaClient(t, (await t.createWorkspace('media-a')).key);
+    const wsA = await t.createWorkspace('media-a');
+    aWorkspaceId = wsA.workspaceId;
+    a = new MediaClient(t, wsA.key);
     b = new MediaClient(t, (await t.createWorkspace('media-b')).key);
   });
   afterAll(async () => {
@@ -195,21 +199,22 @@ describe('media upload (default 5 MiB chunks)', () => {
   });
 
   it('refuses to delete media a scheduled or publishing post uses (409), then deletes it and its bytes', async () => {
-    const svc = t.app.get(MediaService);
-    const asked: string[] = [];
-    svc.setUsageCheck(async (_workspaceId, mediaId) => {
-      asked.push(mediaId);
-      return true;
-    });
-    try {
-      const inUse = await a.delete(readyId);
-      expect(inUse.status).toBe(409);
-      expect(inUse.body).toEqual({ error: 'CONFLICT', message: 'Media is used by a scheduled or publishing post' });
-      expect(asked).toEqual([readyId]);
-      expect(hasBytes(media.dir, readyId)).toBe(true);
-    } finally {
-      svc.setUsageCheck(async () => false);
-    }
+    // A real post row in the posts table, as PostsService writes it; only scheduled/publishing block.
+    const posts = t.dataSource.getRepository(Post);
+    const post = await posts.save(
+      posts.create({
+        workspaceId: aWorkspaceId,
+        content: 'uses it',
+        status: 'scheduled',
+        mediaIds: [readyId],
+        timelineAt: new Date(),
+      }),
+    );
+    const inUse = await a.delete(readyId);
+    expect(inUse.status).toBe(409);
+    expect(inUse.body).toEqual({ error: 'CONFLICT', message: 'Media is used by a scheduled or publishing post' });
+    expect(hasBytes(media.dir, readyId)).toBe(true);
+    await posts.update({ id: post.id }, { status: 'published' });
     const del = await a.delete(readyId);
     expect(del.status).toBe(204);
     expect(hasBytes(media.dir, readyId)).toBe(false);

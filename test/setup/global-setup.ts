@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { runMigrations } from '../../src/database/database-bootstrap';
+import { startS3Server } from './s3-server';
 import { TEMPLATE_DB, TEST_PG_BASE, databaseUrl } from './test-env';
 
 function alive(pid: number): boolean {
@@ -21,7 +22,9 @@ export default async function globalSetup(): Promise<void> {
   const admin = new Client({ connectionString: TEST_PG_BASE });
   await admin.connect();
   try {
-    const rows = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname ~ '^sps_(tpl|t)_[0-9]+'");
+    const rows = await admin.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname ~ '^sps_(tpl|t)_[0-9]+'",
+    );
     for (const { datname } of rows.rows) {
       const pid = Number(/^sps_(?:tpl|t)_(\d+)/.exec(datname)?.[1]);
       if (pid !== process.pid && alive(pid)) continue;
@@ -34,4 +37,9 @@ export default async function globalSetup(): Promise<void> {
   const { Logger } = await import('@nestjs/common');
   Logger.overrideLogger(false);
   await runMigrations(databaseUrl(TEMPLATE_DB));
+  if (!process.env.TEST_S3_ENDPOINT) {
+    const s3 = await startS3Server();
+    process.env.SPS_TEST_S3_ENDPOINT = s3.endpoint;
+    (globalThis as { spsS3Server?: { stop(): Promise<void> } }).spsS3Server = s3;
+  }
 }

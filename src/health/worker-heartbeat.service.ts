@@ -1,0 +1,38 @@
+import { writeFile } from 'node:fs/promises';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
+import { appConfig } from '../config';
+import { HealthService } from './health.service';
+
+/**
+ * A worker has no HTTP port to probe, so it touches a file while its database and Redis answer;
+ * `node dist/src/healthcheck.js` (the container healthcheck) reads the file's age.
+ */
+@Injectable()
+export class WorkerHeartbeatService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Heartbeat');
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly health: HealthService,
+    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    void this.beat();
+    this.timer = setInterval(() => void this.beat(), this.app.heartbeatSeconds * 1000);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  private async beat(): Promise<void> {
+    const result = await this.health.check();
+    if (result.status !== 'ok') return;
+    await writeFile(this.app.heartbeatFile, new Date().toISOString()).catch((err: Error) =>
+      this.logger.warn({ msg: 'Cannot write the heartbeat file', file: this.app.heartbeatFile, err: err.message }),
+    );
+  }
+}
