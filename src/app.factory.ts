@@ -1,28 +1,51 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { parse as parseQueryString } from 'node:querystring';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppRole } from './app-role';
 import { AppModule } from './app.module';
 import { AuthService } from './auth/auth.service';
 import { sendError } from './common/errors';
 import { createLogger } from './common/logger';
-import { AppConfig, appConfig } from './config';
+import { AppConfig, appConfig, HttpConfig, httpConfig } from './config';
+import { registerConsoleHttp } from './console/console-http';
 import { buildOpenApiDocument } from './docs/openapi';
+import { checkRequestValue, parseJsonBody } from './common/http/request-body';
 import { registerMultipart } from './media/media-multipart';
+import { MetricsService } from './metrics/metrics.service';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Reads the PEM files named by TLS_CERT_FILE/TLS_KEY_FILE; a missing file stops start-up naming it. */
+function readTls(tls: NonNullable<HttpConfig['tls']>): { cert: Buffer; key: Buffer } {
+  const read = (variable: string, file: string): Buffer => {
+    try {
+      return readFileSync(file);
+    } catch (err) {
+      throw new Error(`Invalid configuration: ${variable}=${JSON.stringify(file)}: ${(err as Error).message}`);
+    }
+  };
+  return { cert: read('TLS_CERT_FILE', tls.certFile), key: read('TLS_KEY_FILE', tls.keyFile) };
+}
+
 /**
  * Builds the HTTP application exactly as production runs it (main.ts) and as e2e tests boot it:
- * Fastify, /api prefix, request ids, the error shape for Fastify-level failures, Swagger.
+ * Fastify (HTTPS when TLS files are configured, proxy trust per TRUST_PROXY), /api prefix,
+ * request ids, the error shape for Fastify-level failures, Swagger.
  */
 export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyApplication> {
   const cfg: AppConfig = appConfig();
+  const http: HttpConfig = httpConfig();
   const adapter = new FastifyAdapter({
+    ...(http.tls ? { https: readTls(http.tls) } : {}),
     bodyLimit: cfg.bodyLimitBytes,
-    trustProxy: false,
+    // request.ip (per-address auth-failure limit, logs) and request.protocol follow X-Forwarded-*
+    // only from the proxies trusted here.
+    trustProxy: http.trustProxy,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -30,20 +53,34 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
     requestIdHeader: false,
     logger: false,
     return503OnClosing: true,
+    // Routing failures (bad percent-encoding, overlong parameters) in the error shape too.
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      void reply.header('X-Request-Id', request.id);
+      sendError(reply, request, error, new Logger('HTTP'));
+    },
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRole(role), adapter, {
-    logger: createLogger(cfg.logLevel),
+    logger: createLogger(cfg.logLevel, { format: cfg.logFormat }),
     bufferLogs: false,
     abortOnError: false,
+    bodyParser: false, // ours below: JSON with depth, NUL and prototype checks
   });
-  app.setGlobalPrefix('api');
+  app.setGlobalPrefix('api', { exclude: ['console', 'console/{*path}'] }); // the console lives beside the API
   app.enableShutdownHooks();
   await registerMultipart(app); // multipart/form-data for the chunk upload route only
 
   const fastify = app.getHttpAdapter().getInstance();
+  registerBodyParsers(fastify);
+  registerConsoleHttp(fastify); // security headers on /console
   const httpLogger = new Logger('HTTP');
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     void reply.header('X-Request-Id', request.id);
+  });
+  // Request rate and latency by route pattern (never the raw URL: ids would explode the label set).
+  const metrics = app.get(MetricsService);
+  fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+    const route = request.routeOptions?.url ?? 'unmatched';
+    metrics.recordRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
   });
   // One access-log line per request, only when `info` logging is on (no per-request cost otherwise).
   if (['info', 'debug', 'trace'].includes(cfg.logLevel)) {
@@ -59,7 +96,7 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
     });
   }
 
-  const document = buildOpenApiDocument(app);
+  const document = buildOpenApiDocument(app, http.servers);
   if (!cfg.docsPublic) {
     const auth = app.get(AuthService);
     fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -82,4 +119,34 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
     swaggerOptions: { persistAuthorization: true, displayOperationId: true },
   });
   return app;
+}
+
+/**
+ * JSON and form bodies, parsed and checked once for every route: nesting depth, NUL characters and
+ * prototype-poisoning keys are refused with 400 before validation sees them. Query strings get the
+ * same check.
+ */
+function registerBodyParsers(fastify: FastifyInstance): void {
+  const checked =
+    (parse: (text: string) => unknown) =>
+    (_req: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) => {
+      try {
+        done(null, parse(body.toString()));
+      } catch (err) {
+        done(err as Error, undefined);
+      }
+    };
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, checked(parseJsonBody));
+  fastify.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    checked((text) => {
+      const value = { ...parseQueryString(text) };
+      checkRequestValue(value);
+      return value;
+    }),
+  );
+  fastify.addHook('preValidation', async (request: FastifyRequest) => {
+    checkRequestValue(request.query);
+  });
 }

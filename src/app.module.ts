@@ -1,24 +1,33 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
-import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AnalyticsWorkerModule } from './analytics/analytics-worker.module';
 import { AnalyticsModule } from './analytics/analytics.module';
 import { AppRole, runsWorkers } from './app-role';
 import { AuthModule } from './auth/auth.module';
 import { ChannelsModule } from './channels/channels.module';
+import { ConsoleModule } from './console/console.module';
 import { CryptoModule } from './common/crypto/crypto.module';
 import { AllExceptionsFilter } from './common/errors';
 import { createValidationPipe } from './common/validation.pipe';
-import { allConfigs } from './config';
+import { configModule } from './config';
 import { DatabaseModule } from './database/database.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
+import { HealthWorkerModule } from './health/health-worker.module';
+import { IdempotencyWorkerModule } from './idempotency/idempotency-worker.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { MediaWorkerModule } from './media/media-worker.module';
 import { MediaModule } from './media/media.module';
+import { MetricsModule } from './metrics/metrics.module';
+import { OAuthModule } from './oauth/oauth.module';
 import { ProvidersModule } from './providers/providers.module';
+import { SandboxModule } from './providers/sandbox/sandbox.module';
 import { QueueModule } from './queue/queue.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RedisModule } from './redis/redis.module';
+import { RetentionModule } from './retention/retention.module';
+import { SchedulingModule } from './scheduling/scheduling.module';
+import { UsersModule } from './users/users.module';
 import { PostsModule } from './posts/posts.module';
 import { PostsWorkerModule } from './posts/posts-worker.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -27,26 +36,34 @@ import { WebhooksWorkerModule } from './webhooks/webhooks-worker.module';
 /** Controllers, services and queue registrations: loaded by every role. */
 const FEATURE_MODULES: Array<Type<unknown>> = [
   HealthModule,
+  IdempotencyModule,
   ProvidersModule,
   EventsModule,
   ChannelsModule,
+  OAuthModule,
   MediaModule,
   PostsModule,
   WebhooksModule,
   AnalyticsModule,
+  UsersModule,
+  ConsoleModule,
+  SandboxModule,
 ];
 
 /** Queue processors, relays and repeatable jobs: loaded only where the role runs workers. */
 const WORKER_MODULES: Array<Type<unknown>> = [
+  HealthWorkerModule,
   MediaWorkerModule,
   PostsWorkerModule,
   WebhooksWorkerModule,
   AnalyticsWorkerModule,
+  IdempotencyWorkerModule,
+  RetentionModule,
 ];
 
 /**
  * Wires the modules. `role` decides whether worker modules load (worker/all); main.ts serves HTTP
- * for api/all only. AuthModule comes before RateLimitModule: its guard must run first.
+ * for api/all only. The global guard (auth, then rate limit) is RateLimitModule's RequestGuard.
  */
 @Module({})
 export class AppModule {
@@ -54,10 +71,12 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot({ isGlobal: true, cache: true, load: allConfigs }),
+        configModule(),
         DatabaseModule,
         RedisModule,
         QueueModule,
+        SchedulingModule,
+        MetricsModule,
         CryptoModule,
         AuthModule,
         RateLimitModule,

@@ -4,61 +4,140 @@ import { NestFactory } from '@nestjs/core';
 import { createLogger } from './common/logger';
 import { ApiKeyDto } from './auth/dto/api-key.dto';
 import { ApiKeysService } from './auth/api-keys.service';
+import { KEY_ENVIRONMENTS, KeyEnvironment } from './auth/api-key.format';
 import { parseArgs } from './cli/cli-args';
 import { CliModule } from './cli/cli.module';
 import { AppError } from './common/errors';
 import { isRfc3339 } from './common/validators';
 import { appConfig, databaseConfig, rateLimitConfig } from './config';
 import { prepareDatabase } from './database/database-bootstrap';
+import { usersCreate } from './users/users.cli';
 
-const USAGE = `Usage: npm run cli -- <command>
-  keys:create --workspace <name-or-id> [--name <label>] [--expires-at <RFC 3339>] [--rate-limit <per-minute>] [--burst <n>]
-      Creates the workspace (by name) if needed and a key; prints {"id","key","workspaceId","name",...}.
-  keys:list --workspace <name-or-id>     Lists the workspace's keys (never their secrets).
-  keys:revoke <key-id>                   Revokes a key (effective on the next request).
-Output is JSON on stdout; logs go to stderr.`;
+const RUN = 'npm run -s cli --';
+
+/** Every command with its usage line and description; `help <command>` prints one of them. */
+const COMMANDS: Record<string, { usage: string; about: string }> = {
+  'keys:create': {
+    usage:
+      'keys:create --workspace <name-or-id> [--name <label>] [--environment production|development|local] [--expires-at <RFC 3339>] [--rate-limit <per-minute>] [--burst <n>]',
+    about:
+      'Creates the workspace (by name) if needed and an API key in it; prints {"id","key","workspaceId","name","prefix"}.\n' +
+      'The key is shown this once. --rate-limit and --burst override the default limits for this key.',
+  },
+  'keys:list': {
+    usage: 'keys:list --workspace <name-or-id>',
+    about: 'Lists the workspace\'s keys (never their secrets); prints {"workspaceId","data":[...]}.',
+  },
+  'keys:revoke': {
+    usage: 'keys:revoke <key-id>',
+    about: 'Revokes a key, effective from the next request; prints {"id","workspaceId","revokedAt"}.',
+  },
+  'users:create': {
+    usage: 'users:create --email <email> --workspace <name-or-id> [--role owner|member]',
+    about:
+      'Creates the workspace (by name) if needed and a console user in it; prints {"email","workspaceId","role","setupLink",...}:\n' +
+      'a one-time link where the person sets a password (an existing account is added directly).',
+  },
+  help: { usage: 'help [<command>]', about: 'Prints this help, or the help of one command.' },
+};
+
+function usage(): string {
+  const lines = Object.values(COMMANDS).map((c) => `  ${c.usage}`);
+  return [
+    `Usage: ${RUN} <command> [options]`,
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    `Run "${RUN} help <command>" for details. Output is one JSON document on stdout; errors are one`,
+    'line on stderr with exit status 1. Configuration comes from the environment and ./.env.',
+  ].join('\n');
+}
+
+function commandHelp(name: string): string {
+  const c = COMMANDS[name];
+  return `Usage: ${RUN} ${c.usage}\n\n${c.about}`;
+}
+
+/** A user-facing failure: printed as one line, exit status 1. */
+class CliError extends Error {}
 
 function positiveInt(value: string | undefined, flag: string): number | null {
   if (value === undefined) return null;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new AppError('VALIDATION_ERROR', `--${flag} must be a positive integer`);
+  if (!Number.isInteger(n) || n < 1) throw new CliError(`--${flag} must be a positive integer`);
   return n;
 }
 
-async function main(): Promise<number> {
-  const { command, positional, flags } = parseArgs(process.argv.slice(2));
-  if (!command || command === 'help' || flags.help) {
-    process.stderr.write(`${USAGE}\n`);
-    return command ? 0 : 2;
+function required(value: string | undefined, what: string, command: string): string {
+  if (value === undefined || value === '' || value === 'true') {
+    throw new CliError(`${command} needs ${what} (see "${RUN} help ${command}")`);
   }
+  return value;
+}
+
+/** Logs of the command line go to stderr, and only when LOG_LEVEL asks for debug or trace. */
+function cliLogLevel(level: string): string {
+  return level === 'debug' || level === 'trace' ? level : 'silent';
+}
+
+async function main(): Promise<void> {
+  const { command, positional, flags } = parseArgs(process.argv.slice(2));
+  if (command === undefined || command === '--help' || command === '-h' || (command === 'help' && !positional[0])) {
+    if (command === undefined) throw new CliError(`no command given (see "${RUN} --help")`);
+    process.stdout.write(`${usage()}\n`);
+    return;
+  }
+  const topic = command === 'help' ? positional[0] : command;
+  if (!(topic in COMMANDS) || topic === 'help') {
+    throw new CliError(`unknown command "${topic}" (see "${RUN} --help")`);
+  }
+  if (command === 'help' || flags.help !== undefined || flags.h !== undefined) {
+    process.stdout.write(`${commandHelp(topic)}\n`);
+    return;
+  }
+
+  // The first config read loads ./.env (src/config/env-file.ts), before the database is touched.
   const cfg = appConfig();
-  Logger.overrideLogger(createLogger(cfg.logLevel === 'info' ? 'warn' : cfg.logLevel, true));
+  const logger = createLogger(cliLogLevel(cfg.logLevel), { toStderr: true, format: cfg.logFormat });
+  Logger.overrideLogger(logger);
   const db = databaseConfig();
   await prepareDatabase(db.url, db.migrationsRun);
-  const app = await NestFactory.createApplicationContext(CliModule, { logger: createLogger('warn', true) });
+  const app = await NestFactory.createApplicationContext(CliModule, { logger, abortOnError: false });
   try {
     const keys = app.get(ApiKeysService);
-    const limits = rateLimitConfig();
     let out: unknown;
     switch (command) {
       case 'keys:create': {
-        if (!flags.workspace) throw new AppError('VALIDATION_ERROR', '--workspace is required');
+        const workspaceName = required(flags.workspace, '--workspace', command);
         if (flags['expires-at'] && !isRfc3339(flags['expires-at'])) {
-          throw new AppError('VALIDATION_ERROR', '--expires-at must be an RFC 3339 date-time with a zone');
+          throw new CliError('--expires-at must be an RFC 3339 date-time with a zone');
         }
-        const workspace = await keys.resolveWorkspace(flags.workspace, true);
+        const environment = flags.environment as KeyEnvironment | undefined;
+        if (environment !== undefined && !KEY_ENVIRONMENTS.includes(environment)) {
+          throw new CliError(`--environment must be one of ${KEY_ENVIRONMENTS.join(', ')}`);
+        }
+        const workspace = await keys.resolveWorkspace(workspaceName, true);
         const { apiKey, key } = await keys.create(workspace.id, {
           name: flags.name ?? 'cli',
+          environment,
           expiresAt: flags['expires-at'] ? new Date(flags['expires-at']) : null,
           rateLimitPerMinute: positiveInt(flags['rate-limit'], 'rate-limit'),
           rateLimitBurst: positiveInt(flags.burst, 'burst'),
         });
-        out = { id: apiKey.id, key, workspaceId: workspace.id, name: apiKey.name, prefix: apiKey.prefix };
+        out = {
+          id: apiKey.id,
+          key,
+          workspaceId: workspace.id,
+          name: apiKey.name,
+          prefix: apiKey.prefix,
+          environment: apiKey.environment,
+        };
         break;
       }
       case 'keys:list': {
-        if (!flags.workspace) throw new AppError('VALIDATION_ERROR', '--workspace is required');
-        const workspace = await keys.resolveWorkspace(flags.workspace, false);
+        const workspace = await keys.resolveWorkspace(required(flags.workspace, '--workspace', command), false);
+        const limits = rateLimitConfig();
         const all: ApiKeyDto[] = [];
         let cursor: string | undefined;
         do {
@@ -70,30 +149,36 @@ async function main(): Promise<number> {
         break;
       }
       case 'keys:revoke': {
-        const id = positional[0];
-        if (!id) throw new AppError('VALIDATION_ERROR', 'keys:revoke needs a key id');
-        const key = await keys.revoke(null, id);
+        const key = await keys.revoke(null, required(positional[0], 'a key id', command));
         out = { id: key.id, workspaceId: key.workspaceId, revokedAt: key.revokedAt?.toISOString() ?? null };
         break;
       }
-      default:
-        process.stderr.write(`Unknown command "${command}"\n${USAGE}\n`);
-        return 2;
+      case 'users:create':
+        out = await usersCreate(app, flags);
+        break;
     }
     process.stdout.write(`${JSON.stringify(out)}\n`);
-    return 0;
   } finally {
     await app.close();
   }
 }
 
+/** One line for any failure: our own message, the error code, or the first cause's message. */
+function oneLineError(err: unknown): string {
+  let message: string;
+  if (err instanceof AppError) message = `${err.message} (${err.code})`;
+  else if (err instanceof AggregateError && !err.message && err.errors.length > 0) {
+    message = oneLineError(err.errors[0]);
+  } else if (err instanceof Error) {
+    const code = (err as { code?: unknown }).code;
+    message = err.message || (typeof code === 'string' ? code : err.name);
+  } else message = String(err);
+  return message.replace(/\s*\n\s*/g, ' ').trim();
+}
+
 main()
-  .then((code) => process.exit(code))
+  .then(() => process.exit(0))
   .catch((err: unknown) => {
-    const body =
-      err instanceof AppError
-        ? { error: err.code, message: err.message }
-        : { error: 'INTERNAL_ERROR', message: String(err) };
-    process.stderr.write(`${JSON.stringify(body)}\n`);
+    process.stderr.write(`error: ${oneLineError(err)}\n`);
     process.exit(1);
   });

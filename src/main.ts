@@ -6,25 +6,31 @@ import { createLogger } from './common/logger';
 import { runsHttp } from './app-role';
 import { AppModule } from './app.module';
 import { BootstrapKeyService } from './auth/bootstrap-key.service';
-import { appConfig, databaseConfig } from './config';
+import { appConfig, databaseConfig, httpConfig } from './config';
 import { prepareDatabase } from './database/database-bootstrap';
+import { SetupLinkService } from './users/setup-link.service';
 
 async function bootstrap(): Promise<void> {
+  // The first config read loads `.env` (src/config/env-file.ts): nothing below sees other values.
   const cfg = appConfig();
   const db = databaseConfig();
   const logger = new Logger('Main');
-  Logger.overrideLogger(createLogger(cfg.logLevel));
+  Logger.overrideLogger(createLogger(cfg.logLevel, { format: cfg.logFormat }));
   await prepareDatabase(db.url, db.migrationsRun);
 
   if (runsHttp(cfg.role)) {
     const app = await createHttpApp(cfg.role);
     await app.init();
     await app.get(BootstrapKeyService).run();
+    await app.get(SetupLinkService).run();
     await app.listen({ port: cfg.port, host: cfg.host });
-    logger.log(`Listening on http://${cfg.host}:${cfg.port}/api (role ${cfg.role}); docs at /api/docs`);
+    const scheme = httpConfig().tls ? 'https' : 'http';
+    logger.log(
+      `Listening on ${scheme}://${cfg.host}:${cfg.port}/api (role ${cfg.role}); docs at /api/docs, console at /console`,
+    );
   } else {
     const app = await NestFactory.createApplicationContext(AppModule.forRole('worker'), {
-      logger: createLogger(cfg.logLevel),
+      logger: createLogger(cfg.logLevel, { format: cfg.logFormat }),
     });
     app.enableShutdownHooks();
     await app.init();
@@ -34,6 +40,6 @@ async function bootstrap(): Promise<void> {
 
 bootstrap().catch((err: unknown) => {
   const message = err instanceof Error ? err.message : String(err);
-  new Logger('Main').fatal(`Start-up failed: ${message}`);
+  createLogger('info').fatal(`Start-up failed: ${message}`, 'Main');
   process.exit(1);
 });

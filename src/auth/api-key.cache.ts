@@ -1,10 +1,11 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { RedisClients } from '../redis/redis.module';
 import { AuthContext } from '../common/decorators/workspace.decorator';
 
 interface Entry {
+  /** Null caches a miss (unknown or revoked key). */
   value: (AuthContext & { expiresAt: number | null; lastUsedAt: number | null }) | null;
-  until: number;
 }
 
 const TTL_MS = 5_000;
@@ -19,7 +20,7 @@ const CHANNEL = 'auth:invalidate';
 @Injectable()
 export class ApiKeyCache implements OnModuleInit {
   private readonly logger = new Logger('ApiKeyCache');
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new LRUCache<string, Entry>({ max: MAX_ENTRIES, ttl: TTL_MS });
 
   constructor(private readonly redis: RedisClients) {}
 
@@ -28,21 +29,11 @@ export class ApiKeyCache implements OnModuleInit {
   }
 
   get(hash: string): Entry | undefined {
-    const entry = this.entries.get(hash);
-    if (!entry) return undefined;
-    if (entry.until < Date.now()) {
-      this.entries.delete(hash);
-      return undefined;
-    }
-    return entry;
+    return this.entries.get(hash);
   }
 
   set(hash: string, value: Entry['value']): void {
-    if (this.entries.size >= MAX_ENTRIES) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
-    this.entries.set(hash, { value, until: Date.now() + TTL_MS });
+    this.entries.set(hash, { value });
   }
 
   async invalidate(hash: string): Promise<void> {

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { KeyEnvironment } from './api-key.format';
 import { Workspace } from './workspace.entity';
 
 /** An API key; only its SHA-256 hash and a display prefix are stored. */
@@ -18,9 +19,13 @@ export class ApiKey {
   @Column({ type: 'varchar', length: 100 })
   name!: string;
 
-  /** First characters of the key, for recognising it in lists (`spk_AbCd1234`). */
-  @Column({ type: 'varchar', length: 16 })
+  /** First characters of the key, for recognising it in lists (`spk_live_AbCd1234`). */
+  @Column({ type: 'varchar', length: 24 })
   prefix!: string;
+
+  /** production, development or local; null for keys made before environments (they count as the server's own). */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  environment!: KeyEnvironment | null;
 
   /** Hex SHA-256 of the whole key. */
   @Index('UQ_api_keys_key_hash', { unique: true })

@@ -2,16 +2,28 @@ import { createHash, randomBytes } from 'node:crypto';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 
 /**
- * Key format (API.md section 3): `spk_` + 30 random base62 characters + 6-character base62
- * checksum (CRC-32 of the random part). Malformed keys are refused without a database round trip,
- * and leaked keys are easy to scan for.
+ * Key format (docs/guide.md section 3, ADR 0003): `spk_` + an environment tag (`live_`, `dev_`, `local_`)
+ * + 30 random base62 characters + 6-character base62 checksum (CRC-32 of the random part).
+ * Malformed keys are refused without a database round trip, leaked keys are easy to scan for, and
+ * the tag tells a production key from a development one at a glance. Keys made before
+ * environments existed have no tag (`spk_` + 36 characters) and stay valid.
  */
 export const KEY_PREFIX = 'spk_';
+export const KEY_ENVIRONMENTS = ['production', 'development', 'local'] as const;
+export type KeyEnvironment = (typeof KEY_ENVIRONMENTS)[number];
+
+/** The tag each environment's keys carry after `spk_`. */
+export const ENVIRONMENT_TAGS: Record<KeyEnvironment, string> = {
+  production: 'live_',
+  development: 'dev_',
+  local: 'local_',
+};
+
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const BODY_LENGTH = 30;
 const CHECKSUM_LENGTH = 6;
-const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
-const DISPLAY_PREFIX_LENGTH = KEY_PREFIX.length + 8;
+const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}(live_|dev_|local_)?[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
+const DISPLAY_BODY_LENGTH = 8;
 
 /** CRC-32 (ISO 3309, as zlib) of the text's UTF-8 bytes. */
 export function crc32(text: string): number {
@@ -42,22 +54,34 @@ function randomBase62(length: number): string {
   return out;
 }
 
-export function generateApiKey(): string {
+export function generateApiKey(environment: KeyEnvironment = 'production'): string {
   const body = randomBase62(BODY_LENGTH);
-  return `${KEY_PREFIX}${body}${checksum(body)}`;
+  return `${KEY_PREFIX}${ENVIRONMENT_TAGS[environment]}${body}${checksum(body)}`;
+}
+
+/** `spk_live_` etc.: everything before the random part (`spk_` for keys without a tag). */
+function headOf(key: string): string {
+  return key.slice(0, key.length - BODY_LENGTH - CHECKSUM_LENGTH);
 }
 
 /** Shape and checksum only; says nothing about whether the key exists. */
 export function isWellFormedApiKey(key: string): boolean {
   if (!KEY_PATTERN.test(key)) return false;
-  const body = key.slice(KEY_PREFIX.length, KEY_PREFIX.length + BODY_LENGTH);
-  return checksum(body) === key.slice(KEY_PREFIX.length + BODY_LENGTH);
+  const start = headOf(key).length;
+  return checksum(key.slice(start, start + BODY_LENGTH)) === key.slice(start + BODY_LENGTH);
+}
+
+/** The environment a well-formed key's tag names; null for an untagged key of before environments. */
+export function environmentOfKey(key: string): KeyEnvironment | null {
+  const tag = headOf(key).slice(KEY_PREFIX.length);
+  return KEY_ENVIRONMENTS.find((env) => ENVIRONMENT_TAGS[env] === tag) ?? null;
 }
 
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+/** The tag plus the first 8 random characters, for recognising a key in lists (`spk_live_AbCd1234`). */
 export function displayPrefix(key: string): string {
-  return key.slice(0, DISPLAY_PREFIX_LENGTH);
+  return key.slice(0, headOf(key).length + DISPLAY_BODY_LENGTH);
 }

@@ -34,6 +34,7 @@ export class ApiKeysController {
   async createApiKey(@WorkspaceId() workspaceId: string, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
     const { apiKey, key } = await this.service.create(workspaceId, {
       name: body.name,
+      environment: body.environment,
       expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
     });
     return { ...ApiKeyDto.from(apiKey, this.limits), key };

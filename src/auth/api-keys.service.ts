@@ -1,16 +1,20 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
+import { In, IsNull, Repository } from 'typeorm';
 import { AppError } from '../common/errors';
-import { decodeTimeCursor, encodeCursor, Page } from '../common/pagination/pagination';
+import { cursorTimeSql, decodeTimeCursor, encodeTimeCursor, Page } from '../common/pagination/pagination';
 import { isUuid } from '../common/validators';
+import { appConfig } from '../config';
 import { ApiKeyCache } from './api-key.cache';
 import { ApiKey } from './api-key.entity';
-import { displayPrefix, generateApiKey, hashApiKey } from './api-key.format';
+import { KeyEnvironment, displayPrefix, generateApiKey, hashApiKey } from './api-key.format';
 import { Workspace } from './workspace.entity';
 
 export interface CreateKeyInput {
   name: string;
+  /** Default: the server's APP_ENVIRONMENT, else production. */
+  environment?: KeyEnvironment;
   expiresAt?: Date | null;
   rateLimitPerMinute?: number | null;
   rateLimitBurst?: number | null;
@@ -21,6 +25,7 @@ interface ApiKeyRow {
   workspace_id: string;
   name: string;
   prefix: string;
+  environment: KeyEnvironment | null;
   created_at: Date;
   last_used_at: Date | null;
   expires_at: Date | null;
@@ -29,12 +34,15 @@ interface ApiKeyRow {
   rate_limit_burst: number | null;
 }
 
+type ApiKeyPageRow = ApiKeyRow & { cursor_at: string };
+
 function toApiKey(r: ApiKeyRow): ApiKey {
   return Object.assign(new ApiKey(), {
     id: r.id,
     workspaceId: r.workspace_id,
     name: r.name,
     prefix: r.prefix,
+    environment: r.environment,
     keyHash: '',
     createdAt: r.created_at,
     lastUsedAt: r.last_used_at,
@@ -52,7 +60,13 @@ export class ApiKeysService {
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     @InjectRepository(Workspace) private readonly workspaces: Repository<Workspace>,
     private readonly cache: ApiKeyCache,
+    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
   ) {}
+
+  /** The environment new keys get when none is asked for. */
+  get defaultEnvironment(): KeyEnvironment {
+    return this.app.environment ?? 'production';
+  }
 
   /** Creates a key; the returned `key` is the only time the secret exists outside the caller. */
   async create(workspaceId: string, input: CreateKeyInput): Promise<{ apiKey: ApiKey; key: string }> {
@@ -61,12 +75,14 @@ export class ApiKeysService {
         { field: 'expiresAt', message: 'must be in the future' },
       ]);
     }
-    const key = generateApiKey();
+    const environment = input.environment ?? this.defaultEnvironment;
+    const key = generateApiKey(environment);
     const apiKey = await this.keys.save(
       this.keys.create({
         workspaceId,
         name: input.name,
         prefix: displayPrefix(key),
+        environment,
         keyHash: hashApiKey(key),
         expiresAt: input.expiresAt ?? null,
         rateLimitPerMinute: input.rateLimitPerMinute ?? null,
@@ -88,19 +104,19 @@ export class ApiKeysService {
     if (cursor) {
       const { at, id } = decodeTimeCursor(cursor);
       params.push(at, id);
-      after = 'AND (created_at, id) < ($3, $4)';
+      after = 'AND (created_at, id) < ($3::timestamptz, $4::uuid)';
     }
-    const rows: ApiKeyRow[] = await this.keys.query(
-      `SELECT id, workspace_id, name, prefix, created_at, last_used_at, expires_at, revoked_at,
-              rate_limit_per_minute, rate_limit_burst
+    const rows: ApiKeyPageRow[] = await this.keys.query(
+      `SELECT id, workspace_id, name, prefix, environment, created_at, last_used_at, expires_at, revoked_at,
+              rate_limit_per_minute, rate_limit_burst, ${cursorTimeSql('created_at')} AS cursor_at
          FROM api_keys WHERE workspace_id = $1 ${after}
         ORDER BY created_at DESC, id DESC LIMIT $2`,
       params,
     );
     const more = rows.length > limit;
-    const data = (more ? rows.slice(0, limit) : rows).map(toApiKey);
-    const last = data[data.length - 1];
-    return { data, nextCursor: more && last ? encodeCursor([last.createdAt.toISOString(), last.id]) : null };
+    const page = more ? rows.slice(0, limit) : rows;
+    const last = page[page.length - 1];
+    return { data: page.map(toApiKey), nextCursor: more && last ? encodeTimeCursor(last.cursor_at, last.id) : null };
   }
 
   async get(workspaceId: string, id: string): Promise<ApiKey> {
@@ -130,6 +146,10 @@ export class ApiKeysService {
     if (!createIfMissing) throw AppError.notFound('Workspace');
     await this.workspaces.createQueryBuilder().insert().values({ name: nameOrId }).orIgnore().execute();
     return this.workspaces.findOneOrFail({ where: { name: nameOrId } });
+  }
+
+  findWorkspaces(ids: string[]): Promise<Workspace[]> {
+    return ids.length ? this.workspaces.find({ where: { id: In(ids) } }) : Promise.resolve([]);
   }
 
   countWorkspaces(): Promise<number> {

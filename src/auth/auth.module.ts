@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeyCache } from './api-key.cache';
 import { ApiKey } from './api-key.entity';
@@ -10,16 +9,11 @@ import { AuthService } from './auth.service';
 import { BootstrapKeyService } from './bootstrap-key.service';
 import { Workspace } from './workspace.entity';
 
+/** Workspaces and API keys. Its ApiKeyGuard runs inside the one global guard (rate-limit/request.guard.ts). */
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKey, Workspace])],
   controllers: [ApiKeysController],
-  providers: [
-    ApiKeyCache,
-    AuthService,
-    ApiKeysService,
-    BootstrapKeyService,
-    { provide: APP_GUARD, useClass: ApiKeyGuard },
-  ],
-  exports: [AuthService, ApiKeysService],
+  providers: [ApiKeyCache, AuthService, ApiKeysService, BootstrapKeyService, ApiKeyGuard],
+  exports: [AuthService, ApiKeysService, ApiKeyGuard],
 })
 export class AuthModule {}

@@ -5,11 +5,11 @@ import Redis from 'ioredis';
 import { Repository } from 'typeorm';
 import { AppError } from '../common/errors';
 import { AuthContext } from '../common/decorators/workspace.decorator';
-import { rateLimitConfig } from '../config';
+import { appConfig, rateLimitConfig } from '../config';
 import { REDIS } from '../redis/redis.module';
 import { ApiKeyCache } from './api-key.cache';
 import { ApiKey } from './api-key.entity';
-import { hashApiKey, isWellFormedApiKey } from './api-key.format';
+import { environmentOfKey, hashApiKey, isWellFormedApiKey } from './api-key.format';
 
 const LAST_USED_EVERY_MS = 60_000;
 
@@ -23,17 +23,24 @@ export class AuthService {
     private readonly cache: ApiKeyCache,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(rateLimitConfig.KEY) private readonly limits: ConfigType<typeof rateLimitConfig>,
+    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
   ) {}
 
   async authenticate(header: string | string[] | undefined, clientIp: string): Promise<AuthContext> {
     const key = Array.isArray(header) ? header[0] : header;
     if (!key || !key.trim()) throw new AppError('UNAUTHORIZED', 'API key required');
-    const ctx = isWellFormedApiKey(key) ? await this.lookup(hashApiKey(key)) : null;
+    const ctx = isWellFormedApiKey(key) && this.acceptsTag(key) ? await this.lookup(hashApiKey(key)) : null;
     if (!ctx) {
       await this.countFailure(clientIp);
       throw new AppError('UNAUTHORIZED', 'Invalid API key');
     }
     return ctx;
+  }
+
+  /** A server with APP_ENVIRONMENT set refuses keys tagged for another environment (untagged keys pass). */
+  private acceptsTag(key: string): boolean {
+    const env = environmentOfKey(key);
+    return !this.app.environment || env === null || env === this.app.environment;
   }
 
   private async lookup(hash: string): Promise<AuthContext | null> {
@@ -42,7 +49,7 @@ export class AuthService {
     if (!entry) {
       const row = await this.keys.findOne({ where: { keyHash: hash } });
       const value =
-        row && !row.revokedAt
+        row && !row.revokedAt && (!this.app.environment || !row.environment || row.environment === this.app.environment)
           ? {
               workspaceId: row.workspaceId,
               apiKeyId: row.id,

@@ -1,17 +1,12 @@
 import { Module } from '@nestjs/common';
-import { ConfigModule } from '@nestjs/config';
 import { AuthModule } from '../auth/auth.module';
-import { allConfigs } from '../config';
+import { configModule } from '../config';
 import { DatabaseModule } from '../database/database.module';
 import { RedisModule } from '../redis/redis.module';
+import { UsersModule } from '../users/users.module';
 
-/** What the command line needs: config, database, Redis (to broadcast revocations) and auth. */
+/** What the command line needs: config, database, Redis (to broadcast revocations), auth and users. */
 @Module({
-  imports: [
-    ConfigModule.forRoot({ isGlobal: true, cache: true, load: allConfigs }),
-    DatabaseModule,
-    RedisModule,
-    AuthModule,
-  ],
+  imports: [configModule(), DatabaseModule, RedisModule, AuthModule, UsersModule],
 })
 export class CliModule {}

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
@@ -20,8 +22,19 @@ export class AppEnv {
   @IsIn(['all', 'api', 'worker'])
   APP_ROLE: string = 'all';
 
+  /**
+   * Which environment this server is (production, development, local). When set, API keys made
+   * for another environment are refused; keys made before environments existed count as this one.
+   */
+  @IsOptional()
+  @IsIn(['production', 'development', 'local'])
+  APP_ENVIRONMENT?: string = undefined;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
+
+  @IsIn(['auto', 'json', 'pretty'])
+  LOG_FORMAT: string = 'auto';
 
   @IsOptional()
   @Matches(/^[0-9a-fA-F]{64}$/, { message: 'must be 64 hexadecimal characters (32 bytes)' })
@@ -47,6 +60,13 @@ export class AppEnv {
   @IsInt()
   @Min(0)
   SHUTDOWN_TIMEOUT_MS: number = 10_000;
+
+  @IsString()
+  WORKER_HEARTBEAT_FILE: string = join(tmpdir(), 'social-publishing-worker.heartbeat');
+
+  @IsInt()
+  @Min(1)
+  WORKER_HEARTBEAT_SECONDS: number = 10;
 }
 
 export const appConfig = registerAs('app', () => {
@@ -61,13 +81,18 @@ export const appConfig = registerAs('app', () => {
     port: env.PORT,
     host: env.HOST,
     role: env.APP_ROLE as 'all' | 'api' | 'worker',
+    /** null: keys of every environment are accepted. */
+    environment: (env.APP_ENVIRONMENT ?? null) as 'production' | 'development' | 'local' | null,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT as 'auto' | 'json' | 'pretty',
     encryptionKey: Buffer.from(env.APP_ENCRYPTION_KEY ?? DEV_ENCRYPTION_KEY, 'hex'),
     bootstrapKey: env.BOOTSTRAP_KEY,
     docsPublic: env.DOCS_PUBLIC,
     outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE ?? !production,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    heartbeatFile: env.WORKER_HEARTBEAT_FILE,
+    heartbeatSeconds: env.WORKER_HEARTBEAT_SECONDS,
   };
 });
 export type AppConfig = ReturnType<typeof appConfig>;

@@ -1,14 +1,29 @@
 import { registerAs } from '@nestjs/config';
-import { IsIn, IsInt, IsString, Max, Min, MinLength } from 'class-validator';
-import { SUPPORTED_MEDIA_TYPES } from '../media/media-type.util';
-import { validateEnv } from './validate-env';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { toBool, validateEnv } from './validate-env';
+
+/**
+ * The media types the service can recognize from their bytes (media/media-type.util.ts sniffs exactly
+ * these; its spec checks it). Defined here so config validates MEDIA_ALLOWED_TYPES without importing
+ * a feature.
+ */
+export const SUPPORTED_MEDIA_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'video/mp4',
+  'video/quicktime',
+  'video/webm',
+] as const;
 
 /** One chunk travels in one multipart request and is stored as one part; 1 GiB is plenty (and fits an int column). */
 const MAX_CHUNK_BYTES = 1024 * 1024 * 1024;
 
 export class MediaEnv {
-  /** Storage driver; only the local disk driver ships today (S3-compatible storage is the scale-out driver). */
-  @IsIn(['local'])
+  /** Storage driver: `local` (a directory, shared by every instance) or `s3` (any S3-compatible object store). */
+  @IsIn(['local', 's3'])
   MEDIA_STORAGE: string = 'local';
 
   /** Root directory of the local disk driver. */
@@ -37,14 +52,83 @@ export class MediaEnv {
   @Min(60)
   MEDIA_UPLOAD_TTL_SECONDS: number = 24 * 60 * 60;
 
+  /** Unfinished uploads one workspace may have at a time (initialize answers 409 beyond). */
+  @IsInt()
+  @Min(1)
+  MEDIA_MAX_PENDING_UPLOADS: number = 100;
+
+  /** How long an expired upload's row stays readable (status `expired`) before the sweep deletes it. */
+  @IsInt()
+  @Min(0)
+  MEDIA_EXPIRED_RETENTION_SECONDS: number = 7 * 24 * 60 * 60;
+
   /** Interval of the job that expires stale uploads and removes their parts. */
   @IsInt()
   @Min(1)
   MEDIA_EXPIRY_SWEEP_SECONDS: number = 300;
+
+  /** Time budget of one download of POST /media/upload/url (connect to last byte). */
+  @IsInt()
+  @Min(1)
+  MEDIA_URL_TIMEOUT_SECONDS: number = 300;
+}
+
+/** The S3 driver's settings, read and validated only when MEDIA_STORAGE=s3. */
+export class S3Env {
+  /** Endpoint URL of an S3-compatible server (MinIO, Ceph, R2, ...); empty = AWS for S3_REGION. */
+  @Matches(/^(https?:\/\/.+)?$/, { message: 'must be an http:// or https:// URL (or empty for AWS)' })
+  S3_ENDPOINT: string = '';
+
+  @IsString()
+  @MinLength(1)
+  S3_REGION: string = 'us-east-1';
+
+  @Matches(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { message: 'must be a valid bucket name' })
+  S3_BUCKET: string = '';
+
+  @IsString()
+  @MinLength(1)
+  S3_ACCESS_KEY_ID: string = '';
+
+  @IsString()
+  @MinLength(1)
+  S3_SECRET_ACCESS_KEY: string = '';
+
+  /** Path-style URLs (`endpoint/bucket/key`), which most self-hosted servers need. */
+  @Transform(toBool)
+  @IsBoolean()
+  S3_FORCE_PATH_STYLE: boolean = true;
+
+  /** Prefix of every object key (e.g. `media/`), so one bucket can hold other data. */
+  @Matches(/^([A-Za-z0-9!_.*'()-]+\/)*$/, { message: "must be empty or path segments each ending in '/'" })
+  S3_KEY_PREFIX: string = '';
+}
+
+export interface S3Settings {
+  endpoint: string | undefined;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+  keyPrefix: string;
 }
 
 export const mediaConfig = registerAs('media', () => {
   const env = validateEnv(MediaEnv);
+  let s3: S3Settings | null = null;
+  if (env.MEDIA_STORAGE === 's3') {
+    const s = validateEnv(S3Env);
+    s3 = {
+      endpoint: s.S3_ENDPOINT || undefined,
+      region: s.S3_REGION,
+      bucket: s.S3_BUCKET,
+      accessKeyId: s.S3_ACCESS_KEY_ID,
+      secretAccessKey: s.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: s.S3_FORCE_PATH_STYLE,
+      keyPrefix: s.S3_KEY_PREFIX,
+    };
+  }
   const allowedTypes = env.MEDIA_ALLOWED_TYPES.split(',')
     .map((t) => t.trim().toLowerCase())
     .filter((t) => t.length > 0);
@@ -56,13 +140,17 @@ export const mediaConfig = registerAs('media', () => {
     );
   }
   return {
-    storage: env.MEDIA_STORAGE as 'local',
+    storage: env.MEDIA_STORAGE as 'local' | 's3',
     dir: env.MEDIA_DIR,
+    s3,
     maxBytes: env.MEDIA_MAX_BYTES,
     chunkBytes: env.MEDIA_CHUNK_BYTES,
     allowedTypes: [...new Set(allowedTypes)],
     uploadTtlSeconds: env.MEDIA_UPLOAD_TTL_SECONDS,
     expirySweepSeconds: env.MEDIA_EXPIRY_SWEEP_SECONDS,
+    maxPendingUploads: env.MEDIA_MAX_PENDING_UPLOADS,
+    expiredRetentionSeconds: env.MEDIA_EXPIRED_RETENTION_SECONDS,
+    urlTimeoutMs: env.MEDIA_URL_TIMEOUT_SECONDS * 1000,
   };
 });
 export type MediaConfig = ReturnType<typeof mediaConfig>;

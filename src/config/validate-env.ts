@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { loadEnvFile } from './env-file';
 
 /** Thrown at start-up when an environment variable is missing or malformed; names every bad variable. */
 export class ConfigValidationError extends Error {
@@ -13,9 +14,12 @@ type Ctor<T> = new () => T;
 
 /**
  * Reads `process.env` into a class whose properties carry defaults and class-validator rules.
- * Empty strings count as unset, so `FOO=` in `.env` falls back to the default.
+ * Empty strings count as unset, so `FOO=` in `.env` falls back to the default. The first call loads
+ * `.env` (see env-file.ts), so no value is read before the file is.
  */
-export function validateEnv<T extends object>(cls: Ctor<T>, env: NodeJS.ProcessEnv = process.env): T {
+export function validateEnv<T extends object>(cls: Ctor<T>, env?: NodeJS.ProcessEnv): T {
+  loadEnvFile();
+  env ??= process.env;
   const defaults = new cls() as Record<string, unknown>;
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(defaults)) {

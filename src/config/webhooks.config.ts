@@ -2,7 +2,7 @@ import { registerAs } from '@nestjs/config';
 import { IsInt, IsNumber, Matches, Max, Min } from 'class-validator';
 import { validateEnv } from './validate-env';
 
-/** The delivery retry schedule of API.md section 9: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+/** The delivery retry schedule (docs/guide.md section 9, ADR 0005): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [
   5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
 ];
@@ -33,6 +33,11 @@ export class WebhooksEnv {
   @IsInt()
   @Min(100)
   WEBHOOK_SWEEP_INTERVAL_MS: number = 2_000;
+
+  /** POST /webhooks/{id}/replay at most once per endpoint in this window (429 otherwise). */
+  @IsInt()
+  @Min(0)
+  WEBHOOK_REPLAY_COOLDOWN_SECONDS: number = 60;
 }
 
 export const webhooksConfig = registerAs('webhooks', () => {
@@ -43,6 +48,7 @@ export const webhooksConfig = registerAs('webhooks', () => {
     disableAfterMs: env.WEBHOOK_DISABLE_AFTER_MS,
     concurrency: env.WEBHOOK_CONCURRENCY,
     sweepIntervalMs: env.WEBHOOK_SWEEP_INTERVAL_MS,
+    replayCooldownMs: env.WEBHOOK_REPLAY_COOLDOWN_SECONDS * 1000,
   };
 });
 export type WebhooksConfig = ReturnType<typeof webhooksConfig>;

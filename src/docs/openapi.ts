@@ -1,6 +1,11 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { ParameterObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { version } from '../../package.json';
+import { ERROR_EXAMPLES, errorCodeOf } from '../common/decorators/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
+import { ServerEnvironment, serverEnvironments } from '../config/http.config';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../idempotency/idempotency.service';
 
 export const API_KEY_SCHEME = 'ApiKey';
 
@@ -12,34 +17,103 @@ const RATE_LIMIT_HEADERS = {
   },
   'X-RateLimit-Reset': {
     description: 'Unix time in seconds at which the bucket is full again',
-    schema: { type: 'integer' },
+    schema: { type: 'integer', example: 1795000000 },
   },
   'X-RateLimit-Burst': { description: "The key's burst size", schema: { type: 'integer', example: 200 } },
 };
 
-const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponseDto' } } };
+const ERROR_SCHEMA_REF = '#/components/schemas/ErrorResponseDto';
+const errorContent = (example: object) => ({ 'application/json': { schema: { $ref: ERROR_SCHEMA_REF }, example } });
+
+/** Every tag, in the order Swagger UI shows them, with what its operations are for. */
+const TAGS: Array<[string, string]> = [
+  [
+    'Posts',
+    'Create, schedule, publish and follow posts. A post goes to one or more channels; each channel is a target ' +
+      'with its own status, link and error.',
+  ],
+  [
+    'Media',
+    'Chunked uploads in three steps (initialize, chunks in any order or in parallel, finalize) and the media ' +
+      'items they create, to attach to posts.',
+  ],
+  [
+    'Channels',
+    'Connect social accounts with their credentials or through OAuth (authorization code with PKCE), list them, ' +
+      'disconnect them.',
+  ],
+  ['Providers', 'The social networks this server can connect: how each connects, whether it is enabled, its limits.'],
+  ['Sandbox', 'The built-in sandbox network: what it received from a sandbox channel (docs/guide.md section 11).'],
+  [
+    'Webhooks',
+    'Subscribe HTTPS endpoints to events, signed per Standard Webhooks; rotate secrets, send test events and ' +
+      'read the delivery log.',
+  ],
+  ['Events', 'The events of the workspace (the payloads webhooks receive), newest first, to catch up after downtime.'],
+  ['Analytics', 'Engagement figures per post and daily series per channel, read from the networks.'],
+  ['API keys', "Create, list and revoke the workspace's API keys."],
+  ['Health', 'Liveness and dependency check, without an API key.'],
+];
+
+/** What the 404 of an operation of this tag says, as the services word it. */
+const NOT_FOUND_BY_TAG: Record<string, string> = {
+  Posts: 'Post not found',
+  Media: 'Media not found',
+  Channels: 'Channel not found',
+  Webhooks: 'Webhook not found',
+  Analytics: 'Post not found',
+  'API keys': 'API key not found',
+};
+
+const IDEMPOTENCY_KEY_PARAMETER: ParameterObject = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the ' +
+    'stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another ' +
+    'body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 ' +
+    '`CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).',
+  schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
+};
+
+/** The current origin: Swagger UI's default, so "Try it out" calls the server that served the page. */
+export const THIS_SERVER: ServerEnvironment = { url: '/api', description: 'This server' };
 
 /**
- * Builds the OpenAPI 3.0 document. Every secured operation gets the API key requirement, the
- * rate-limit headers on its success responses, and the 401/429/500 responses they all share.
+ * The documented example addresses the committed docs/openapi.json is generated with, so the file
+ * does not change with whoever ran `npm run openapi` (see README, "Environments").
  */
-export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
-  const config = new DocumentBuilder()
+export const EXAMPLE_SERVERS: ServerEnvironment[] = serverEnvironments({
+  production: 'https://api.example.com/api',
+  development: 'https://dev.example.com/api',
+  local: 'https://localhost:3000/api',
+});
+
+/**
+ * Builds the OpenAPI 3.0 document. Paths are relative to a server address ending with `/api`:
+ * the current origin first, then the configured environments (`servers`). Every secured operation gets the API key requirement, the
+ * rate-limit headers on its success responses, and the 401/429/500 responses they all share.
+ * Every error response carries an example with its own code (and, for 404, the resource's message).
+ */
+export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvironment[]): OpenAPIObject {
+  const builder = new DocumentBuilder()
     .setTitle('Social Publishing Service')
     .setDescription(
       'Schedule and publish posts to social networks, upload media in chunks, manage connected channels, ' +
         'read analytics and receive signed webhooks. Every operation needs an `X-API-Key` header; errors are ' +
         '`{error, message}`; lists are keyset-paginated with `limit` and `cursor`.',
     )
-    .setVersion('1.0.0')
-    .addServer('/', 'This server')
+    .setVersion(version)
     .addApiKey(
       { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key (`spk_...`)' },
       API_KEY_SCHEME,
     )
-    .addSecurityRequirements(API_KEY_SCHEME)
-    .build();
-  const doc = SwaggerModule.createDocument(app, config, {
+    .addSecurityRequirements(API_KEY_SCHEME);
+  for (const [name, description] of TAGS) builder.addTag(name, description);
+  for (const server of [THIS_SERVER, ...servers]) builder.addServer(server.url, server.description);
+  const doc = SwaggerModule.createDocument(app, builder.build(), {
+    ignoreGlobalPrefix: true,
     operationIdFactory: (_controllerKey: string, methodKey: string) => methodKey,
     extraModels: [ErrorResponseDto],
   });
@@ -55,18 +129,77 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       }
       op.responses['401'] ??= {
         description: 'UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")',
-        content: errorContent,
+        content: {
+          'application/json': {
+            schema: { $ref: ERROR_SCHEMA_REF },
+            examples: {
+              invalid: { summary: 'Unknown, revoked or expired key', value: ERROR_EXAMPLES.UNAUTHORIZED },
+              missing: {
+                summary: 'No X-API-Key header',
+                value: { error: 'UNAUTHORIZED', message: 'API key required' },
+              },
+            },
+          },
+        },
       };
       op.responses['429'] ??= {
         description: 'RATE_LIMIT_EXCEEDED',
         headers: {
           ...RATE_LIMIT_HEADERS,
-          'Retry-After': { description: 'Seconds until one request is allowed', schema: { type: 'integer' } },
+          'Retry-After': {
+            description: 'Seconds until one request is allowed',
+            schema: { type: 'integer', example: 1 },
+          },
         },
-        content: errorContent,
+        content: errorContent(ERROR_EXAMPLES.RATE_LIMIT_EXCEEDED),
       };
-      op.responses['500'] ??= { description: 'INTERNAL_ERROR', content: errorContent };
+      op.responses['500'] ??= { description: 'INTERNAL_ERROR', content: errorContent(ERROR_EXAMPLES.INTERNAL_ERROR) };
+      for (const [status, response] of Object.entries(op.responses)) {
+        exampleError(response as ResponseObject, Number(status), op.tags?.[0]);
+      }
+    }
+    const post = item.post;
+    const requestBody = post?.requestBody;
+    const multipart = requestBody && 'content' in requestBody && 'multipart/form-data' in requestBody.content;
+    if (post && !multipart && !(Array.isArray(post.security) && post.security.length === 0)) {
+      post.parameters = [...(post.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
+      for (const [status, response] of Object.entries(post.responses)) {
+        if (status.startsWith('2') && response && 'description' in response) {
+          response.headers = {
+            ...(response.headers ?? {}),
+            'Idempotent-Replayed': {
+              description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key',
+              schema: { type: 'string', enum: ['true'] },
+            },
+          };
+        }
+      }
+      post.responses['409'] ??= {
+        description: 'CONFLICT: a request with this Idempotency-Key is still in progress',
+        content: errorContent({
+          error: 'CONFLICT',
+          message: 'A request with this Idempotency-Key is still in progress; retry when it has finished',
+        }),
+      };
+      post.responses['422'] ??= {
+        description: 'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request',
+        content: errorContent(ERROR_EXAMPLES.IDEMPOTENCY_KEY_REUSED),
+      };
     }
   }
   return doc;
+}
+
+/**
+ * Gives an error response without an example the one of its status, and a 404 the message of
+ * its resource, so no example shows a code the status never carries.
+ */
+function exampleError(response: ResponseObject, status: number, tag: string | undefined): void {
+  const media = response.content?.['application/json'];
+  const code = errorCodeOf(status);
+  if (!media || !code || status < 400 || !media.schema || !('$ref' in media.schema)) return;
+  if (media.schema.$ref !== ERROR_SCHEMA_REF) return;
+  if (!media.example && !media.examples) media.example = ERROR_EXAMPLES[code];
+  const notFound = tag ? NOT_FOUND_BY_TAG[tag] : undefined;
+  if (status === 404 && notFound) media.example = { error: 'NOT_FOUND', message: notFound };
 }

@@ -15,9 +15,9 @@ import { rateLimitConfig } from '../config';
 import { RedisTokenBucketStorage } from './redis-token-bucket.storage';
 
 /**
- * One token bucket per API key across all routes (API.md section 4). Runs after the API key
- * guard; public routes carry no key and are not counted. Replaces the throttler's tracker, key,
- * limits and headers; keeps its storage interface.
+ * One token bucket per API key across all routes (docs/adr/0002, docs/guide.md section 4). Runs
+ * inside RequestGuard after ApiKeyGuard; public routes carry no key and are not counted. Replaces
+ * the throttler's tracker, key, limits and headers; keeps its storage interface.
  */
 @Injectable()
 export class ApiKeyThrottlerGuard extends ThrottlerGuard {

@@ -3,12 +3,18 @@ import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { REDIS } from '../redis/redis.module';
+import { AuthModule } from '../auth/auth.module';
 import { ApiKeyThrottlerGuard } from './api-key-throttler.guard';
+import { RequestGuard } from './request.guard';
 import { RedisTokenBucketStorage } from './redis-token-bucket.storage';
 
-/** Registers its guard as APP_GUARD: import it after AuthModule so the key is known first. */
+/**
+ * Registers the one global guard (RequestGuard): the API key first, then the key's token bucket.
+ * The order is in code, not in module import order.
+ */
 @Module({
   imports: [
+    AuthModule,
     ThrottlerModule.forRootAsync({
       inject: [REDIS],
       useFactory: (redis: Redis) => ({
@@ -18,6 +24,6 @@ import { RedisTokenBucketStorage } from './redis-token-bucket.storage';
       }),
     }),
   ],
-  providers: [{ provide: APP_GUARD, useClass: ApiKeyThrottlerGuard }],
+  providers: [ApiKeyThrottlerGuard, { provide: APP_GUARD, useClass: RequestGuard }],
 })
 export class RateLimitModule {}

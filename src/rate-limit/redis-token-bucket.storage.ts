@@ -1,9 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
-import { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import Redis from 'ioredis';
 import { REDIS } from '../redis/redis.module';
 import { TOKEN_BUCKET_LUA } from './token-bucket.lua';
+
+/** What ThrottlerStorage.increment returns (its public type, not an import from the package's dist). */
+type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
 export interface TokenBucketRecord extends ThrottlerStorageRecord {
   remaining: number;

@@ -1,13 +1,20 @@
 /**
- * Atomic token bucket in Redis. KEYS[1] = bucket hash; ARGV = capacity, perMinute.
- * Uses the server clock (TIME), so every instance agrees on time.
- * Returns {allowed (0/1), remaining, resetAtMs, retryAfterMs}. Mirrors takeToken() in token-bucket.ts.
+ * Atomic token bucket in Redis. KEYS[1] = bucket hash; ARGV = capacity, perMinute[, nowMs].
+ * Uses the server clock (TIME), so every instance agrees on time; `nowMs` exists for the property
+ * test that runs this script against takeToken() in token-bucket.ts, step by step.
+ * Returns {allowed (0/1), remaining, resetAtMs, retryAfterMs}. The token count is stored with 17
+ * significant digits, so a stored double reads back exactly.
  */
 export const TOKEN_BUCKET_LUA = `
 local capacity = tonumber(ARGV[1])
 local rate = tonumber(ARGV[2]) / 60000
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now
+if ARGV[3] then
+  now = tonumber(ARGV[3])
+else
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
 local data = redis.call('HMGET', KEYS[1], 't', 'u')
 local tokens = capacity
 if data[1] then
@@ -23,7 +30,7 @@ end
 local retry = 0
 if allowed == 0 then retry = math.ceil((1 - tokens) / rate) end
 local full = math.ceil((capacity - tokens) / rate)
-redis.call('HSET', KEYS[1], 't', tostring(tokens), 'u', now)
+redis.call('HSET', KEYS[1], 't', string.format('%.17g', tokens), 'u', now)
 redis.call('PEXPIRE', KEYS[1], full + 1000)
 return {allowed, math.floor(tokens), now + full, retry}
 `;

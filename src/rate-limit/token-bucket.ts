@@ -1,7 +1,8 @@
 /**
- * Token bucket arithmetic (API.md section 4): capacity = burst, continuous refill of `perMinute`
- * tokens a minute. The Lua script in token-bucket.lua.ts implements exactly this; this copy is
- * the unit-tested reference.
+ * Token bucket arithmetic (docs/guide.md section 4, ADR 0002): capacity = burst, continuous refill of `perMinute` tokens a minute.
+ * The Lua script in token-bucket.lua.ts is what runs; this is its readable model, and a property
+ * test (test/foundation/token-bucket-script.e2e-spec.ts) checks that the script in a real Redis
+ * makes the same decision as this model at every step of generated request sequences.
  */
 export interface BucketState {
   tokens: number;

@@ -37,8 +37,9 @@ describe('API keys and authentication', () => {
   it('creates a key once, lists keys without secrets, and refuses a revoked key on the next request', async () => {
     const created = await t.request('POST', '/api/api-keys', { key: a.key, body: { name: 'ci' } });
     expect(created.status).toBe(201);
-    expect(created.body.key).toMatch(/^spk_[0-9A-Za-z]{36}$/);
-    expect(created.body.prefix).toBe(created.body.key.slice(0, 12));
+    expect(created.body.key).toMatch(/^spk_live_[0-9A-Za-z]{36}$/);
+    expect(created.body.prefix).toBe(created.body.key.slice(0, 17));
+    expect(created.body.environment).toBe('production');
     const newKey: string = created.body.key;
 
     const ok = await t.request('GET', '/api/api-keys', { key: newKey });

@@ -23,6 +23,15 @@ describe('command line and first-start key', () => {
     );
     return { out: JSON.parse(stdout), stdout, stderr };
   };
+  const raw = (...args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['-r', 'ts-node/register/transpile-only', 'src/cli.ts', ...args],
+        { env: { ...process.env, LOG_LEVEL: 'info' }, cwd: `${__dirname}/../..` },
+        (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr }),
+      );
+    });
 
   it('creates, lists and revokes keys, printing only JSON on stdout', async () => {
     const created = await cli('keys:create', '--workspace', 'cli-ws', '--name', 'laptop');
@@ -49,7 +58,29 @@ describe('command line and first-start key', () => {
     // revocation broadcast over Redis reaches the running app at once
     await new Promise((r) => setTimeout(r, 100));
     expect((await t.request('GET', '/api/api-keys', { key: created.out.key })).status).toBe(401);
-  }, 60_000);
+  }, 180_000); // four CLI processes, each compiling with ts-node: slow on a busy machine
+
+  it('prints usage with --help and help <command> (exit 0) and every error as one line (exit 1)', async () => {
+    // Each run compiles the CLI with ts-node: run them side by side.
+    const errorCases = [[], ['nope'], ['keys:create'], ['keys:revoke'], ['keys:list', '--workspace', 'no-such-ws']];
+    const [help, one, list, ...errors] = await Promise.all([
+      raw('--help'),
+      raw('help', 'keys:create'),
+      raw('keys:list', '--help'),
+      ...errorCases.map((args) => raw(...args)),
+    ]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npm run -s cli -- <command>/);
+    expect(help.stdout).toContain('keys:revoke <key-id>');
+    expect(one.code).toBe(0);
+    expect(one.stdout).toContain('--workspace <name-or-id>');
+    expect(list.stdout).toContain('keys:list --workspace');
+    errors.forEach((res, i) => {
+      const args = errorCases[i];
+      expect({ args, code: res.code, stdout: res.stdout }).toEqual({ args, code: 1, stdout: '' });
+      expect(res.stderr).toMatch(/^error: [^\n]+\n$/);
+    });
+  }, 180_000);
 
   it('creates workspace "default" and one key on the first start only', async () => {
     process.env.BOOTSTRAP_KEY = 'true';

@@ -185,11 +185,11 @@ describe('posts and publishing', () => {
       expect.objectContaining({ status: 'scheduled', content: 'edited', channelIds: [masto, bsky], scheduledAt: at }),
     );
 
-    const queue = t.app.get((await import('../../src/posts/publish.queue')).PublishQueue).queue;
+    const queue = t.app.get((await import('../../src/posts/publish.queue')).PublishQueue);
     const targetIds: string[] = (
       await t.dataSource.query('SELECT id FROM post_targets WHERE post_id = $1', [draft.body.id])
     ).map((r: { id: string }) => r.id);
-    const jobsOf = async () => (await queue.getDelayed()).filter((j) => targetIds.includes(j.data.targetId));
+    const jobsOf = async () => (await queue.delayedJobs()).filter((j) => targetIds.includes(j.targetId));
     expect(await jobsOf()).toHaveLength(2);
     const del = await t.request('DELETE', `/api/posts/${draft.body.id}`, { key: a.key });
     expect(del.status).toBe(204);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Server as TlsServer } from 'node:tls';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import Redis from 'ioredis';
 import { Client } from 'pg';
@@ -77,14 +78,23 @@ export class TestApp {
   app!: NestFastifyApplication;
   baseUrl!: string;
 
-  static async start(opts: { env?: Record<string, string>; role?: AppRole } = {}): Promise<TestApp> {
+  static async start(
+    opts: {
+      env?: Record<string, string>;
+      role?: AppRole;
+      /** Runs on the built app before it listens, e.g. to add a Fastify hook. */
+      beforeListen?: (app: NestFastifyApplication) => void | Promise<void>;
+    } = {},
+  ): Promise<TestApp> {
     const t = new TestApp();
     await t.env.create(opts.env);
     t.app = await createHttpApp(opts.role ?? 'all');
+    await opts.beforeListen?.(t.app);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.getHttpServer().address();
+    const server = t.app.getHttpServer();
+    const address = server.address();
     if (!address || typeof address === 'string') throw new Error('no address');
-    t.baseUrl = `http://127.0.0.1:${address.port}`;
+    t.baseUrl = `${server instanceof TlsServer ? 'https' : 'http'}://127.0.0.1:${address.port}`;
     return t;
   }
 

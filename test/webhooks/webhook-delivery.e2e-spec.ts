@@ -3,6 +3,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { EventType } from '../../src/events/event.entity';
 import { EventsService } from '../../src/events/events.service';
 import { MastodonFake } from '../fakes/mastodon.fake';
+import { syntheticEvent } from '../support/synthetic-event';
 import { TestApp } from '../support/test-app';
 import { ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver';
 
@@ -44,7 +45,7 @@ describe('webhook delivery', () => {
   };
 
   const record = (workspaceId: string, type: EventType, data: Record<string, unknown>) =>
-    t.dataSource.transaction((em) => t.app.get(EventsService).record(em, { type, workspaceId, data }));
+    t.dataSource.transaction((em) => t.app.get(EventsService).record(em, syntheticEvent(type, workspaceId, data)));
 
   const verify = (secret: string, r: ReceivedWebhook) =>
     new StandardWebhook(secret).verify(r.body, r.headers as Record<string, string>);
@@ -98,6 +99,7 @@ describe('webhook delivery', () => {
     expect(log).toEqual([
       {
         id: expect.any(String),
+        deliveryId: expect.any(String),
         eventId: event.id,
         eventType: 'channel.disconnected',
         attempt: 1,

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EventsService } from '../../src/events/events.service';
+import { syntheticEvent } from '../support/synthetic-event';
 import { TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -259,7 +260,7 @@ describe('webhook URLs with OUTBOUND_ALLOW_PRIVATE=false', () => {
     // As if the host had been re-pointed (DNS rebinding) after the creation-time check.
     await t.dataSource.query('UPDATE webhooks SET url = $1 WHERE id = $2', [receiver.url('/inside'), hook.body.id]);
     await t.dataSource.transaction((em) =>
-      t.app.get(EventsService).record(em, { type: 'post.published', workspaceId: ws.workspaceId, data: { id: 'p' } }),
+      t.app.get(EventsService).record(em, syntheticEvent('post.published', ws.workspaceId, { id: 'p' })),
     );
     let log: any[] = [];
     const deadline = Date.now() + 10_000;

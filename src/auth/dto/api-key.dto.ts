@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiKey } from '../api-key.entity';
+import { KEY_ENVIRONMENTS, KeyEnvironment } from '../api-key.format';
 
 /** An API key as listed: never the secret. */
 export class ApiKeyDto {
@@ -10,8 +11,15 @@ export class ApiKeyDto {
   name!: string;
 
   /** First characters of the key, to recognise it. */
-  @ApiProperty({ example: 'spk_3fK9aZ0q' })
+  @ApiProperty({ example: 'spk_live_3fK9aZ0q' })
   prefix!: string;
+
+  /**
+   * The environment the key is for; a server started with APP_ENVIRONMENT refuses keys of another
+   * one. null for keys made before environments existed (they count as the server's own).
+   */
+  @ApiProperty({ enum: KEY_ENVIRONMENTS, nullable: true, type: String })
+  environment!: KeyEnvironment | null;
 
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;
@@ -37,6 +45,7 @@ export class ApiKeyDto {
       id: k.id,
       name: k.name,
       prefix: k.prefix,
+      environment: k.environment,
       createdAt: k.createdAt.toISOString(),
       lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
       expiresAt: k.expiresAt?.toISOString() ?? null,
@@ -50,6 +59,6 @@ export class ApiKeyDto {
 /** A newly created key: the only response that carries the secret. */
 export class CreatedApiKeyDto extends ApiKeyDto {
   /** The full key. Shown once: store it now. */
-  @ApiProperty({ example: 'spk_3fK9aZ0qLxP2mN7vB1cD4eF6gH8jK0lM2nP4' })
+  @ApiProperty({ example: 'spk_live_3fK9aZ0qLxP2mN7vB1cD4eF6gH8jK0lM2nP4' })
   key!: string;
 }

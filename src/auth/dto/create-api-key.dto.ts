@@ -1,4 +1,6 @@
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { KEY_ENVIRONMENTS, KeyEnvironment } from '../api-key.format';
 import { IsRfc3339 } from '../../common/validators';
 
 export class CreateApiKeyDto {
@@ -7,6 +9,15 @@ export class CreateApiKeyDto {
   @IsNotEmpty()
   @MaxLength(100)
   name!: string;
+
+  /**
+   * Which environment the key is for (its prefix says so: `spk_live_`, `spk_dev_`, `spk_local_`).
+   * Default: the server's APP_ENVIRONMENT, else production.
+   */
+  @ApiPropertyOptional({ enum: KEY_ENVIRONMENTS })
+  @IsOptional()
+  @IsIn(KEY_ENVIRONMENTS)
+  environment?: KeyEnvironment;
 
   /** Optional expiry (RFC 3339 with a zone); the key is refused from then on. */
   @IsOptional()

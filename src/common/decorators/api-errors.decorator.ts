@@ -1,5 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
+import { ErrorCode, HTTP_STATUS_BY_CODE } from '../errors/app-error';
+import { ErrorBody } from '../errors/all-exceptions.filter';
 import { ErrorResponseDto } from '../errors/error-response.dto';
 
 const DESCRIPTIONS: Record<number, string> = {
@@ -9,13 +11,52 @@ const DESCRIPTIONS: Record<number, string> = {
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'IDEMPOTENCY_KEY_REUSED',
+  503: 'SERVICE_UNAVAILABLE',
 };
 
-/** Documents operation-specific error responses; 401, 429 and 500 are added to every secured operation. */
+/** One realistic error body per code, as the global filter writes it: the example of every error response. */
+export const ERROR_EXAMPLES: Record<ErrorCode, ErrorBody> = {
+  VALIDATION_ERROR: {
+    error: 'VALIDATION_ERROR',
+    message: 'channelIds.0: each value must be a UUID',
+    details: [{ field: 'channelIds.0', message: 'each value must be a UUID' }],
+  },
+  UNAUTHORIZED: { error: 'UNAUTHORIZED', message: 'Invalid API key' },
+  NOT_FOUND: { error: 'NOT_FOUND', message: 'Resource not found' },
+  CONFLICT: { error: 'CONFLICT', message: 'The resource state forbids this operation' },
+  PAYLOAD_TOO_LARGE: { error: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
+  UNSUPPORTED_MEDIA_TYPE: { error: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported media type: text/plain' },
+  IDEMPOTENCY_KEY_REUSED: {
+    error: 'IDEMPOTENCY_KEY_REUSED',
+    message: 'This Idempotency-Key was used with a different request',
+  },
+  RATE_LIMIT_EXCEEDED: {
+    error: 'RATE_LIMIT_EXCEEDED',
+    message: 'Rate limit exceeded: 100 requests per minute, bursts up to 200',
+  },
+  INTERNAL_ERROR: { error: 'INTERNAL_ERROR', message: 'Internal server error' },
+  SERVICE_UNAVAILABLE: { error: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable' },
+};
+
+/** The error code the API answers with a given HTTP status. */
+export function errorCodeOf(status: number): ErrorCode | undefined {
+  return (Object.keys(HTTP_STATUS_BY_CODE) as ErrorCode[]).find((code) => HTTP_STATUS_BY_CODE[code] === status);
+}
+
+/**
+ * Documents operation-specific error responses, each with an example carrying its own code;
+ * 401, 429 and 500 are added to every secured operation (src/docs/openapi.ts).
+ */
 export function ApiErrors(...statuses: number[]) {
   return applyDecorators(
-    ...statuses.map((status) =>
-      ApiResponse({ status, description: DESCRIPTIONS[status] ?? 'Error', type: ErrorResponseDto }),
-    ),
+    ...statuses.map((status) => {
+      const code = errorCodeOf(status);
+      return ApiResponse({
+        status,
+        description: DESCRIPTIONS[status] ?? 'Error',
+        type: ErrorResponseDto,
+        ...(code ? { example: ERROR_EXAMPLES[code] } : {}),
+      });
+    }),
   );
 }

@@ -16,15 +16,33 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   405: 'NOT_FOUND',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
+  414: 'VALIDATION_ERROR',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'IDEMPOTENCY_KEY_REUSED',
   429: 'RATE_LIMIT_EXCEEDED',
   503: 'SERVICE_UNAVAILABLE',
 };
 
+/** Messages for Fastify's routing errors, which reach us through its `frameworkErrors` hook. */
+const FASTIFY_MESSAGES: Record<string, string> = {
+  FST_ERR_BAD_URL: 'Malformed URL: the path is not valid percent-encoding',
+  FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is too long',
+  FST_ERR_ASYNC_CONSTRAINT: 'Route not found',
+};
+
+interface FastifyError extends Error {
+  code: string;
+  statusCode?: number;
+}
+
+function isFastifyError(e: unknown): e is FastifyError {
+  return e instanceof Error && e.name === 'FastifyError' && typeof (e as FastifyError).code === 'string';
+}
+
 /**
  * Maps anything thrown to the wire error shape. Fastify's own failures (body parsing, limits,
- * content types) reach us as HttpExceptions carrying Fastify's status and message.
+ * content types) reach us as HttpExceptions carrying Fastify's status and message; its routing
+ * failures (bad percent-encoding, overlong parameters) as Fastify errors.
  */
 export function toErrorResponse(exception: unknown): {
   status: number;
@@ -38,6 +56,11 @@ export function toErrorResponse(exception: unknown): {
   }
   if (exception instanceof ThrottlerException) {
     return { status: 429, body: { error: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded' } };
+  }
+  if (isFastifyError(exception) && FASTIFY_MESSAGES[exception.code]) {
+    const status = exception.code === 'FST_ERR_ASYNC_CONSTRAINT' ? 404 : (exception.statusCode ?? 400);
+    const code = CODE_BY_STATUS[status] ?? 'VALIDATION_ERROR';
+    return { status, body: { error: code, message: FASTIFY_MESSAGES[exception.code] } };
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();

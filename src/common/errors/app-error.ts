@@ -1,4 +1,4 @@
-/** Stable error codes of the wire contract (API.md section 2). */
+/** Stable error codes clients branch on (docs/guide.md section 2). */
 export type ErrorCode =
   | 'VALIDATION_ERROR'
   | 'UNAUTHORIZED'

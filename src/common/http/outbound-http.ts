@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Socket } from 'node:net';
-import { Readable, pipeline } from 'node:stream';
+import { PassThrough, Readable, pipeline } from 'node:stream';
 import {
   OutboundBodyError,
   OutboundHttpError,
@@ -45,6 +45,16 @@ export interface OutboundResponse {
   body: Buffer;
 }
 
+export interface OutboundStreamResponse {
+  status: number;
+  headers: OutboundHeaders;
+  /**
+   * The body as it arrives. It errors with OutboundTimeoutError when the request's time budget
+   * runs out while reading, and with OutboundNetworkError when the connection is cut.
+   */
+  body: Readable;
+}
+
 export interface OutboundJsonRequest extends Omit<OutboundRequest, 'body'> {
   /** Serialized as JSON with Content-Type application/json when defined. */
   json?: unknown;
@@ -57,7 +67,8 @@ export interface OutboundJsonResponse<T = unknown> extends OutboundResponse {
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
-const DEFAULT_USER_AGENT = 'SocialPublishingService/0.1 (+https://github.com/)';
+/** Names the project (and its version) to providers and webhook receivers. */
+export const DEFAULT_USER_AGENT = 'SocialPublishingService/0.1';
 
 /** Parses a response body as JSON; undefined when empty or malformed. */
 export function parseJsonBody(body: Buffer): unknown {
@@ -116,6 +127,69 @@ export class OutboundHttp {
     }
     const res = await this.request({ ...req, headers, body });
     return { ...res, data: parseJsonBody(res.body) as T | undefined };
+  }
+
+  /**
+   * Like request(), but answers once the response headers are in, with the body as a stream, so
+   * large downloads never sit in memory. The time budget (`timeoutMs`) covers reading the body too.
+   * The caller must consume or destroy `body`.
+   */
+  async stream(req: Omit<OutboundRequest, 'maxResponseBytes'>): Promise<OutboundStreamResponse> {
+    const url = parseOutboundUrl(req.url);
+    if (!this.options.allowPrivate) assertPublicLiteralHost(url);
+    const host = url.host;
+    const totalMs = req.timeoutMs ?? this.defaultTimeoutMs;
+    const connectMs = Math.min(this.connectTimeoutMs, totalMs);
+    return new Promise<OutboundStreamResponse>((resolve, reject) => {
+      let answered = false;
+      let connectTimer: NodeJS.Timeout | undefined;
+      const clientReq = (url.protocol === 'https:' ? https : http).request({
+        protocol: url.protocol,
+        hostname: url.hostname.replace(/^\[|\]$/g, ''),
+        port: url.port || undefined,
+        path: `${url.pathname}${url.search}`,
+        method: req.method.toUpperCase(),
+        headers: this.buildHeaders(req),
+        agent: url.protocol === 'https:' ? this.httpsAgent : this.httpAgent,
+        lookup: this.options.allowPrivate ? undefined : this.lookup,
+      });
+      const totalTimer = setTimeout(() => {
+        clientReq.destroy(new OutboundTimeoutError(`The request to ${host} timed out after ${totalMs} ms`, 'total'));
+      }, totalMs);
+      const done = (): void => {
+        clearTimeout(totalTimer);
+        clearTimeout(connectTimer);
+      };
+      clientReq.once('socket', (socket: Socket) => {
+        if (!socket.connecting) return;
+        connectTimer = setTimeout(() => {
+          clientReq.destroy(
+            new OutboundTimeoutError(`Connecting to ${host} timed out after ${connectMs} ms`, 'connect'),
+          );
+        }, connectMs);
+        socket.once('connect', () => clearTimeout(connectTimer));
+      });
+      clientReq.on('error', (err) => {
+        done();
+        if (!answered) reject(toOutboundError(err, host, undefined));
+      });
+      clientReq.once('response', (res: http.IncomingMessage) => {
+        answered = true;
+        // A destroyed request destroys the response with the same error; name it for the reader.
+        const body = new PassThrough();
+        pipeline(res, body, (err) => {
+          done();
+          if (err) body.destroy(toOutboundError(err, host, undefined));
+        });
+        clientReq.once('error', (err) => body.destroy(toOutboundError(err, host, undefined)));
+        body.once('close', () => {
+          if (!res.complete) clientReq.destroy();
+          done();
+        });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+      });
+      clientReq.end(req.body instanceof Readable ? undefined : req.body);
+    });
   }
 
   /** Closes pooled keep-alive sockets. */

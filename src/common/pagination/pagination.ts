@@ -1,27 +1,10 @@
 import { applyDecorators, Type as ClassType } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, getSchemaPath } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { AppError } from '../errors';
 import { isUuid } from '../validators';
 
-/** `limit` and `cursor` of every list endpoint (API.md section 5). */
-export class PageQueryDto {
-  /** Page size, 1 to 100. */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit: number = 20;
-
-  /** Opaque cursor from the previous page's `nextCursor`. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(512)
-  cursor?: string;
-}
+export { PageQueryDto } from './page-query.dto';
 
 export interface Page<T> {
   data: T[];
@@ -52,53 +35,84 @@ export function decodeCursor(cursor: string, arity: number): CursorValue[] {
   ]);
 }
 
-/** A cursor of [ISO timestamp, UUID], as issued by the time-ordered lists. */
-export function decodeTimeCursor(cursor: string): { at: Date; id: string } {
-  const [value, id] = decodeCursor(cursor, 2);
-  if (typeof value !== 'string' || !isUuid(id) || Number.isNaN(Date.parse(value))) {
-    throw new AppError('VALIDATION_ERROR', 'Invalid cursor', [
-      { field: 'cursor', message: 'is not a cursor this endpoint issued' },
-    ]);
-  }
-  return { at: new Date(value), id };
+/**
+ * A time cursor's timestamp: ISO 8601 UTC with up to microseconds, years 0001 to 9999 (inside what
+ * both Postgres and JavaScript can hold). Cursors carry the database's full precision, so rows
+ * created within the same millisecond are neither skipped nor repeated.
+ */
+const CURSOR_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?Z$/;
+
+/**
+ * SQL that renders a timestamptz column as a cursor timestamp at full (microsecond) precision.
+ * Lists select it beside their rows and put it in `nextCursor` instead of the JavaScript Date,
+ * which holds milliseconds only.
+ */
+export function cursorTimeSql(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 }
 
-export interface KeysetOptions<E> {
-  /** SQL expression of the sort column, e.g. `k.created_at`: a NOT NULL timestamp. */
+function invalidCursor(): AppError {
+  return new AppError('VALIDATION_ERROR', 'Invalid cursor', [
+    { field: 'cursor', message: 'is not a cursor this endpoint issued' },
+  ]);
+}
+
+/**
+ * A cursor of [timestamp, UUID], as issued by the time-ordered lists. `at` stays a string: pass it
+ * to SQL as `$n::timestamptz` so no precision is lost on the way.
+ */
+export function decodeTimeCursor(cursor: string): { at: string; id: string } {
+  const [at, id] = decodeCursor(cursor, 2);
+  const m = typeof at === 'string' ? CURSOR_TIME.exec(at) : null;
+  if (!m || !isUuid(id) || Number(m[1]) < 1 || Number.isNaN(Date.parse(at as string))) throw invalidCursor();
+  return { at: at as string, id };
+}
+
+export function encodeTimeCursor(at: string, id: string): string {
+  return encodeCursor([at, id]);
+}
+
+export interface KeysetOptions {
+  /** SQL expression of the sort column, e.g. `k.created_at`: a NOT NULL timestamptz. */
   sortColumn: string;
   /** SQL expression of the tie-breaker, e.g. `k.id`. */
   idColumn: string;
   direction: 'ASC' | 'DESC';
   limit: number;
   cursor?: string;
-  /** The cursor values of a row: [sort value, id]. */
-  cursorOf: (row: E) => [CursorValue, string];
 }
 
 /**
  * Keyset pagination (no OFFSET): orders by (sort, id) and continues strictly after the cursor's
- * row, so pages stay stable while rows are inserted concurrently.
+ * row, so pages stay stable while rows are inserted concurrently. The cursor's time is read from
+ * the database at full precision, never from the entity's millisecond Date.
  */
-export async function paginate<E extends ObjectLiteral>(
+export async function paginate<E extends ObjectLiteral & { id: string }>(
   qb: SelectQueryBuilder<E>,
-  opts: KeysetOptions<E>,
+  opts: KeysetOptions,
 ): Promise<Page<E>> {
   if (opts.cursor) {
-    const { at: value, id } = decodeTimeCursor(opts.cursor);
+    const { at, id } = decodeTimeCursor(opts.cursor);
     const op = opts.direction === 'DESC' ? '<' : '>';
-    qb.andWhere(`(${opts.sortColumn}, ${opts.idColumn}) ${op} (:cursorValue, :cursorId)`, {
-      cursorValue: value,
-      cursorId: id,
-    });
+    qb.andWhere(
+      `(${opts.sortColumn}, ${opts.idColumn}) ${op} (CAST(:cursorAt AS timestamptz), CAST(:cursorId AS uuid))`,
+      {
+        cursorAt: at,
+        cursorId: id,
+      },
+    );
   }
-  qb.orderBy(opts.sortColumn, opts.direction)
+  qb.addSelect(cursorTimeSql(opts.sortColumn), 'keyset_cursor_at')
+    .orderBy(opts.sortColumn, opts.direction)
     .addOrderBy(opts.idColumn, opts.direction)
     .limit(opts.limit + 1);
-  const rows = await qb.getMany();
-  const more = rows.length > opts.limit;
-  const data = more ? rows.slice(0, opts.limit) : rows;
+  const { entities, raw } = await qb.getRawAndEntities<{ keyset_cursor_at: string }>();
+  if (entities.length !== raw.length) throw new Error('paginate: rows and entities differ (a join multiplied rows)');
+  const more = entities.length > opts.limit;
+  const data = more ? entities.slice(0, opts.limit) : entities;
   const last = data[data.length - 1];
-  return { data, nextCursor: more && last ? encodeCursor(opts.cursorOf(last)) : null };
+  const lastAt = raw[data.length - 1]?.keyset_cursor_at;
+  return { data, nextCursor: more && last && lastAt ? encodeTimeCursor(lastAt, last.id) : null };
 }
 
 /** Documents `200 {data: Item[], nextCursor}` for a list operation. */

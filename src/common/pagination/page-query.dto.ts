@@ -1,0 +1,25 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+
+/**
+ * `limit` and `cursor` of every list endpoint. Each list's query DTO extends it (or a controller
+ * takes it as is), so the OpenAPI document lists both parameters on every list operation.
+ */
+export class PageQueryDto {
+  /** Page size, 1 to 100. */
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20, example: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit: number = 20;
+
+  /** Opaque cursor: the previous page's `nextCursor`. Absent for the first page. */
+  @ApiPropertyOptional({ type: 'string', maxLength: 512 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  cursor?: string;
+}

@@ -1,0 +1,116 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+const ROOT = join(__dirname, '..', '..');
+
+interface ComposeService {
+  image?: string;
+  build?: string | { context: string };
+  restart?: string;
+  environment?: Record<string, string>;
+  volumes?: string[];
+  ports?: string[];
+  healthcheck?: { test: string[] };
+  depends_on?: Record<string, { condition: string }>;
+  pull_policy?: string;
+}
+
+/**
+ * No Docker engine runs here, so the compose file and the Dockerfile are checked for what a user
+ * relies on: one image for api and worker, a media volume the `node` user can write, restarts,
+ * healthchecks, Node 22, and only variables the service knows.
+ */
+describe('docker-compose.yml and Dockerfile', () => {
+  const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+    services: Record<string, ComposeService>;
+    volumes: Record<string, unknown>;
+  };
+  const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+  const { api, worker } = compose.services;
+  const knownVariables = new Set(
+    readFileSync(join(ROOT, '.env.example'), 'utf8')
+      .split('\n')
+      .map((l) => /^([A-Z0-9_]+)=/.exec(l)?.[1])
+      .filter(Boolean),
+  );
+
+  it('builds one image, once, for the api and the worker, each in its role', () => {
+    expect(api.build).toBe('.');
+    expect(worker.build).toBeUndefined();
+    expect(worker.image).toBe(api.image);
+    expect(worker.pull_policy).toBe('never');
+    expect(api.environment?.APP_ROLE).toBe('api');
+    expect(worker.environment?.APP_ROLE).toBe('worker');
+    expect(api.ports).toContain('3000:3000');
+  });
+
+  it('runs on Node 22 as the node user, with the media directory owned by node before the volume mounts', () => {
+    const froms = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]);
+    expect(froms.length).toBeGreaterThan(0);
+    for (const image of froms) expect(image).toMatch(/^node:22[-.]/);
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
+    const chown = runtime.search(/mkdir -p \/data\/media && chown -R node:node \/data/);
+    const user = runtime.search(/^USER node$/m);
+    expect(chown).toBeGreaterThan(-1);
+    expect(user).toBeGreaterThan(chown);
+    for (const s of [api, worker]) {
+      expect(s.environment?.MEDIA_DIR).toBe('/data/media');
+      expect(s.volumes).toContain('media:/data/media');
+    }
+    expect(compose.volumes).toHaveProperty('media');
+    expect(dockerfile).toMatch(/^CMD \["node", "dist\/src\/main.js"\]$/m);
+    expect(existsSync(join(ROOT, 'src', 'main.ts'))).toBe(true);
+  });
+
+  it('restarts every service unless stopped and health-checks all of them', () => {
+    for (const [name, s] of Object.entries(compose.services)) {
+      expect({ name, restart: s.restart }).toEqual({ name, restart: 'unless-stopped' });
+      expect({ name, healthcheck: Boolean(s.healthcheck?.test?.length) }).toEqual({ name, healthcheck: true });
+    }
+    for (const s of [api, worker]) {
+      expect(s.healthcheck?.test).toEqual(['CMD', 'node', 'dist/src/healthcheck.js']);
+      expect(s.depends_on?.postgres?.condition).toBe('service_healthy');
+      expect(s.depends_on?.redis?.condition).toBe('service_healthy');
+    }
+    expect(existsSync(join(ROOT, 'src', 'healthcheck.ts'))).toBe(true);
+  });
+
+  it('requires APP_ENCRYPTION_KEY and sets only variables the service reads', () => {
+    expect(api.environment?.APP_ENCRYPTION_KEY).toMatch(/^\$\{APP_ENCRYPTION_KEY:\?/);
+    expect(api.environment?.NODE_ENV).toBe('production');
+    for (const s of [api, worker]) {
+      for (const name of Object.keys(s.environment ?? {}))
+        expect({ name, known: knownVariables.has(name) }).toEqual({ name, known: true });
+    }
+  });
+
+  describe('the worker healthcheck', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sps-health-'));
+    const file = join(dir, 'heartbeat');
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const probe = () =>
+      new Promise<number>((resolve) =>
+        execFile(
+          process.execPath,
+          ['-r', 'ts-node/register/transpile-only', 'src/healthcheck.ts'],
+          {
+            cwd: ROOT,
+            env: { ...process.env, APP_ROLE: 'worker', WORKER_HEARTBEAT_FILE: file, WORKER_HEARTBEAT_SECONDS: '10' },
+          },
+          (err) => resolve(err ? Number((err as { code?: number }).code ?? -1) : 0),
+        ),
+      );
+
+    it('is healthy with a fresh heartbeat and unhealthy with a stale or missing one', async () => {
+      expect(await probe()).toBe(1);
+      writeFileSync(file, 'now');
+      expect(await probe()).toBe(0);
+      const old = new Date(Date.now() - 60_000);
+      utimesSync(file, old, old);
+      expect(await probe()).toBe(1);
+    }, 60_000);
+  });
+});
