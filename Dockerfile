@@ -1,5 +1,6 @@
 # syntax=docker/dockerfile:1
-FROM node:20-bookworm-slim AS build
+# One image for every role: APP_ROLE=api serves HTTP, APP_ROLE=worker runs the queue processors.
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY .ci/npm-overrides ./.ci/npm-overrides
@@ -7,12 +8,18 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim AS runtime
-ENV NODE_ENV=production
+FROM node:22-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    MEDIA_DIR=/data/media \
+    WORKER_HEARTBEAT_FILE=/tmp/worker.heartbeat
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
+# The media directory exists in the image, owned by `node`: an empty named volume mounted there
+# copies this ownership, so uploads do not fail with EACCES.
+RUN mkdir -p /data/media && chown -R node:node /data
 USER node
 EXPOSE 3000
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 CMD ["node", "dist/src/healthcheck.js"]
 CMD ["node", "dist/src/main.js"]

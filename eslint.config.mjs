@@ -4,7 +4,18 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'eslint.config.mjs', 'jest.config.js', 'test/setup/swagger-transformer.js'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'packages/client/dist/**',
+      'packages/client/src/generated/**',
+      'eslint.config.mjs',
+      'jest.config.js',
+      'test/setup/swagger-transformer.js',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   prettier,
@@ -23,7 +34,7 @@ export default tseslint.config(
   },
   {
     // Tests and benchmarks read loosely typed JSON responses; the CLI prints JSON to stdout.
-    files: ['test/**/*.ts', 'bench/**/*.ts', 'src/cli.ts', 'src/**/*.spec.ts'],
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'src/cli.ts', 'src/**/*.spec.ts', 'packages/client/src/**/*.spec.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
@@ -32,6 +43,17 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
       'no-console': 'off',
+    },
+  },
+  {
+    // The client's specs are compiled with Node and Jest types (packages/client/tsconfig.spec.json).
+    files: ['packages/client/src/**/*.spec.ts'],
+    languageOptions: {
+      parserOptions: {
+        projectService: false,
+        project: './packages/client/tsconfig.spec.json',
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
   },
 );

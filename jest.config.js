@@ -5,9 +5,14 @@ const swaggerPlugin = { path: '<rootDir>/test/setup/swagger-transformer.js' };
 const esmOnly = ['content-disposition'];
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', astTransformers: { before: [swaggerPlugin] } }],
-  [`/node_modules/(${esmOnly.join('|')})/.+\\.js$`]: ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs' }, isolatedModules: true }],
+  [`/node_modules/(${esmOnly.join('|')})/.+\\.js$`]: [
+    'ts-jest',
+    { tsconfig: { allowJs: true, module: 'commonjs' }, isolatedModules: true },
+  ],
 };
 const transformIgnorePatterns = [`/node_modules/(?!(${esmOnly.join('|')})/)`];
+// The build copies package.json into dist/ (the OpenAPI version is read from it); Jest must not see two.
+const modulePathIgnorePatterns = ['<rootDir>/dist/'];
 module.exports = {
   testTimeout: 60000,
   maxWorkers: process.env.CI ? 2 : '50%',
@@ -21,7 +26,18 @@ module.exports = {
       testEnvironment: 'node',
       transform,
       transformIgnorePatterns,
+      modulePathIgnorePatterns,
       testMatch: ['<rootDir>/src/**/*.spec.ts'],
+    },
+    {
+      // The client package's unit specs, compiled with its own settings (DOM + Node types).
+      displayName: 'client',
+      rootDir: __dirname,
+      testEnvironment: 'node',
+      // One transform for the project: the global setup is compiled with it too.
+      transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/packages/client/tsconfig.spec.json' }] },
+      modulePathIgnorePatterns,
+      testMatch: ['<rootDir>/packages/client/src/**/*.spec.ts'],
     },
     {
       displayName: 'e2e',
@@ -29,6 +45,7 @@ module.exports = {
       testEnvironment: 'node',
       transform,
       transformIgnorePatterns,
+      modulePathIgnorePatterns,
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
     },
   ],

@@ -20,6 +20,10 @@
  * before the first byte was uploaded. CPU: each child's CPU time (user + system) over the chunk phase, per MiB,
  * is reported too; it is less sensitive than MB/s to other load on the box. Results: bench/results/upload.json.
  *
+ * MEDIA_STORAGE=s3 runs ours on the S3 driver: against S3_ENDPOINT (+ S3_BUCKET and credentials) when set,
+ * otherwise against a local s3rver (the one the tests use) in a temporary folder; results then go to
+ * bench/results/upload-s3.json. The bare side always writes to local disk (the reference stays the same).
+ *
  * Exits 0 when the bench ran, whatever the numbers (targets below only print a warning); 1 on errors.
  */
 import 'reflect-metadata';
@@ -31,6 +35,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createWriteStream } from 'node:fs';
+import { StartedS3Server, startS3Server, testS3Env } from '../test/setup/s3-server';
 import { benchAppEnv, databaseUrl, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
 import { median, writeJson } from './support/report';
 
@@ -39,7 +44,8 @@ const TARGET_RSS_MIB = 100;
 const MiB = 1024 * 1024;
 const BENCH_DB = 'sps_bench_upload';
 const REDIS_PREFIX = 'bench-upload';
-const RESULTS_FILE = join(__dirname, '..', '..', 'bench', 'results', 'upload.json');
+const ON_S3 = process.env.MEDIA_STORAGE === 's3';
+const RESULTS_FILE = join(__dirname, '..', '..', 'bench', 'results', ON_S3 ? 'upload-s3.json' : 'upload.json');
 
 type Side = 'bare' | 'ours';
 
@@ -325,7 +331,14 @@ async function main(): Promise<number> {
   const dbUrl = databaseUrl(BENCH_DB);
 
   const servers: Server[] = [];
+  let s3Server: StartedS3Server | undefined;
   try {
+    let storageEnv: Record<string, string> = {};
+    if (ON_S3 && !process.env.S3_ENDPOINT) {
+      s3Server = await startS3Server();
+      process.env.SPS_TEST_S3_ENDPOINT = s3Server.endpoint;
+      storageEnv = testS3Env();
+    }
     await dropDatabase(BENCH_DB);
     await deleteRedisKeys(REDIS_PREFIX);
     const { Logger } = await import('@nestjs/common');
@@ -341,6 +354,7 @@ async function main(): Promise<number> {
       MEDIA_DIR: oursDir,
       MEDIA_CHUNK_BYTES: String(chunkBytes),
       BENCH_BARE_DIR: bareDir,
+      ...storageEnv,
     };
     const ours = await Server.start('ours', env);
     servers.push(ours);
@@ -407,6 +421,7 @@ async function main(): Promise<number> {
 
     writeJson(RESULTS_FILE, {
       bench: 'upload',
+      storage: ON_S3 ? 's3' : 'local',
       date: new Date().toISOString(),
       node: process.version,
       cpus: cpus().length,
@@ -442,6 +457,7 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     for (const s of servers) await s.stop().catch(() => undefined);
+    await s3Server?.stop().catch(() => undefined);
     rmSync(work, { recursive: true, force: true });
     await dropDatabase(BENCH_DB).catch((err: Error) => console.error(`dropping ${BENCH_DB}: ${err.message}`));
     await deleteRedisKeys(REDIS_PREFIX).catch((err: Error) => console.error(`deleting Redis keys: ${err.message}`));

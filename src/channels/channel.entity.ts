@@ -8,7 +8,8 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import type { ChannelLimits, ProviderId } from '../providers/social-provider.interface';
+import type { ProviderId } from '../providers/provider.list';
+import type { ChannelLimits } from '../providers/social-provider.interface';
 import { Workspace } from '../auth/workspace.entity';
 
 export type ChannelStatus = 'active' | 'disconnected';

@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WorkspaceId } from '../common/decorators/workspace.decorator';
@@ -7,7 +14,7 @@ import { IdParamDto } from '../common/id-param.dto';
 import { ApiPageResponse, Page } from '../common/pagination/pagination';
 import { ChannelsService } from './channels.service';
 import { ChannelDto } from './dto/channel.dto';
-import { ConnectChannelDto } from './dto/connect-channel.dto';
+import { CONNECT_CHANNEL_EXAMPLES, ConnectChannelDto } from './dto/connect-channel.dto';
 import { ListChannelsQueryDto } from './dto/list-channels.query.dto';
 
 @ApiTags('Channels')
@@ -22,6 +29,7 @@ export class ChannelsController {
       'Verifies the credentials with the provider, fills name, handle, avatar and limits from it, and stores the ' +
       'credentials encrypted. Connecting an account the workspace already has reactivates that channel (200).',
   })
+  @ApiBody({ type: ConnectChannelDto, examples: CONNECT_CHANNEL_EXAMPLES })
   @ApiCreatedResponse({ type: ChannelDto, description: 'A new channel' })
   @ApiOkResponse({ type: ChannelDto, description: 'The existing channel of this account, reactivated' })
   @ApiErrors(400)

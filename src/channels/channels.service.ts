@@ -1,22 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppError } from '../common/errors';
-import { toErrorDetails } from '../common/validation.pipe';
 import { SsrfBlockedError } from '../common/http/outbound-http';
 import { Page, paginate } from '../common/pagination/pagination';
 import { EventsService } from '../events/events.service';
 import { ProviderError } from '../providers/provider.errors';
 import { ProviderRegistry } from '../providers/provider.registry';
-import { ConnectedAccount, ProviderId } from '../providers/social-provider.interface';
+import type { ProviderId } from '../providers/provider.list';
+import { ConnectedAccount } from '../providers/social-provider.interface';
 import { Channel, ChannelStatus, DisconnectReason } from './channel.entity';
 import { ChannelDto } from './dto/channel.dto';
-import { CREDENTIALS_DTO_BY_PROVIDER } from './dto/connect-channel.dto';
 import { isUuid } from '../common/validators';
+
+/** What a refresh under the channel lock decided. */
+export type CredentialsRefreshOutcome =
+  { kind: 'current' } | { kind: 'refreshed'; credentials: Record<string, unknown> } | { kind: 'revoked' };
+export type CredentialsRefresh = (current: Record<string, unknown>) => Promise<CredentialsRefreshOutcome>;
 
 /** Connected accounts: connect (verified by the provider), list, read, disconnect. */
 @Injectable()
@@ -34,7 +36,12 @@ export class ChannelsService {
    * workspace's existing channel for the same account. `created` tells which.
    */
   async connect(workspaceId: string, provider: ProviderId, credentials: Record<string, unknown>) {
-    await this.validateCredentials(provider, credentials);
+    if (this.providers.plugin(provider).connectKind === 'oauth') {
+      throw AppError.validation(`${provider} connects by OAuth: use POST /api/channels/connect/${provider}`, [
+        { field: 'provider', message: 'connects by OAuth' },
+      ]);
+    }
+    this.validateCredentials(provider, credentials);
     let account: ConnectedAccount;
     try {
       account = await this.providers.get(provider).connect(credentials);
@@ -46,12 +53,45 @@ export class ChannelsService {
       }
       throw err;
     }
+    return this.saveAccount(workspaceId, provider, account);
+  }
+
+  /**
+   * Stores a verified account as a channel, or reactivates the workspace's existing channel for the
+   * same account (the OAuth callback calls this after the token exchange). `created` tells which.
+   */
+  async saveAccount(workspaceId: string, provider: ProviderId, account: ConnectedAccount) {
     try {
       return await this.upsert(workspaceId, provider, account);
     } catch (err) {
       if ((err as { code?: string }).code === '23505') return this.upsert(workspaceId, provider, account); // lost a race
       throw err;
     }
+  }
+
+  /**
+   * Runs `refresh` under the channel's row lock (SELECT ... FOR UPDATE), with the credentials as
+   * committed now, and stores what it returns in the same transaction. Concurrent callers queue on
+   * the lock and see the first one's tokens, so one expiry causes one refresh. Returns the
+   * credentials to use, or null when the channel is (now) disconnected.
+   */
+  async refreshCredentials(channelId: string, refresh: CredentialsRefresh): Promise<Record<string, unknown> | null> {
+    return this.dataSource.transaction(async (em) => {
+      const repo = em.getRepository(Channel);
+      const channel = await repo.findOne({ where: { id: channelId }, lock: { mode: 'pessimistic_write' } });
+      if (!channel || channel.status !== 'active' || !channel.credentials) return null;
+      const outcome = await refresh(this.credentialsOf(channel) ?? {});
+      if (outcome.kind === 'current') return this.credentialsOf(channel);
+      if (outcome.kind === 'revoked') {
+        await this.disconnectInTransaction(em, channelId, 'credentials_revoked');
+        return null;
+      }
+      await repo.update(
+        { id: channelId },
+        { credentials: this.box.sealJson(outcome.credentials, this.aad(channel.workspaceId, channel.id)) },
+      );
+      return outcome.credentials;
+    });
   }
 
   private async upsert(workspaceId: string, provider: ProviderId, account: ConnectedAccount) {
@@ -85,12 +125,14 @@ export class ChannelsService {
     });
   }
 
-  private async validateCredentials(provider: ProviderId, credentials: Record<string, unknown>): Promise<void> {
-    const cls: new () => object = CREDENTIALS_DTO_BY_PROVIDER[provider];
-    const dto = plainToInstance(cls, credentials);
-    const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true });
-    if (errors.length === 0) return;
-    const details = toErrorDetails(errors, 'credentials');
+  /** Checks the request against the provider's credentials schema (the one its adapter parses with). */
+  private validateCredentials(provider: ProviderId, credentials: Record<string, unknown>): void {
+    const problems = this.providers.checkCredentials(provider, credentials);
+    if (problems.length === 0) return;
+    const details = problems.map((p) => ({
+      field: p.field === 'credentials' ? p.field : `credentials.${p.field}`,
+      message: p.message,
+    }));
     throw AppError.validation(details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
   }
 
@@ -107,7 +149,6 @@ export class ChannelsService {
       direction: 'DESC',
       limit: q.limit,
       cursor: q.cursor,
-      cursorOf: (c) => [c.createdAt.toISOString(), c.id],
     });
   }
 
@@ -126,16 +167,20 @@ export class ChannelsService {
       .getMany();
   }
 
+  /**
+   * Channels by id across workspaces, for workers that hold ids from rows they already scoped (the
+   * publisher's claimed targets). Missing ids are absent from the map.
+   */
+  async findByIds(ids: string[]): Promise<Map<string, Channel>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.channels.findBy({ id: In(ids) });
+    return new Map(rows.map((c) => [c.id, c]));
+  }
+
   /** Disconnects at the user's request; a second call is a no-op that records nothing. */
   async disconnect(workspaceId: string, id: string): Promise<void> {
     await this.get(workspaceId, id);
     await this.dataSource.transaction((em) => this.disconnectInTransaction(em, id, 'user_request'));
-  }
-
-  /** The provider said the stored credentials are revoked: disconnect and record the event. */
-  async markCredentialsRevoked(channelId: string, em?: EntityManager): Promise<void> {
-    if (em) return void (await this.disconnectInTransaction(em, channelId, 'credentials_revoked'));
-    await this.dataSource.transaction((tx) => this.disconnectInTransaction(tx, channelId, 'credentials_revoked'));
   }
 
   /** Returns true when this call disconnected the channel (false when it already was). */

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PROVIDER_IDS, ProviderId } from '../../providers/social-provider.interface';
-import { Channel, ChannelStatus } from '../channel.entity';
+import { PROVIDER_IDS, ProviderId } from '../../providers/provider.list';
+import { Channel, ChannelStatus, DisconnectReason } from '../channel.entity';
 
 export class ChannelLimitsDto {
   /** Longest post the account may publish (Mastodon: characters; Bluesky: graphemes). */
@@ -63,4 +63,11 @@ export class ChannelDto {
       updatedAt: c.updatedAt.toISOString(),
     };
   }
+}
+
+/** `data` of a `channel.disconnected` event: the channel as the API returns it, and why. */
+export class ChannelDisconnectedDto extends ChannelDto {
+  /** `user_request`: DELETE /channels/{id}; `credentials_revoked`: the network refused the stored credentials. */
+  @ApiProperty({ enum: ['user_request', 'credentials_revoked'] })
+  reason!: DisconnectReason;
 }

@@ -1,55 +1,44 @@
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUrl, MaxLength } from 'class-validator';
-import { PROVIDER_IDS, ProviderId } from '../../providers/social-provider.interface';
+import { IsIn, IsObject } from 'class-validator';
+import { PROVIDER_PLUGINS, ProviderId } from '../../providers/provider.list';
 
-/** Mastodon: an access token of the account (scopes `read write`). */
-export class MastodonCredentialsDto {
-  /** Base URL of the instance. */
-  @ApiProperty({ example: 'https://mastodon.social' })
-  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
-  instanceUrl!: string;
+/** Networks connected by sending credentials (OAuth networks use POST /api/channels/connect/{provider}). */
+const CREDENTIAL_PLUGINS = PROVIDER_PLUGINS.filter((p) => p.connectKind === 'credentials');
+const CREDENTIAL_PROVIDER_IDS: ProviderId[] = CREDENTIAL_PLUGINS.map((p) => p.id);
+/** Each such provider's credentials schema (its `*.credentials.ts`), in registration order. */
+const CREDENTIALS_SCHEMAS = CREDENTIAL_PLUGINS.map((p) => p.credentials);
 
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(4096)
-  accessToken!: string;
-}
-
-/** Bluesky: the account's handle or DID and an app password. */
-export class BlueskyCredentialsDto {
-  @ApiProperty({ example: 'alice.bsky.social' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
-  identifier!: string;
-
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
-  appPassword!: string;
-
-  /** PDS base URL; default https://bsky.social. */
-  @ApiProperty({ required: false, example: 'https://bsky.social' })
-  @IsOptional()
-  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
-  serviceUrl?: string;
-}
-
-export const CREDENTIALS_DTO_BY_PROVIDER = {
-  mastodon: MastodonCredentialsDto,
-  bluesky: BlueskyCredentialsDto,
-} as const;
-
-@ApiExtraModels(MastodonCredentialsDto, BlueskyCredentialsDto)
+@ApiExtraModels(...CREDENTIALS_SCHEMAS)
 export class ConnectChannelDto {
-  @ApiProperty({ enum: PROVIDER_IDS })
-  @IsIn(PROVIDER_IDS)
+  /** A network connected by credentials; OAuth networks connect through `POST /api/channels/connect/{provider}`. */
+  @ApiProperty({ enum: CREDENTIAL_PROVIDER_IDS })
+  @IsIn(CREDENTIAL_PROVIDER_IDS)
   provider!: ProviderId;
 
   /** Provider-specific credentials; they are verified with the provider, stored encrypted and never returned. */
-  @ApiProperty({
-    oneOf: [{ $ref: getSchemaPath(MastodonCredentialsDto) }, { $ref: getSchemaPath(BlueskyCredentialsDto) }],
-  })
+  @ApiProperty({ oneOf: CREDENTIALS_SCHEMAS.map((schema) => ({ $ref: getSchemaPath(schema) })) })
   @IsObject()
   credentials!: Record<string, unknown>;
 }
+
+/** Request examples, one per provider (Swagger UI pre-fills the first). */
+export const CONNECT_CHANNEL_EXAMPLES = {
+  sandbox: {
+    summary: 'Sandbox (no account needed)',
+    value: { provider: 'sandbox', credentials: { name: 'My sandbox' } },
+  },
+  mastodon: {
+    summary: 'Mastodon',
+    value: {
+      provider: 'mastodon',
+      credentials: { instanceUrl: 'https://mastodon.social', accessToken: 'your-access-token' },
+    },
+  },
+  bluesky: {
+    summary: 'Bluesky',
+    value: {
+      provider: 'bluesky',
+      credentials: { identifier: 'alice.bsky.social', appPassword: 'xxxx-xxxx-xxxx-xxxx' },
+    },
+  },
+};

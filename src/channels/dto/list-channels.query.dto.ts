@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination';
-import { PROVIDER_IDS, ProviderId } from '../../providers/social-provider.interface';
+import { PROVIDER_IDS, ProviderId } from '../../providers/provider.list';
 import { ChannelStatus } from '../channel.entity';
 
 export class ListChannelsQueryDto extends PageQueryDto {
