@@ -23,7 +23,7 @@
 import 'reflect-metadata';
 import { ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpus, loadavg } from 'node:os';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -38,7 +38,7 @@ import { prepareDatabase } from '../src/database/database-bootstrap';
 import { BlueskyFake } from '../test/fakes/bluesky.fake';
 import { MastodonFake } from '../test/fakes/mastodon.fake';
 import { benchAppEnv, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
-import { writeJson } from './support/report';
+import { MachineWatch, recordResult } from './support/quiet-machine';
 
 const BENCH_DB = 'sps_bench_analytics';
 const REDIS_PREFIX = 'bench-analytics';
@@ -232,7 +232,8 @@ async function main(): Promise<number> {
   const targets = intEnv('BENCH_TARGETS', 10_000, 2);
   const accounts = intEnv('BENCH_ACCOUNTS', 10);
   const perAccount = Math.ceil(targets / 2 / accounts);
-  const loadAtStart = Number(loadavg()[0].toFixed(2));
+  const watch = MachineWatch.start();
+  const loadAtStart = watch.loadAverageAtStart;
   Object.assign(process.env, {
     ...benchAppEnv(BENCH_DB, REDIS_PREFIX),
     APP_ROLE: 'all',
@@ -333,33 +334,38 @@ async function main(): Promise<number> {
         ? `  a full collection of ${posts * 2} targets completes within ${TARGET_SECONDS} s: yes`
         : `  WARNING: a full collection of ${posts * 2} targets took more than ${TARGET_SECONDS} s`,
     );
-    writeJson(RESULTS_FILE, {
-      bench: 'analytics',
-      date: new Date().toISOString(),
-      node: process.version,
-      cpus: cpus().length,
-      config: {
-        targets: posts * 2,
-        posts,
-        channels: accounts * 2,
-        batchSize: cfg.batchSize,
-        concurrency: cfg.concurrency,
-        fakes: 'child process, HTTP on 127.0.0.1',
+    const recorded = recordResult(
+      RESULTS_FILE,
+      {
+        bench: 'analytics',
+        date: new Date().toISOString(),
+        node: process.version,
+        cpus: cpus().length,
+        config: {
+          targets: posts * 2,
+          posts,
+          channels: accounts * 2,
+          batchSize: cfg.batchSize,
+          concurrency: cfg.concurrency,
+          fakes: 'child process, HTTP on 127.0.0.1',
+        },
+        firstRunAllChanged: { ...summary(first), processCpuMs: Math.round((cpuFirst.user + cpuFirst.system) / 1000) },
+        secondRunUnchanged: {
+          ...summary(second),
+          processCpuMs: Math.round((cpuSecond.user + cpuSecond.system) / 1000),
+        },
+        database: check,
+        targetSeconds: TARGET_SECONDS,
+        fullCollectionWithinTarget: within,
+        problems,
       },
-      firstRunAllChanged: { ...summary(first), processCpuMs: Math.round((cpuFirst.user + cpuFirst.system) / 1000) },
-      secondRunUnchanged: { ...summary(second), processCpuMs: Math.round((cpuSecond.user + cpuSecond.system) / 1000) },
-      database: check,
-      targetSeconds: TARGET_SECONDS,
-      fullCollectionWithinTarget: within,
-      loadAverage1m: { start: loadAtStart, end: Number(loadavg()[0].toFixed(2)) },
-      problems,
-    });
-    console.log(`results: ${RESULTS_FILE}`);
+      watch.finish(),
+    );
     if (problems.length) {
       console.error(`bench errors:\n  ${problems.join('\n  ')}`);
       return 1;
     }
-    return 0;
+    return recorded;
   } finally {
     await app?.close();
     child.send({ type: 'stop' });

@@ -27,7 +27,7 @@
  * exits 1 on errors, including any non-2xx answer or socket error (that is a bench bug, not a result).
  */
 import 'reflect-metadata';
-import { cpus, loadavg } from 'node:os';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -38,7 +38,8 @@ import { prepareDatabase } from '../src/database/database-bootstrap';
 import { BareServer, startBareServer } from './support/bare-server';
 import { REDIS_URL, benchAppEnv, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
 import { LoadJob, LoadResult, runLoad } from './support/load-runner';
-import { Run, Side, best, median, printTable, writeJson } from './support/report';
+import { Run, Side, best, median, printTable } from './support/report';
+import { MachineWatch, recordResult } from './support/quiet-machine';
 
 const TARGET = 0.7;
 const BENCH_DB = 'sps_bench_auth';
@@ -84,7 +85,8 @@ async function main(): Promise<number> {
   const warmupSec = intEnv('BENCH_WARMUP', 2, 0);
   const rounds = intEnv('BENCH_ROUNDS', 2);
 
-  const loadAtStart = Number(loadavg()[0].toFixed(2));
+  const watch = MachineWatch.start();
+  const loadAtStart = watch.loadAverageAtStart;
   Object.assign(process.env, benchAppEnv(BENCH_DB, REDIS_PREFIX), { APP_ROLE: 'api' });
   // As main.ts does at LOG_LEVEL=warn, for the start-up steps that run before the app exists.
   Logger.overrideLogger(['fatal', 'error', 'warn']);
@@ -188,27 +190,29 @@ async function main(): Promise<number> {
         `(efficiency bare/ours ${cpuRatio.toFixed(2)})`,
     );
 
-    writeJson(RESULTS_FILE, {
-      bench: 'auth',
-      path: PATH,
-      date: new Date().toISOString(),
-      node: process.version,
-      cpus: cpus().length,
-      config: { durationSec, warmupSec, rounds, connections, pipelining: 1 },
-      selection: 'best round per side (ABBA order)',
-      bare: bestBare,
-      ours: bestOurs,
-      ratio: Number(ratio.toFixed(4)),
-      medianRatio: Number(medianRatio.toFixed(4)),
-      serverCpuUsPerReq: { bare: Math.round(cpuOf('bare')), ours: Math.round(cpuOf('ours')) },
-      cpuRatio: Number(cpuRatio.toFixed(4)),
-      loadAverage1m: { start: loadAtStart, end: Number(loadavg()[0].toFixed(2)) },
-      target: TARGET,
-      meetsTarget: ratio >= TARGET,
-      runs,
-      problems,
-    });
-    console.log(`results written to ${RESULTS_FILE}`);
+    const recorded = recordResult(
+      RESULTS_FILE,
+      {
+        bench: 'auth',
+        path: PATH,
+        date: new Date().toISOString(),
+        node: process.version,
+        cpus: cpus().length,
+        config: { durationSec, warmupSec, rounds, connections, pipelining: 1 },
+        selection: 'best round per side (ABBA order)',
+        bare: bestBare,
+        ours: bestOurs,
+        ratio: Number(ratio.toFixed(4)),
+        medianRatio: Number(medianRatio.toFixed(4)),
+        serverCpuUsPerReq: { bare: Math.round(cpuOf('bare')), ours: Math.round(cpuOf('ours')) },
+        cpuRatio: Number(cpuRatio.toFixed(4)),
+        target: TARGET,
+        meetsTarget: ratio >= TARGET,
+        runs,
+        problems,
+      },
+      watch.finish(),
+    );
     console.log(`RATIO auth: ${ratio.toFixed(2)} (target >= ${TARGET})`);
     if (ratio < TARGET) console.warn(`WARNING: ours/bare throughput ratio ${ratio.toFixed(2)} is below ${TARGET}`);
 
@@ -218,7 +222,7 @@ async function main(): Promise<number> {
       );
       return 1;
     }
-    return 0;
+    return recorded;
   } finally {
     await bare?.close().catch((err: Error) => console.error(`closing bare server: ${err.message}`));
     await app?.close().catch((err: Error) => console.error(`closing app: ${err.message}`));

@@ -22,10 +22,11 @@ import 'reflect-metadata';
 import { randomFillSync, webcrypto } from 'node:crypto';
 import { ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchAppEnv, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
-import { median, writeJson } from './support/report';
+import { median } from './support/report';
+import { MachineWatch, recordResult } from './support/quiet-machine';
 
 const MiB = 1024 * 1024;
 const TARGET_UPLOAD_RATIO = 0.9;
@@ -196,7 +197,8 @@ async function main(): Promise<number> {
   const posts = intEnv('BENCH_POSTS', 10_000);
   const pageSize = intEnv('BENCH_PAGE', 100);
   const rounds = intEnv('BENCH_ROUNDS', 3);
-  const load = Number(loadavg()[0].toFixed(2));
+  const watch = MachineWatch.start();
+  const load = watch.loadAverageAtStart;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const pkg = require(CLIENT_DIST) as ClientPackage;
   const mediaDir = mkdtempSync(join(tmpdir(), 'sps-bench-client-'));
@@ -289,30 +291,34 @@ async function main(): Promise<number> {
     if (uploadRatio < TARGET_UPLOAD_RATIO) console.warn(`WARNING: upload ratio below ${TARGET_UPLOAD_RATIO}`);
     if (iterateRatio > TARGET_ITERATE_RATIO) console.warn(`WARNING: iterate ratio above ${TARGET_ITERATE_RATIO}`);
 
-    writeJson(RESULTS_FILE, {
-      bench: 'client',
-      date: new Date().toISOString(),
-      node: process.version,
-      cpus: cpus().length,
-      loadAverageAtStart: load,
-      config: { fileMiB, inFlight, posts, pageSize, rounds },
-      selection: 'best round per side (ABBA order); medians alongside',
-      upload: {
-        rawBestMbPerSec: round2(Math.max(...mb('raw'))),
-        clientBestMbPerSec: round2(Math.max(...mb('client'))),
-        ratio: round2(uploadRatio),
-        medianRatio: round2(uploadMedianRatio),
-        target: `>= ${TARGET_UPLOAD_RATIO}`,
+    const recorded = recordResult(
+      RESULTS_FILE,
+      {
+        bench: 'client',
+        date: new Date().toISOString(),
+        node: process.version,
+        cpus: cpus().length,
+        loadAverageAtStart: load,
+        config: { fileMiB, inFlight, posts, pageSize, rounds },
+        selection: 'best round per side (ABBA order); medians alongside',
+        upload: {
+          rawBestMbPerSec: round2(Math.max(...mb('raw'))),
+          clientBestMbPerSec: round2(Math.max(...mb('client'))),
+          ratio: round2(uploadRatio),
+          medianRatio: round2(uploadMedianRatio),
+          target: `>= ${TARGET_UPLOAD_RATIO}`,
+        },
+        iterate: {
+          rawBestSeconds: round2(Math.min(...secs('raw'))),
+          clientBestSeconds: round2(Math.min(...secs('client'))),
+          ratio: round2(iterateRatio),
+          medianRatio: round2(iterateMedianRatio),
+          target: `<= ${TARGET_ITERATE_RATIO}`,
+        },
       },
-      iterate: {
-        rawBestSeconds: round2(Math.min(...secs('raw'))),
-        clientBestSeconds: round2(Math.min(...secs('client'))),
-        ratio: round2(iterateRatio),
-        medianRatio: round2(iterateMedianRatio),
-        target: `<= ${TARGET_ITERATE_RATIO}`,
-      },
-    });
-    return 0;
+      watch.finish(),
+    );
+    return recorded;
   } finally {
     if (child) await stopService(child);
     rmSync(mediaDir, { recursive: true, force: true });

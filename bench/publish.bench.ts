@@ -28,7 +28,7 @@ import { REDIS_URL, benchAppEnv, databaseUrl, deleteRedisKeys, dropDatabase } fr
 import { addCpu, cpuPer, cpuSnapshot, CpuSnapshot } from './support/cpu-share';
 import { startMastodonFakeProcess } from './support/fake-process';
 import { runLoad } from './support/load-runner';
-import { writeJson } from './support/report';
+import { MachineWatch, recordResult } from './support/quiet-machine';
 
 const DB = 'sps_bench_publish';
 const PREFIX = 'bench-publish';
@@ -141,7 +141,8 @@ async function noopBullQueue(concurrency: number) {
   };
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<number> {
+  const watch = MachineWatch.start();
   await dropDatabase(DB);
   await deleteRedisKeys(PREFIX);
   Object.assign(process.env, {
@@ -340,18 +341,21 @@ async function main(): Promise<void> {
   }
   void key;
 
-  if (PARTS === 'abc' && BIG === 1_000_000) {
-    writeJson('bench/results/publish.json', { date: new Date().toISOString(), ...results });
-  }
+  const machine = watch.finish();
+  const recorded =
+    PARTS === 'abc' && BIG === 1_000_000
+      ? recordResult('bench/results/publish.json', { date: new Date().toISOString(), ...results }, machine)
+      : 0;
   await app.close();
   await fake.stop();
   keepAlive.destroy();
   await dropDatabase(DB);
   await deleteRedisKeys(PREFIX);
+  return recorded;
 }
 
 main().then(
-  () => process.exit(0),
+  (code) => process.exit(code),
   (err: unknown) => {
     console.error(err);
     process.exit(1);

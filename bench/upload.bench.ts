@@ -31,13 +31,14 @@ import { randomBytes, randomFillSync } from 'node:crypto';
 import { ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createWriteStream } from 'node:fs';
 import { StartedS3Server, startS3Server, testS3Env } from '../test/setup/s3-server';
 import { benchAppEnv, databaseUrl, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
-import { median, writeJson } from './support/report';
+import { median } from './support/report';
+import { MachineWatch, recordResult } from './support/quiet-machine';
 
 const TARGET_RATIO = 0.7;
 const TARGET_RSS_MIB = 100;
@@ -322,7 +323,8 @@ async function main(): Promise<number> {
   const inFlight = intEnv('BENCH_IN_FLIGHT', 4);
   const rounds = intEnv('BENCH_ROUNDS', 5);
   const chunkBytes = chunkMiB * MiB;
-  const loadAtStart = Number(loadavg()[0].toFixed(2));
+  const watch = MachineWatch.start();
+  const loadAtStart = watch.loadAverageAtStart;
   const work = mkdtempSync(join(tmpdir(), 'sps-bench-upload-'));
   const oursDir = join(work, 'ours');
   const bareDir = join(work, 'bare');
@@ -419,42 +421,44 @@ async function main(): Promise<number> {
         `bare ${growthMiB(memory.bare).toFixed(1)} MiB (target ours < ${TARGET_RSS_MIB} MiB)`,
     );
 
-    writeJson(RESULTS_FILE, {
-      bench: 'upload',
-      storage: ON_S3 ? 's3' : 'local',
-      date: new Date().toISOString(),
-      node: process.version,
-      cpus: cpus().length,
-      config: { fileMiB, chunkMiB, inFlight, rounds, unit: 'MB/s = 10^6 bytes per second of chunk uploads' },
-      selection: 'best round per side (ABBA order); medians alongside',
-      bare: { bestMbPerSec: round1(bestOf('bare').mbPerSec), medianMbPerSec: round1(medianOf('bare')) },
-      ours: {
-        bestMbPerSec: round1(bestOf('ours').mbPerSec),
-        medianMbPerSec: round1(medianOf('ours')),
-        finalizeSecondsMedian: round1(median(runs.filter((r) => r.side === 'ours').map((r) => r.finalizeSeconds!))),
-        endToEndMbPerSecBest: round1(
-          Math.max(...runs.filter((r) => r.side === 'ours').map((r) => r.endToEndMbPerSec!)),
-        ),
+    const recorded = recordResult(
+      RESULTS_FILE,
+      {
+        bench: 'upload',
+        storage: ON_S3 ? 's3' : 'local',
+        date: new Date().toISOString(),
+        node: process.version,
+        cpus: cpus().length,
+        config: { fileMiB, chunkMiB, inFlight, rounds, unit: 'MB/s = 10^6 bytes per second of chunk uploads' },
+        selection: 'best round per side (ABBA order); medians alongside',
+        bare: { bestMbPerSec: round1(bestOf('bare').mbPerSec), medianMbPerSec: round1(medianOf('bare')) },
+        ours: {
+          bestMbPerSec: round1(bestOf('ours').mbPerSec),
+          medianMbPerSec: round1(medianOf('ours')),
+          finalizeSecondsMedian: round1(median(runs.filter((r) => r.side === 'ours').map((r) => r.finalizeSeconds!))),
+          endToEndMbPerSecBest: round1(
+            Math.max(...runs.filter((r) => r.side === 'ours').map((r) => r.endToEndMbPerSec!)),
+          ),
+        },
+        ratio: Number(ratio.toFixed(4)),
+        medianRatio: Number(medianRatio.toFixed(4)),
+        serverCpuMsPerMiB: { bare: Number(cpuOf('bare').toFixed(3)), ours: Number(cpuOf('ours').toFixed(3)) },
+        rss: {
+          oursBaselineMiB: round1(memory.ours.baselineRss / MiB),
+          oursPeakMiB: round1(memory.ours.peakRss / MiB),
+          oursGrowthMiB: round1(oursGrowth),
+          bareGrowthMiB: round1(growthMiB(memory.bare)),
+        },
+        targets: { ratio: TARGET_RATIO, rssGrowthMiB: TARGET_RSS_MIB },
+        meetsTargets: { ratio: ratio >= TARGET_RATIO, rss: oursGrowth < TARGET_RSS_MIB },
+        runs,
       },
-      ratio: Number(ratio.toFixed(4)),
-      medianRatio: Number(medianRatio.toFixed(4)),
-      serverCpuMsPerMiB: { bare: Number(cpuOf('bare').toFixed(3)), ours: Number(cpuOf('ours').toFixed(3)) },
-      rss: {
-        oursBaselineMiB: round1(memory.ours.baselineRss / MiB),
-        oursPeakMiB: round1(memory.ours.peakRss / MiB),
-        oursGrowthMiB: round1(oursGrowth),
-        bareGrowthMiB: round1(growthMiB(memory.bare)),
-      },
-      loadAverage1m: { start: loadAtStart, end: Number(loadavg()[0].toFixed(2)) },
-      targets: { ratio: TARGET_RATIO, rssGrowthMiB: TARGET_RSS_MIB },
-      meetsTargets: { ratio: ratio >= TARGET_RATIO, rss: oursGrowth < TARGET_RSS_MIB },
-      runs,
-    });
-    console.log(`results written to ${RESULTS_FILE}`);
+      watch.finish(),
+    );
     console.log(`RATIO upload: ${ratio.toFixed(2)}  RSS growth: ${oursGrowth.toFixed(1)} MiB`);
     if (ratio < TARGET_RATIO) console.warn(`WARNING: ours/bare ratio ${ratio.toFixed(2)} is below ${TARGET_RATIO}`);
     if (oursGrowth >= TARGET_RSS_MIB) console.warn(`WARNING: RSS growth ${oursGrowth.toFixed(1)} MiB is too high`);
-    return 0;
+    return recorded;
   } finally {
     for (const s of servers) await s.stop().catch(() => undefined);
     await s3Server?.stop().catch(() => undefined);

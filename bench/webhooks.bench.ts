@@ -38,7 +38,7 @@ import { EventsService } from '../src/events/events.service';
 import { WebhooksService } from '../src/webhooks/webhooks.service';
 import { ReceivedWebhook, WebhookReceiver } from '../test/support/webhook-receiver';
 import { benchAppEnv, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
-import { writeJson } from './support/report';
+import { MachineWatch, recordResult } from './support/quiet-machine';
 
 const BENCH_DB = 'sps_bench_webhooks';
 const REDIS_PREFIX = 'bench-webhooks';
@@ -98,6 +98,7 @@ interface Tracker {
 }
 
 async function main(): Promise<number> {
+  const watch = MachineWatch.start();
   const events = intEnv('BENCH_EVENTS', 5_000);
   const steadyEvents = intEnv('BENCH_STEADY_EVENTS', 5_000);
   const rate = intEnv('BENCH_RATE', 200);
@@ -257,20 +258,22 @@ async function main(): Promise<number> {
     );
 
     const meetsTarget = steady.latencyMs.p99 < TARGET_P99_MS;
-    writeJson(RESULTS_FILE, {
-      bench: 'webhooks',
-      date: new Date().toISOString(),
-      node: process.version,
-      cpus: cpus().length,
-      layout:
-        'events committed in the bench process (API role); relay + processor in one worker process (APP_ROLE=worker)',
-      throughput,
-      steady,
-      targetP99Ms: TARGET_P99_MS,
-      meetsTarget,
-      loadAverageAtEnd: loadavg(),
-    });
-    console.log(`results written to ${RESULTS_FILE}`);
+    const recorded = recordResult(
+      RESULTS_FILE,
+      {
+        bench: 'webhooks',
+        date: new Date().toISOString(),
+        node: process.version,
+        cpus: cpus().length,
+        layout:
+          'events committed in the bench process (API role); relay + processor in one worker process (APP_ROLE=worker)',
+        throughput,
+        steady,
+        targetP99Ms: TARGET_P99_MS,
+        meetsTarget,
+      },
+      watch.finish(),
+    );
     console.log(
       `RESULT webhooks: ${throughput.deliveriesPerSecond} deliveries/s; p99 commit->first attempt ${steady.latencyMs.p99} ms ` +
         `at ${rate}/s (target < ${TARGET_P99_MS} ms)`,
@@ -279,7 +282,7 @@ async function main(): Promise<number> {
     if (throughput.duplicates || steady.duplicates) {
       console.warn(`NOTE: ${throughput.duplicates + steady.duplicates} duplicate deliveries (at-least-once)`);
     }
-    return 0;
+    return recorded;
   } finally {
     if (worker) await stopWorker(worker);
     await api?.close().catch((err: Error) => console.error(`closing app: ${err.message}`));
