@@ -7,9 +7,10 @@
  * video/mp4) is sent in BENCH_CHUNK_MIB MiB chunks, BENCH_IN_FLIGHT requests in flight, as
  * multipart/form-data (fields mediaId, chunkIndex, then the file part `chunk`), to:
  *  - ours: createHttpApp('api') exactly as main.ts builds it (API key guard, Redis rate limit, Postgres,
- *    @fastify/multipart streamed into LocalDiskStorage: exact-size check, temp file, fsync, rename; parts are
+ *    @fastify/multipart streamed into LocalDiskStorage: exact-size check, written at its offset in the
+ *    upload's file, fdatasync, marker; parts are
  *    not hashed unless the client sends a chunk sha256, the whole file is hashed at finalize),
- *    preceded by initialize and followed by finalize (timed apart: it joins the parts) and DELETE;
+ *    preceded by initialize and followed by finalize (timed apart: it hashes the file and renames it) and DELETE;
  *  - bare: plain Fastify + @fastify/multipart, the same per-request file size limit, streaming each chunk
  *    with pipeline() into a file, no auth, no database, no hashing, no fsync.
  *

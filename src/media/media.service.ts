@@ -191,6 +191,7 @@ export class MediaService {
     const source = index === 0 ? pipeline(data, new MimeSniffer(item.mimeType), () => undefined) : data;
     try {
       await this.storage.writePart(item.id, index, source, {
+        offset: index * item.chunkSize,
         maxBytes: expected,
         expectedBytes: expected,
         expectedSha256: input.sha256?.toLowerCase(),

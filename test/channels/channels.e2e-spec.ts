@@ -10,8 +10,13 @@ describe('channels', () => {
   let b: { key: string; workspaceId: string };
 
   beforeAll(async () => {
-    mastodon = new MastodonFake({ tokens: [{ token: 'tok-alice', username: 'alice', displayName: 'Alice M' }], maxCharacters: 777 });
-    bluesky = new BlueskyFake({ accounts: [{ identifier: 'bob.test', password: 'app-pass-bob', handle: 'bob.test', displayName: 'Bob B' }] });
+    mastodon = new MastodonFake({
+      tokens: [{ token: 'tok-alice', username: 'alice', displayName: 'Alice M' }],
+      maxCharacters: 777,
+    });
+    bluesky = new BlueskyFake({
+      accounts: [{ identifier: 'bob.test', password: 'app-pass-bob', handle: 'bob.test', displayName: 'Bob B' }],
+    });
     await Promise.all([mastodon.start(), bluesky.start()]);
     t = await TestApp.start();
     a = await t.createWorkspace('chan-a');
@@ -23,11 +28,17 @@ describe('channels', () => {
   });
 
   const connectMastodon = (key: string, token = 'tok-alice') =>
-    t.request('POST', '/api/channels', { key, body: { provider: 'mastodon', credentials: { instanceUrl: mastodon.baseUrl, accessToken: token } } });
+    t.request('POST', '/api/channels', {
+      key,
+      body: { provider: 'mastodon', credentials: { instanceUrl: mastodon.baseUrl, accessToken: token } },
+    });
   const connectBluesky = (key: string, password = 'app-pass-bob') =>
     t.request('POST', '/api/channels', {
       key,
-      body: { provider: 'bluesky', credentials: { identifier: 'bob.test', appPassword: password, serviceUrl: bluesky.baseUrl } },
+      body: {
+        provider: 'bluesky',
+        credentials: { identifier: 'bob.test', appPassword: password, serviceUrl: bluesky.baseUrl },
+      },
     });
 
   it('connects a Mastodon account with its profile and the instance limits', async () => {
@@ -52,7 +63,13 @@ describe('channels', () => {
     const res = await connectBluesky(a.key);
     expect(res.status).toBe(201);
     expect(res.body).toEqual(
-      expect.objectContaining({ provider: 'bluesky', name: 'Bob B', handle: '@bob.test', status: 'active', limits: { maxCharacters: 300, maxMedia: 4 } }),
+      expect.objectContaining({
+        provider: 'bluesky',
+        name: 'Bob B',
+        handle: '@bob.test',
+        status: 'active',
+        limits: { maxCharacters: 300, maxMedia: 4 },
+      }),
     );
     expect(res.body.profileUrl).toBe('https://bsky.app/profile/bob.test');
   });
@@ -65,10 +82,19 @@ describe('channels', () => {
     const bsky = await connectBluesky(a.key, 'wrong-password');
     expect(bsky.status).toBe(400);
     expect(bsky.body.message).toMatch(/bluesky/i);
-    const shape = await t.request('POST', '/api/channels', { key: a.key, body: { provider: 'mastodon', credentials: { instanceUrl: 'not a url' } } });
+    const shape = await t.request('POST', '/api/channels', {
+      key: a.key,
+      body: { provider: 'mastodon', credentials: { instanceUrl: 'not a url' } },
+    });
     expect(shape.status).toBe(400);
-    expect(shape.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['credentials.accessToken', 'credentials.instanceUrl']);
-    const provider = await t.request('POST', '/api/channels', { key: a.key, body: { provider: 'myspace', credentials: {} } });
+    expect(shape.body.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'credentials.accessToken',
+      'credentials.instanceUrl',
+    ]);
+    const provider = await t.request('POST', '/api/channels', {
+      key: a.key,
+      body: { provider: 'myspace', credentials: {} },
+    });
     expect(provider.status).toBe(400);
   });
 
@@ -160,7 +186,10 @@ describe('channels with OUTBOUND_ALLOW_PRIVATE=false', () => {
   it.each(['http://127.0.0.1:9', 'http://10.0.0.1', 'http://169.254.169.254', 'http://[::1]:9', 'http://localhost:9'])(
     'refuses an instance URL at %s',
     async (instanceUrl) => {
-      const res = await t.request('POST', '/api/channels', { key, body: { provider: 'mastodon', credentials: { instanceUrl, accessToken: 'x' } } });
+      const res = await t.request('POST', '/api/channels', {
+        key,
+        body: { provider: 'mastodon', credentials: { instanceUrl, accessToken: 'x' } },
+      });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('VALIDATION_ERROR');
       expect(res.body.message).toMatch(/not allowed|private/i);

@@ -5,6 +5,10 @@ module.exports.name = 'nestjs-swagger-transformer';
 module.exports.version = 1;
 module.exports.factory = (cs) =>
   transformer.before(
-    { classValidatorShim: true, introspectComments: true, dtoFileNameSuffix: ['.dto.ts', '.entity.ts', '.credentials.ts'] },
+    {
+      classValidatorShim: true,
+      introspectComments: true,
+      dtoFileNameSuffix: ['.dto.ts', '.entity.ts', '.credentials.ts'],
+    },
     cs.program,
   );

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -55,14 +55,18 @@ describe('LocalDiskStorage', () => {
 
   it('writes parts out of order, lists them sorted and reports size + sha256', async () => {
     const parts = [randomBytes(1000), randomBytes(2000), randomBytes(10)];
+    const offsets = [0, 1000, 3000];
     for (const index of [2, 0, 1]) {
-      await expect(storage.writePart(id, index, Readable.from([parts[index]]), { maxBytes: MAX })).resolves.toEqual({
+      await expect(
+        storage.writePart(id, index, Readable.from([parts[index]]), { offset: offsets[index], maxBytes: MAX }),
+      ).resolves.toEqual({
         size: parts[index].length,
         sha256: sha256(parts[index]),
       });
     }
     await expect(storage.listParts(id)).resolves.toEqual([0, 1, 2]);
-    expect(await readFile(join(root, 'parts', id, '1.part'))).toEqual(parts[1]);
+    // Each part went straight to its offset in the one file of the upload.
+    expect((await readFile(join(root, 'parts', id, 'data'))).subarray(1000, 3000)).toEqual(parts[1]);
   });
 
   it('lists no parts for an unknown upload and ignores temp files', async () => {
@@ -73,10 +77,11 @@ describe('LocalDiskStorage', () => {
   });
 
   it('replaces a part that is sent again', async () => {
-    await storage.writePart(id, 0, Readable.from([Buffer.from('first version, longer')]), { maxBytes: MAX });
-    await storage.writePart(id, 0, Readable.from([Buffer.from('second')]), { maxBytes: MAX });
-    expect((await readFile(join(root, 'parts', id, '0.part'))).toString()).toBe('second');
+    await storage.writePart(id, 0, Readable.from([Buffer.from('first version, longer')]), { offset: 0, maxBytes: MAX });
+    await storage.writePart(id, 0, Readable.from([Buffer.from('second')]), { offset: 0, maxBytes: MAX });
     await expect(storage.listParts(id)).resolves.toEqual([0]);
+    await expect(storage.complete(id, 1)).resolves.toEqual({ size: 6, sha256: sha256(Buffer.from('second')) });
+    expect((await readFile(join(root, 'objects', id.slice(0, 2), id))).toString()).toBe('second');
   });
 
   it('stops reading a too-large part, throws PartTooLargeError and leaves no file', async () => {
@@ -87,23 +92,28 @@ describe('LocalDiskStorage', () => {
         this.push(Buffer.alloc(1024, 1));
       },
     });
-    await expect(storage.writePart(id, 0, endless, { maxBytes: 10_000 })).rejects.toBeInstanceOf(PartTooLargeError);
+    await expect(storage.writePart(id, 0, endless, { offset: 0, maxBytes: 10_000 })).rejects.toBeInstanceOf(
+      PartTooLargeError,
+    );
     expect(endless.destroyed).toBe(true);
     expect(pulled).toBeLessThan(200 * 1024);
-    expect(await listTree(join(root, 'parts'))).toEqual([]);
+    await expect(storage.listParts(id)).resolves.toEqual([]);
+    await expect(storage.complete(id, 1)).rejects.toEqual(new MissingPartsError([0]));
   });
 
   it('keeps the previous copy when a re-send is too large', async () => {
-    await storage.writePart(id, 0, Readable.from([Buffer.from('good')]), { maxBytes: 10 });
-    await expect(storage.writePart(id, 0, Readable.from([Buffer.alloc(11)]), { maxBytes: 10 })).rejects.toBeInstanceOf(
-      PartTooLargeError,
-    );
-    expect((await readFile(join(root, 'parts', id, '0.part'))).toString()).toBe('good');
-    expect(await listTree(join(root, 'parts'))).toHaveLength(1);
+    await storage.writePart(id, 0, Readable.from([Buffer.from('good')]), { offset: 0, maxBytes: 10 });
+    await expect(
+      storage.writePart(id, 0, Readable.from([Buffer.alloc(11)]), { offset: 0, maxBytes: 10 }),
+    ).rejects.toBeInstanceOf(PartTooLargeError);
+    expect((await listTree(join(root, 'parts'))).filter((path) => path.endsWith('.tmp'))).toEqual([]);
+    await expect(storage.complete(id, 1)).resolves.toEqual({ size: 4, sha256: sha256(Buffer.from('good')) });
   });
 
   it('accepts a part of exactly maxBytes', async () => {
-    await expect(storage.writePart(id, 0, Readable.from([Buffer.alloc(10)]), { maxBytes: 10 })).resolves.toMatchObject({
+    await expect(
+      storage.writePart(id, 0, Readable.from([Buffer.alloc(10)]), { offset: 0, maxBytes: 10 }),
+    ).resolves.toMatchObject({
       size: 10,
     });
   });
@@ -114,22 +124,28 @@ describe('LocalDiskStorage', () => {
       throw new Error('client went away');
     }
     await expect(
-      storage.writePart(id, 0, Readable.from(broken(), { objectMode: false }), { maxBytes: MAX }),
+      storage.writePart(id, 0, Readable.from(broken(), { objectMode: false }), { offset: 0, maxBytes: MAX }),
     ).rejects.toThrow('client went away');
-    expect(await listTree(join(root, 'parts'))).toEqual([]);
+    await expect(storage.listParts(id)).resolves.toEqual([]);
+    expect((await listTree(join(root, 'parts'))).filter((path) => path.endsWith('.tmp'))).toEqual([]);
   });
 
   it('refuses a part with the wrong expected size or checksum and stores nothing', async () => {
     const data = Buffer.from('hello');
     await expect(
-      storage.writePart(id, 0, Readable.from([data]), { maxBytes: MAX, expectedBytes: 6 }),
+      storage.writePart(id, 0, Readable.from([data]), { offset: 0, maxBytes: MAX, expectedBytes: 6 }),
     ).rejects.toBeInstanceOf(PartSizeMismatchError);
     await expect(
-      storage.writePart(id, 0, Readable.from([data]), { maxBytes: MAX, expectedSha256: sha256(Buffer.from('x')) }),
+      storage.writePart(id, 0, Readable.from([data]), {
+        offset: 0,
+        maxBytes: MAX,
+        expectedSha256: sha256(Buffer.from('x')),
+      }),
     ).rejects.toBeInstanceOf(PartChecksumMismatchError);
-    expect(await listTree(join(root, 'parts'))).toEqual([]);
+    await expect(storage.listParts(id)).resolves.toEqual([]);
     await expect(
       storage.writePart(id, 0, Readable.from([data]), {
+        offset: 0,
         maxBytes: MAX,
         expectedBytes: 5,
         expectedSha256: sha256(data).toUpperCase(),
@@ -140,10 +156,11 @@ describe('LocalDiskStorage', () => {
   it('skips hashing with computeSha256: false, unless a digest must be checked', async () => {
     const data = Buffer.from('hello');
     await expect(
-      storage.writePart(id, 0, Readable.from([data]), { maxBytes: MAX, computeSha256: false }),
+      storage.writePart(id, 0, Readable.from([data]), { offset: 0, maxBytes: MAX, computeSha256: false }),
     ).resolves.toEqual({ size: 5, sha256: null });
     await expect(
       storage.writePart(id, 1, Readable.from([data]), {
+        offset: 5,
         maxBytes: MAX,
         computeSha256: false,
         expectedSha256: sha256(data),
@@ -151,6 +168,7 @@ describe('LocalDiskStorage', () => {
     ).resolves.toEqual({ size: 5, sha256: sha256(data) });
     await expect(
       storage.writePart(id, 2, Readable.from([data]), {
+        offset: 10,
         maxBytes: MAX,
         computeSha256: false,
         expectedSha256: sha256(Buffer.from('x')),
@@ -162,17 +180,21 @@ describe('LocalDiskStorage', () => {
   it('leaves one whole version when the same part is written concurrently', async () => {
     const versions = Array.from({ length: 5 }, (_, n) => Buffer.alloc(200_000 + n * 1000, n + 1));
     const results = await Promise.all(
-      versions.map((data) => storage.writePart(id, 3, slowStream(data), { maxBytes: MAX })),
+      versions.map((data) => storage.writePart(id, 0, slowStream(data), { offset: 0, maxBytes: MAX })),
     );
     results.forEach((result, n) => expect(result).toEqual({ size: versions[n].length, sha256: sha256(versions[n]) }));
-    const stored = await readFile(join(root, 'parts', id, '3.part'));
+    await storage.complete(id, 1);
+    const stored = await readFile(join(root, 'objects', id.slice(0, 2), id));
     expect(versions.some((data) => data.equals(stored))).toBe(true);
-    expect(await listTree(join(root, 'parts'))).toHaveLength(1);
   });
 
   it('writes different parts of one item concurrently', async () => {
     const parts = Array.from({ length: 6 }, () => randomBytes(50_000));
-    await Promise.all(parts.map((data, index) => storage.writePart(id, index, slowStream(data), { maxBytes: MAX })));
+    await Promise.all(
+      parts.map((data, index) =>
+        storage.writePart(id, index, slowStream(data), { offset: index * 50_000, maxBytes: MAX }),
+      ),
+    );
     await expect(storage.listParts(id)).resolves.toEqual([0, 1, 2, 3, 4, 5]);
     await expect(storage.complete(id, 6)).resolves.toEqual({
       size: 300_000,
@@ -180,14 +202,41 @@ describe('LocalDiskStorage', () => {
     });
   });
 
+  it('completes by renaming the file the parts were written into (no copy of the bytes)', async () => {
+    const parts = [randomBytes(4096), randomBytes(100)];
+    for (const index of [1, 0]) {
+      await storage.writePart(id, index, Readable.from([parts[index]]), { offset: index * 4096, maxBytes: MAX });
+    }
+    const assembled = await stat(join(root, 'parts', id, 'data'));
+    await storage.complete(id, 2);
+    const object = await stat(join(root, 'objects', id.slice(0, 2), id));
+    expect(object.ino).toBe(assembled.ino);
+    expect(object.size).toBe(4196);
+  });
+
+  it('a refused first copy leaves its part unmarked, so complete asks for it again', async () => {
+    await storage.writePart(id, 0, Readable.from([Buffer.from('aaaa')]), { offset: 0, maxBytes: MAX });
+    await expect(
+      storage.writePart(id, 1, Readable.from([Buffer.from('bbbb')]), {
+        offset: 4,
+        maxBytes: MAX,
+        expectedSha256: sha256(Buffer.from('cccc')),
+      }),
+    ).rejects.toBeInstanceOf(PartChecksumMismatchError);
+    await expect(storage.complete(id, 2)).rejects.toEqual(new MissingPartsError([1]));
+    await storage.writePart(id, 1, Readable.from([Buffer.from('cccc')]), { offset: 4, maxBytes: MAX });
+    await expect(storage.complete(id, 2)).resolves.toEqual({ size: 8, sha256: sha256(Buffer.from('aaaacccc')) });
+  });
+
   describe('complete', () => {
     const parts = [randomBytes(70_000), randomBytes(70_000), randomBytes(123)];
     const whole = Buffer.concat(parts);
+    const offsets = [0, 70_000, 140_000];
+    const put = (index: number) =>
+      storage.writePart(id, index, Readable.from([parts[index]]), { offset: offsets[index], maxBytes: MAX });
 
     beforeEach(async () => {
-      for (const index of [1, 2, 0]) {
-        await storage.writePart(id, index, Readable.from([parts[index]]), { maxBytes: MAX });
-      }
+      for (const index of [1, 2, 0]) await put(index);
     });
 
     it('joins parts in order, returns size + sha256, removes the parts and exposes the object', async () => {
@@ -220,8 +269,8 @@ describe('LocalDiskStorage', () => {
     it('recovers from a crash after the object was renamed but before all parts were dropped', async () => {
       const expected = await storage.complete(id, 3);
       // Simulate the crash: parts 1 and 2 still on disk next to the finished object.
-      await storage.writePart(id, 1, Readable.from([parts[1]]), { maxBytes: MAX });
-      await storage.writePart(id, 2, Readable.from([parts[2]]), { maxBytes: MAX });
+      await put(1);
+      await put(2);
       await expect(storage.complete(id, 3)).resolves.toEqual(expected);
       await expect(storage.listParts(id)).resolves.toEqual([]);
     });
@@ -248,6 +297,7 @@ describe('LocalDiskStorage', () => {
     for (let index = partCount - 1; index >= 0; index--) {
       const data = png.subarray(index * partSize, (index + 1) * partSize);
       await storage.writePart(id, index, slowStream(data, 64 * 1024), {
+        offset: index * partSize,
         maxBytes: partSize,
         expectedBytes: data.length,
         expectedSha256: sha256(data),
@@ -262,9 +312,9 @@ describe('LocalDiskStorage', () => {
   });
 
   it('remove() deletes the object and all parts, and tolerates absence', async () => {
-    await storage.writePart(id, 0, Readable.from([Buffer.from('a')]), { maxBytes: MAX });
+    await storage.writePart(id, 0, Readable.from([Buffer.from('a')]), { offset: 0, maxBytes: MAX });
     await storage.complete(id, 1);
-    await storage.writePart(id, 0, Readable.from([Buffer.from('b')]), { maxBytes: MAX });
+    await storage.writePart(id, 0, Readable.from([Buffer.from('b')]), { offset: 0, maxBytes: MAX });
     await storage.remove(id);
     expect(await listTree(root)).toEqual([]);
     await expect(storage.stat(id)).resolves.toBeNull();
@@ -283,7 +333,7 @@ describe('LocalDiskStorage', () => {
   });
 
   it('normalises upper-case UUIDs to the same item', async () => {
-    await storage.writePart(id.toUpperCase(), 0, Readable.from([Buffer.from('x')]), { maxBytes: MAX });
+    await storage.writePart(id.toUpperCase(), 0, Readable.from([Buffer.from('x')]), { offset: 0, maxBytes: MAX });
     await expect(storage.listParts(id)).resolves.toEqual([0]);
   });
 
@@ -292,7 +342,9 @@ describe('LocalDiskStorage', () => {
       'media id %j',
       async (bad) => {
         const data = Readable.from([Buffer.from('x')]);
-        await expect(storage.writePart(bad, 0, data, { maxBytes: MAX })).rejects.toBeInstanceOf(InvalidMediaKeyError);
+        await expect(storage.writePart(bad, 0, data, { offset: 0, maxBytes: MAX })).rejects.toBeInstanceOf(
+          InvalidMediaKeyError,
+        );
         expect(data.destroyed).toBe(true);
         await expect(storage.listParts(bad)).rejects.toBeInstanceOf(InvalidMediaKeyError);
         await expect(storage.complete(bad, 1)).rejects.toBeInstanceOf(InvalidMediaKeyError);
@@ -307,7 +359,7 @@ describe('LocalDiskStorage', () => {
       'part index %p',
       async (bad) => {
         await expect(
-          storage.writePart(id, bad, Readable.from([Buffer.from('x')]), { maxBytes: MAX }),
+          storage.writePart(id, bad, Readable.from([Buffer.from('x')]), { offset: 0, maxBytes: MAX }),
         ).rejects.toBeInstanceOf(InvalidMediaKeyError);
         await expect(storage.deletePart(id, bad)).rejects.toBeInstanceOf(InvalidMediaKeyError);
       },
@@ -319,7 +371,7 @@ describe('LocalDiskStorage', () => {
 
     it('leaves nothing on disk', async () => {
       await expect(
-        storage.writePart('../../x', 0, Readable.from([Buffer.from('x')]), { maxBytes: MAX }),
+        storage.writePart('../../x', 0, Readable.from([Buffer.from('x')]), { offset: 0, maxBytes: MAX }),
       ).rejects.toThrow();
       expect(await listTree(root)).toEqual([]);
     });

@@ -1,13 +1,17 @@
 /**
  * `MediaStorage` on a local directory:
- *   <root>/parts/<mediaId>/<index>.part     uploaded parts (plus hidden *.tmp files being written)
- *   <root>/objects/<first2>/<mediaId>       completed objects
- * Every file is written to a unique temp file under parts/<mediaId>/, fsynced, then renamed into place,
- * so readers and concurrent writers only ever see whole files.
+ *   <root>/parts/<mediaId>/data              the object being assembled: each part written at its offset
+ *   <root>/parts/<mediaId>/<index>.part      marker "<offset> <size>": part <index> is in `data`, whole and synced
+ *   <root>/objects/<first2>/<mediaId>        completed objects
+ * A part's first copy streams straight into `data` at its offset, is fdatasync'ed, then marked, so
+ * completing an upload only hashes `data` and renames it (no copy of the bytes). A re-send of a part
+ * that is already marked is staged in a temp file first, so a refused re-send keeps the stored copy.
+ * A failed write unmarks its part: the bytes at that range are then unknown, and `complete` reports the
+ * part missing until it is sent again. Writers of the same part in one process take turns.
  */
 import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
-import { access, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { access, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -30,16 +34,18 @@ import {
 } from './media-storage.interface';
 
 const PART_FILE_PATTERN = /^(\d+)\.part$/;
+/** Read size when hashing a finished object (fewer, larger reads than the 64 KiB default). */
+const HASH_READ_BYTES = 1024 * 1024;
 
 function isNotFound(err: unknown): boolean {
   return (err as NodeJS.ErrnoException | null)?.code === 'ENOENT';
 }
 
-/** Flushes a file's data to disk so a rename after a crash never exposes an empty or short file. */
+/** Flushes a file's data to disk (any descriptor of the file will do: the flush is per file). */
 async function fsyncFile(path: string): Promise<void> {
   const handle = await open(path, 'r+');
   try {
-    await handle.sync();
+    await handle.datasync();
   } finally {
     await handle.close();
   }
@@ -73,12 +79,6 @@ class DigestMeter extends Transform {
   }
 }
 
-/** The digest of a write that was hashed. */
-function hashed(part: StoredPart): StoredDigest {
-  if (part.sha256 === null) throw new Error('object was written without hashing');
-  return { size: part.size, sha256: part.sha256 };
-}
-
 /** Checks a written part against the optional expected size and digest before it is renamed into place. */
 function partVerifier(opts: WritePartOptions): (digest: StoredPart) => void {
   const expectedBytes =
@@ -94,6 +94,61 @@ function partVerifier(opts: WritePartOptions): (digest: StoredPart) => void {
   };
 }
 
+function markerText(offset: number, size: number): string {
+  return `${offset} ${size}`;
+}
+
+/** A part's marker: where its bytes are in `data`; null when the part is not (or no longer) stored. */
+async function readMarker(path: string): Promise<{ offset: number; size: number } | null> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if (isNotFound(err)) return null;
+    throw err;
+  }
+  const match = /^(\d+) (\d+)$/.exec(text);
+  return match ? { offset: Number(match[1]), size: Number(match[2]) } : null;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+}
+
+/** Size and SHA-256 of a file, read in large blocks. */
+async function hashFile(path: string): Promise<StoredDigest> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: HASH_READ_BYTES })) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return { size, sha256: hash.digest('hex') };
+}
+
+/** Runs tasks with the same key one after another (in this process); different keys run freely. */
+class KeyedLock {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  async run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    const current = previous.then(task, task);
+    const tail = current.catch(() => undefined);
+    this.tails.set(key, tail);
+    try {
+      return await current;
+    } finally {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    }
+  }
+}
+
 export class LocalDiskStorage implements MediaStorage {
   /** Same part rules as S3 except the minimum size, so small chunks work in development and tests. */
   readonly limits: MediaStorageLimits = {
@@ -102,6 +157,7 @@ export class LocalDiskStorage implements MediaStorage {
     maxPartCount: S3_MAX_PART_COUNT,
   };
   private readonly root: string;
+  private readonly partLocks = new KeyedLock();
 
   constructor(rootDir: string) {
     this.root = resolve(rootDir);
@@ -113,18 +169,38 @@ export class LocalDiskStorage implements MediaStorage {
 
   /** Always consumes or destroys `data`, also when the arguments are refused. */
   async writePart(mediaId: string, index: number, data: Readable, opts: WritePartOptions): Promise<StoredPart> {
+    let id: string;
+    let offset: number;
+    let verify: (digest: StoredPart) => void;
     try {
-      const id = assertMediaId(mediaId);
+      id = assertMediaId(mediaId);
       assertPartIndex(index, this.limits.maxPartCount);
-      const verify = partVerifier(opts);
+      offset = assertByteCount('offset', opts.offset);
+      verify = partVerifier(opts);
       await mkdir(this.partsDir(id), { recursive: true });
-      const hash = opts.computeSha256 !== false || opts.expectedSha256 !== undefined;
-      const meter = new DigestMeter(assertByteCount('maxBytes', opts.maxBytes), hash);
-      return await this.writeAtomically(id, `${index}`, this.partPath(id, index), data, meter, verify);
     } catch (err) {
       data.destroy();
       throw err;
     }
+    const hash = opts.computeSha256 !== false || opts.expectedSha256 !== undefined;
+    const meter = new DigestMeter(assertByteCount('maxBytes', opts.maxBytes), hash);
+    return this.partLocks.run(`${id}/${index}`, async () => {
+      const marker = this.partPath(id, index);
+      if (await exists(marker)) return this.replacePart(id, index, offset, data, meter, verify);
+      try {
+        await this.writeAt(id, offset, data, meter);
+        const digest = meter.digest();
+        verify(digest);
+        await writeFile(marker, markerText(offset, digest.size));
+        return digest;
+      } catch (err) {
+        data.destroy();
+        // Part of the range may hold these bytes now. Another process writing the same part may have
+        // marked it meanwhile: unmark, so `complete` asks for the part again rather than trust the range.
+        await rm(marker, { force: true });
+        throw err;
+      }
+    });
   }
 
   async deletePart(mediaId: string, index: number): Promise<void> {
@@ -207,47 +283,83 @@ export class LocalDiskStorage implements MediaStorage {
   }
 
   private async completeOnce(id: string, partCount: number): Promise<StoredDigest> {
-    const present = new Set(await this.listParts(id));
-    const missing: number[] = [];
-    for (let index = 0; index < partCount; index++) {
-      if (!present.has(index)) missing.push(index);
-    }
-    if (missing.length === 0) {
-      // Also covers a crash after the rename but before the parts were dropped: rebuilding is harmless.
-      const digest = await this.joinParts(id, partCount);
+    const markers = await Promise.all(
+      Array.from({ length: partCount }, (_, index) => readMarker(this.partPath(id, index))),
+    );
+    const missing = markers.flatMap((marker, index) => (marker ? [] : [index]));
+    if (missing.length === 0 && (await exists(this.dataPath(id)))) {
+      // Every part is in `data` and synced: cut it to the parts' end, hash it and move it into place.
+      let end = 0;
+      for (const [index, marker] of markers.entries()) {
+        if (marker!.offset !== end) {
+          throw new RangeError(`part ${index} starts at ${marker!.offset}, but the parts before it end at ${end}`);
+        }
+        end += marker!.size;
+      }
+      const handle = await open(this.dataPath(id), 'r+');
+      try {
+        if ((await handle.stat()).size !== end) {
+          await handle.truncate(end);
+          await handle.datasync();
+        }
+      } finally {
+        await handle.close();
+      }
+      const digest = await hashFile(this.dataPath(id));
+      const target = this.objectPath(id);
+      await mkdir(dirname(target), { recursive: true });
+      await rename(this.dataPath(id), target);
       await rm(this.partsDir(id), { recursive: true, force: true });
       return digest;
     }
-    if ((await this.stat(id)) === null) throw new MissingPartsError(missing);
-    // The object was renamed into place and the parts were (partly) dropped: finish the cleanup.
+    if ((await this.stat(id)) === null) {
+      throw new MissingPartsError(missing.length ? missing : Array.from({ length: partCount }, (_, i) => i));
+    }
+    // The object was renamed into place before a crash dropped the parts (or a late part re-created
+    // them): finish the cleanup.
     await rm(this.partsDir(id), { recursive: true, force: true });
     return this.hashObject(id);
   }
 
-  private async joinParts(id: string, partCount: number): Promise<StoredDigest> {
-    const partPaths = Array.from({ length: partCount }, (_, index) => this.partPath(id, index));
-    async function* concatenated(): AsyncGenerator<Buffer> {
-      for (const path of partPaths) {
-        for await (const chunk of createReadStream(path)) yield chunk as Buffer;
-      }
+  /** Streams `source` through `meter` into `data` at `offset`, then flushes it to disk. */
+  private async writeAt(id: string, offset: number, source: Readable, meter: DigestMeter): Promise<void> {
+    const path = this.dataPath(id);
+    // The stream closes the handle when it ends or fails (autoClose), which is what pipeline waits for.
+    const handle = await open(path, constants.O_WRONLY | constants.O_CREAT);
+    await pipeline(source, meter, handle.createWriteStream({ start: offset }));
+    await fsyncFile(path);
+  }
+
+  /**
+   * A re-send of a stored part: staged and checked in a temp file, then copied over the range. The part
+   * is unmarked while its range changes, so a crash in between reads as "send part again".
+   */
+  private async replacePart(
+    id: string,
+    index: number,
+    offset: number,
+    data: Readable,
+    meter: DigestMeter,
+    verify: (digest: StoredPart) => void,
+  ): Promise<StoredPart> {
+    const staged = join(this.partsDir(id), `.${index}.${randomUUID()}.tmp`);
+    try {
+      const digest = await this.writeAtomically(id, `${index}`, staged, data, meter, verify);
+      await rm(this.partPath(id, index), { force: true });
+      await this.writeAt(id, offset, createReadStream(staged), new DigestMeter(digest.size, false));
+      await writeFile(this.partPath(id, index), markerText(offset, digest.size));
+      return digest;
+    } finally {
+      await rm(staged, { force: true });
     }
-    const target = this.objectPath(id);
-    await mkdir(dirname(target), { recursive: true });
-    return hashed(await this.writeAtomically(id, 'object', target, Readable.from(concatenated()), new DigestMeter()));
   }
 
   private async hashObject(id: string): Promise<StoredDigest> {
-    const hash = createHash('sha256');
-    let size = 0;
     try {
-      for await (const chunk of createReadStream(this.objectPath(id))) {
-        hash.update(chunk as Buffer);
-        size += (chunk as Buffer).length;
-      }
+      return await hashFile(this.objectPath(id));
     } catch (err) {
       throw isNotFound(err) ? new MediaObjectNotFoundError(id) : err;
     }
-    return { size, sha256: hash.digest('hex') };
   }
 
   /**
@@ -281,6 +393,10 @@ export class LocalDiskStorage implements MediaStorage {
 
   private partsDir(id: string): string {
     return join(this.root, 'parts', id);
+  }
+
+  private dataPath(id: string): string {
+    return join(this.partsDir(id), 'data');
   }
 
   private partPath(id: string, index: number): string {

@@ -34,6 +34,11 @@ export interface MediaStorageLimits {
 }
 
 export interface WritePartOptions {
+  /**
+   * Where the part starts in the final object (index x chunk size). Local disk writes the part there,
+   * in one file per upload, so finalize never copies the bytes; S3 numbers parts and ignores it.
+   */
+  offset: number;
   /** Stop reading and throw `PartTooLargeError` once more than this many bytes arrive. */
   maxBytes: number;
   /** When known (it is: chunkSize, or the remainder for the last chunk), a part of any other size is refused. */
@@ -69,9 +74,10 @@ export interface MediaStorage {
   begin(mediaId: string): Promise<void>;
 
   /**
-   * Streams one part into place, replacing any earlier copy atomically: concurrent writers of the same
-   * part leave exactly one of their versions, never a mix. Throws `PartTooLargeError`,
-   * `PartSizeMismatchError` or `PartChecksumMismatchError` (nothing stored) or the stream's own error.
+   * Streams one part into place, replacing any earlier copy: concurrent writers of the same part (in one
+   * process) leave exactly one of their versions, never a mix, and a refused re-send keeps the earlier
+   * copy. Throws `PartTooLargeError`, `PartSizeMismatchError` or `PartChecksumMismatchError` (the part
+   * is then not stored) or the stream's own error.
    */
   writePart(mediaId: string, index: number, data: Readable, opts: WritePartOptions): Promise<StoredPart>;
 
