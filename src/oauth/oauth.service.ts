@@ -261,6 +261,11 @@ export class OAuthService {
   ): Promise<Array<{ channel: Channel; created: boolean }>> {
     if (!isUuid(id)) throw AppError.notFound('Connection');
     const wanted = [...new Set(targetIds)];
+    if (wanted.length === 0) {
+      throw AppError.validation('targetIds: choose at least one target', [
+        { field: 'targetIds', message: 'choose at least one target' },
+      ]);
+    }
     const choose = () =>
       this.dataSource.transaction(async (em) => {
         const repo = em.getRepository(OAuthConnection);
