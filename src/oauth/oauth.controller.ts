@@ -147,7 +147,10 @@ export class OAuthController {
   })
   @ApiOkResponse({ type: OAuthConnectionDto })
   @ApiErrors(400, 404, 409)
-  async getConnection(@WorkspaceId() workspaceId: string, @Param() { id }: IdParamDto): Promise<OAuthConnectionDto> {
+  async getOAuthConnection(
+    @WorkspaceId() workspaceId: string,
+    @Param() { id }: IdParamDto,
+  ): Promise<OAuthConnectionDto> {
     return OAuthConnectionDto.from(await this.oauth.getConnection(workspaceId, id));
   }
 
@@ -161,7 +164,7 @@ export class OAuthController {
   })
   @ApiCreatedResponse({ type: OAuthChannelsDto })
   @ApiErrors(400, 404, 409)
-  async chooseTargets(
+  async connectOAuthTargets(
     @WorkspaceId() workspaceId: string,
     @Param() { id }: IdParamDto,
     @Body() body: ChooseTargetsDto,
