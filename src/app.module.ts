@@ -20,6 +20,7 @@ import { MediaWorkerModule } from './media/media-worker.module';
 import { MediaModule } from './media/media.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OAuthModule } from './oauth/oauth.module';
+import { OAuthWorkerModule } from './oauth/oauth-worker.module';
 import { ProvidersModule } from './providers/providers.module';
 import { SandboxModule } from './providers/sandbox/sandbox.module';
 import { QueueModule } from './queue/queue.module';
@@ -59,6 +60,7 @@ const WORKER_MODULES: Array<Type<unknown>> = [
   AnalyticsWorkerModule,
   IdempotencyWorkerModule,
   RetentionModule,
+  OAuthWorkerModule,
 ];
 
 /**

@@ -19,6 +19,7 @@ export type DisconnectReason = 'user_request' | 'credentials_revoked';
 @Entity('channels')
 @Index('UQ_channels_account', ['workspaceId', 'provider', 'externalId'], { unique: true })
 @Index('IDX_channels_workspace_created', ['workspaceId', 'createdAt', 'id'])
+@Index('IDX_channels_credentials_group', ['credentialsGroup'])
 export class Channel {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -58,6 +59,13 @@ export class Channel {
   /** `v1.<base64url>` sealed JSON; null once disconnected (wiped). */
   @Column({ type: 'text', nullable: true })
   credentials!: string | null;
+
+  /**
+   * Channels connected by one OAuth authorization (a LinkedIn member and the pages they administer)
+   * share its tokens: a refresh of one updates all of them, under one lock. Null: tokens of its own.
+   */
+  @Column({ type: 'uuid', nullable: true })
+  credentialsGroup!: string | null;
 
   @Column({ type: 'varchar', length: 32, nullable: true })
   disconnectReason!: DisconnectReason | null;

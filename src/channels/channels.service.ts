@@ -15,9 +15,14 @@ import { Channel, ChannelStatus, DisconnectReason } from './channel.entity';
 import { ChannelDto } from './dto/channel.dto';
 import { isUuid } from '../common/validators';
 
-/** What a refresh under the channel lock decided. */
+/**
+ * What a refresh under the channel lock decided. `shared`: the fields (tokens) to copy into the
+ * channels sharing this channel's authorization (same `credentialsGroup`).
+ */
 export type CredentialsRefreshOutcome =
-  { kind: 'current' } | { kind: 'refreshed'; credentials: Record<string, unknown> } | { kind: 'revoked' };
+  | { kind: 'current' }
+  | { kind: 'refreshed'; credentials: Record<string, unknown>; shared?: Record<string, unknown> }
+  | { kind: 'revoked' };
 export type CredentialsRefresh = (current: Record<string, unknown>) => Promise<CredentialsRefreshOutcome>;
 
 /** Connected accounts: connect (verified by the provider), list, read, disconnect. */
@@ -61,68 +66,133 @@ export class ChannelsService {
    * same account (the OAuth callback calls this after the token exchange). `created` tells which.
    */
   async saveAccount(workspaceId: string, provider: ProviderId, account: ConnectedAccount) {
+    const save = () => this.dataSource.transaction((em) => this.upsert(em, workspaceId, provider, account, null));
     try {
-      return await this.upsert(workspaceId, provider, account);
+      return await save();
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') return this.upsert(workspaceId, provider, account); // lost a race
+      if (isUniqueViolation(err)) return save(); // lost a race with another connect of the account
       throw err;
     }
   }
 
   /**
+   * Stores accounts reached by one authorization (a LinkedIn member and their pages) in the caller's
+   * transaction, each as a new or reactivated channel, all in `credentialsGroup`: they share the
+   * authorization's tokens, so a refresh of one updates them all (see refreshCredentials).
+   */
+  async saveAccountsInTransaction(
+    em: EntityManager,
+    workspaceId: string,
+    provider: ProviderId,
+    accounts: ConnectedAccount[],
+    credentialsGroup: string,
+  ): Promise<Array<{ channel: Channel; created: boolean }>> {
+    const saved: Array<{ channel: Channel; created: boolean }> = [];
+    for (const account of accounts) {
+      saved.push(await this.upsert(em, workspaceId, provider, account, credentialsGroup));
+    }
+    return saved;
+  }
+
+  /** The workspace's channels of these accounts of a provider, keyed by external id. */
+  async findByExternalIds(
+    workspaceId: string,
+    provider: ProviderId,
+    externalIds: string[],
+  ): Promise<Map<string, Channel>> {
+    if (externalIds.length === 0) return new Map();
+    const rows = await this.channels.findBy({ workspaceId, provider, externalId: In(externalIds) });
+    return new Map(rows.map((c) => [c.externalId, c]));
+  }
+
+  /**
    * Runs `refresh` under the channel's row lock (SELECT ... FOR UPDATE), with the credentials as
    * committed now, and stores what it returns in the same transaction. Concurrent callers queue on
-   * the lock and see the first one's tokens, so one expiry causes one refresh. Returns the
-   * credentials to use, or null when the channel is (now) disconnected.
+   * the lock and see the first one's tokens, so one expiry causes one refresh. Channels sharing the
+   * authorization (same `credentialsGroup`) are locked too and receive `shared`; a revoked
+   * authorization disconnects all of them. Returns the credentials to use, or null when the channel
+   * is (now) disconnected.
    */
   async refreshCredentials(channelId: string, refresh: CredentialsRefresh): Promise<Record<string, unknown> | null> {
     return this.dataSource.transaction(async (em) => {
       const repo = em.getRepository(Channel);
-      const channel = await repo.findOne({ where: { id: channelId }, lock: { mode: 'pessimistic_write' } });
+      // The channel and its group, locked in id order (two members refreshing at once cannot deadlock).
+      const lockedIds = (
+        await em.query<Array<{ id: string }>>(
+          `SELECT id FROM channels
+            WHERE id = $1 OR credentials_group = (SELECT credentials_group FROM channels WHERE id = $1)
+            ORDER BY id FOR UPDATE`,
+          [channelId],
+        )
+      ).map((r) => r.id);
+      const locked = lockedIds.length > 0 ? await repo.findBy({ id: In(lockedIds) }) : [];
+      const channel = locked.find((c) => c.id === channelId);
       if (!channel || channel.status !== 'active' || !channel.credentials) return null;
+      // Still in the same group once locked (a reconnect may have moved one meanwhile), and active.
+      const siblings = locked.filter(
+        (c) =>
+          c.id !== channelId &&
+          channel.credentialsGroup !== null &&
+          c.credentialsGroup === channel.credentialsGroup &&
+          c.status === 'active' &&
+          c.credentials !== null,
+      );
       const outcome = await refresh(this.credentialsOf(channel) ?? {});
       if (outcome.kind === 'current') return this.credentialsOf(channel);
       if (outcome.kind === 'revoked') {
-        await this.disconnectInTransaction(em, channelId, 'credentials_revoked');
+        // The authorization is gone for every channel it connected.
+        for (const c of [channel, ...siblings]) await this.disconnectInTransaction(em, c.id, 'credentials_revoked');
         return null;
       }
       await repo.update(
         { id: channelId },
         { credentials: this.box.sealJson(outcome.credentials, this.aad(channel.workspaceId, channel.id)) },
       );
+      for (const sibling of outcome.shared ? siblings : []) {
+        const merged = { ...(this.credentialsOf(sibling) ?? {}), ...outcome.shared };
+        await repo.update(
+          { id: sibling.id },
+          { credentials: this.box.sealJson(merged, this.aad(sibling.workspaceId, sibling.id)) },
+        );
+      }
       return outcome.credentials;
     });
   }
 
-  private async upsert(workspaceId: string, provider: ProviderId, account: ConnectedAccount) {
-    return this.dataSource.transaction(async (em) => {
-      const repo = em.getRepository(Channel);
-      const existing = await repo.findOne({
-        where: { workspaceId, provider, externalId: account.externalId },
-        lock: { mode: 'pessimistic_write' },
-      });
-      const id = existing?.id ?? randomUUID();
-      const profile = {
-        name: account.name,
-        handle: account.handle,
-        avatarUrl: account.avatarUrl,
-        profileUrl: account.profileUrl,
-        limits: account.limits,
-        status: 'active' as ChannelStatus,
-        credentials: this.box.sealJson(account.credentials, this.aad(workspaceId, id)),
-        connectedAt: new Date(),
-        disconnectedAt: null,
-        disconnectReason: null,
-      };
-      if (existing) {
-        await repo.update({ id }, profile);
-        return { channel: await repo.findOneByOrFail({ id }), created: false };
-      }
-      const channel = await repo.save(
-        repo.create({ id, workspaceId, provider, externalId: account.externalId, ...profile }),
-      );
-      return { channel, created: true };
+  private async upsert(
+    em: EntityManager,
+    workspaceId: string,
+    provider: ProviderId,
+    account: ConnectedAccount,
+    credentialsGroup: string | null,
+  ): Promise<{ channel: Channel; created: boolean }> {
+    const repo = em.getRepository(Channel);
+    const existing = await repo.findOne({
+      where: { workspaceId, provider, externalId: account.externalId },
+      lock: { mode: 'pessimistic_write' },
     });
+    const id = existing?.id ?? randomUUID();
+    const profile = {
+      name: account.name,
+      handle: account.handle,
+      avatarUrl: account.avatarUrl,
+      profileUrl: account.profileUrl,
+      limits: account.limits,
+      status: 'active' as ChannelStatus,
+      credentials: this.box.sealJson(account.credentials, this.aad(workspaceId, id)),
+      credentialsGroup,
+      connectedAt: new Date(),
+      disconnectedAt: null,
+      disconnectReason: null,
+    };
+    if (existing) {
+      await repo.update({ id }, profile);
+      return { channel: await repo.findOneByOrFail({ id }), created: false };
+    }
+    const channel = await repo.save(
+      repo.create({ id, workspaceId, provider, externalId: account.externalId, ...profile }),
+    );
+    return { channel, created: true };
   }
 
   /** Checks the request against the provider's credentials schema (the one its adapter parses with). */
@@ -219,4 +289,9 @@ export class ChannelsService {
   private aad(workspaceId: string, channelId: string): string {
     return `channel:${workspaceId}:${channelId}`;
   }
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; driverError?: { code?: string } };
+  return e.code === '23505' || e.driverError?.code === '23505';
 }

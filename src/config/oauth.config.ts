@@ -1,5 +1,5 @@
 import { registerAs } from '@nestjs/config';
-import { IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 import { validateEnv } from './validate-env';
 
 const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
@@ -21,6 +21,17 @@ export class OAuthEnv {
   @Max(3600)
   OAUTH_STATE_TTL_SECONDS: number = 600;
 
+  /** How long an authorization reaching several accounts waits for the choice of targets, in seconds. */
+  @IsInt()
+  @Min(60)
+  @Max(86_400)
+  OAUTH_CONNECTION_TTL_SECONDS: number = 900;
+
+  /** How often a worker deletes expired authorizations (states and pending connections), in seconds. */
+  @IsInt()
+  @Min(10)
+  OAUTH_PURGE_INTERVAL_SECONDS: number = 3600;
+
   @IsOptional() @IsString() X_CLIENT_ID?: string = undefined;
   @IsOptional() @IsString() X_CLIENT_SECRET?: string = undefined;
   /** Host of X's consent page (default https://x.com). */
@@ -34,6 +45,13 @@ export class OAuthEnv {
   @IsOptional() @IsUrl(URL_OPTIONS) LINKEDIN_AUTH_BASE_URL?: string = undefined;
   /** Host of LinkedIn's REST API (default https://api.linkedin.com). */
   @IsOptional() @IsUrl(URL_OPTIONS) LINKEDIN_API_BASE_URL?: string = undefined;
+  /** Scopes asked of LinkedIn members, space-separated (default: member and organization posting and analytics). */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_]+( [A-Za-z0-9_]+)*$/, { message: 'must be scope names separated by single spaces' })
+  LINKEDIN_SCOPES?: string = undefined;
+  /** LinkedIn-Version header of REST calls (YYYYMM); LinkedIn retires each version after about a year. */
+  @Matches(/^\d{6}$/, { message: 'must be a version in YYYYMM format' })
+  LINKEDIN_API_VERSION: string = '202610';
 }
 
 /** One network's app registration; a provider without client id and secret is disabled. */
@@ -43,6 +61,8 @@ export interface OAuthClientConfig {
   /** Overrides of the plugin's default hosts (null: the plugin's default). */
   authBaseUrl: string | null;
   apiBaseUrl: string | null;
+  /** Override of the plugin's scopes (null: the plugin's). */
+  scopes: string[] | null;
 }
 
 const origin = (url: string) => new URL(url).origin;
@@ -61,11 +81,12 @@ export const oauthConfig = registerAs('oauth', () => {
         throw new Error(`Invalid configuration: OAUTH_REDIRECT_ORIGINS has an invalid URL: ${s}`);
       }
     });
-  const client = (id?: string, secret?: string, auth?: string, api?: string): OAuthClientConfig => ({
+  const client = (id?: string, secret?: string, auth?: string, api?: string, scopes?: string): OAuthClientConfig => ({
     clientId: id ?? null,
     clientSecret: secret ?? null,
     authBaseUrl: auth ? auth.replace(/\/+$/, '') : null,
     apiBaseUrl: api ? api.replace(/\/+$/, '') : null,
+    scopes: scopes ? scopes.split(' ') : null,
   });
   const clients: Record<string, OAuthClientConfig> = {
     x: client(env.X_CLIENT_ID, env.X_CLIENT_SECRET, env.X_AUTH_BASE_URL, env.X_API_BASE_URL),
@@ -74,12 +95,16 @@ export const oauthConfig = registerAs('oauth', () => {
       env.LINKEDIN_CLIENT_SECRET,
       env.LINKEDIN_AUTH_BASE_URL,
       env.LINKEDIN_API_BASE_URL,
+      env.LINKEDIN_SCOPES,
     ),
   };
   return {
     publicBaseUrl,
     redirectOrigins: [...new Set([origin(publicBaseUrl), ...extraOrigins])],
     stateTtlMs: env.OAUTH_STATE_TTL_SECONDS * 1000,
+    connectionTtlMs: env.OAUTH_CONNECTION_TTL_SECONDS * 1000,
+    purgeIntervalMs: env.OAUTH_PURGE_INTERVAL_SECONDS * 1000,
+    linkedinApiVersion: env.LINKEDIN_API_VERSION,
     clients,
   };
 });

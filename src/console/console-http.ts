@@ -14,11 +14,22 @@ export const SESSION_COOKIE = 'sps_session';
 export const PRE_SESSION_COOKIE = 'sps_pre';
 export const FLASH_COOKIE = 'sps_flash';
 
+/**
+ * The console's Content-Security-Policy. Forms post to the console only, except where a page names
+ * more `formActions`: the Channels page's OAuth buttons post to the console, which redirects to the
+ * network's consent page, and browsers hold that redirect to the form's `form-action` too.
+ */
+export function consoleCsp(formActions: string[] = []): string {
+  const targets = ["'self'", ...formActions].join(' ');
+  return (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+    `form-action ${targets}; frame-ancestors 'none'; base-uri 'none'`
+  );
+}
+
 /** Headers of every console response: no inline script, no framing, no caching, no referrer. */
 const SECURITY_HEADERS: Record<string, string> = {
-  'Content-Security-Policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'Content-Security-Policy': consoleCsp(),
   'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',

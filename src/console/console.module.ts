@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { ChannelsModule } from '../channels/channels.module';
+import { OAuthModule } from '../oauth/oauth.module';
 import { PostsModule } from '../posts/posts.module';
 import { UsersModule } from '../users/users.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
@@ -20,7 +21,7 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
  * (docs/adr/0014-console-server-rendered.md). No business logic and no repositories here.
  */
 @Module({
-  imports: [UsersModule, AuthModule, ChannelsModule, WebhooksModule, PostsModule],
+  imports: [UsersModule, AuthModule, ChannelsModule, OAuthModule, WebhooksModule, PostsModule],
   controllers: [
     ConsoleKeysController,
     ConsoleChannelsController,

@@ -47,17 +47,15 @@ export class ChannelCredentialsService {
       }
       try {
         const tokens = await this.tokens.refresh(app, refreshToken);
-        return {
-          kind: 'refreshed',
-          credentials: {
-            ...current,
-            accessToken: tokens.accessToken,
-            // Networks that rotate refresh tokens invalidate the old one: store the new one now.
-            refreshToken: tokens.refreshToken ?? refreshToken,
-            expiresAt: tokens.expiresAt,
-            scope: tokens.scope ?? current.scope ?? null,
-          },
+        const shared = {
+          accessToken: tokens.accessToken,
+          // Networks that rotate refresh tokens invalidate the old one: store the new one now.
+          refreshToken: tokens.refreshToken ?? refreshToken,
+          expiresAt: tokens.expiresAt,
+          scope: tokens.scope ?? current.scope ?? null,
         };
+        // `shared` also goes to the channels connected by the same authorization (LinkedIn pages).
+        return { kind: 'refreshed', credentials: { ...current, ...shared }, shared };
       } catch (err) {
         if (err instanceof OAuthGrantRefusedError) {
           this.logger.warn({ msg: 'Refresh token refused; disconnecting', channelId: channel.id, error: err.error });

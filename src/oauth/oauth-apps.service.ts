@@ -9,6 +9,8 @@ export interface OAuthApp {
   plugin: ReturnType<ProviderRegistry['plugin']>;
   spec: OAuthSpec;
   hosts: OAuthHosts;
+  /** The scopes asked for: the configured override, else the plugin's. */
+  scopes: readonly string[];
   clientId: string;
   clientSecret: string;
   /** Our callback, registered with the network: `{PUBLIC_BASE_URL}/api/oauth/{provider}/callback`. */
@@ -36,6 +38,7 @@ export class OAuthAppsService {
         auth: client.authBaseUrl ?? plugin.oauth.defaultHosts.auth,
         api: client.apiBaseUrl ?? plugin.oauth.defaultHosts.api,
       },
+      scopes: client.scopes ?? plugin.oauth.scopes,
       clientId: client.clientId,
       clientSecret: client.clientSecret,
       callbackUrl: `${this.cfg.publicBaseUrl}/api/oauth/${providerId}/callback`,

@@ -9,18 +9,24 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ChannelDto } from '../channels/dto/channel.dto';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { Public } from '../common/decorators/public.decorator';
 import { WorkspaceId } from '../common/decorators/workspace.decorator';
+import { IdParamDto } from '../common/id-param.dto';
+import { ChooseTargetsDto } from './dto/choose-targets.dto';
 import { OAuthAuthorizationDto } from './dto/oauth-authorization.dto';
+import { OAuthChannelsDto, OAuthConnectionDto } from './dto/oauth-connection.dto';
 import { OAuthProviderParamDto } from './dto/oauth-provider-param.dto';
 import { StartOAuthDto } from './dto/start-oauth.dto';
 import { OAuthCallbackError, OAuthService } from './oauth.service';
-import { renderOAuthPage } from './oauth-page';
+import { renderConnectionPage, renderOAuthPage } from './oauth-page';
 
 /**
  * The OAuth connection of a channel: `POST /api/channels/connect/{provider}` starts it (API key),
- * `GET /api/oauth/{provider}/callback` finishes it (public: the single-use state authenticates it).
+ * `GET /api/oauth/{provider}/callback` finishes it (public: the single-use state authenticates it),
+ * and when the authorization reaches several accounts, `GET /api/oauth/connections/{id}` lists them
+ * and `POST /api/oauth/connections/{id}/channels` connects the chosen ones (API key).
  */
 @ApiTags('Channels')
 @Controller()
@@ -34,8 +40,11 @@ export class OAuthController {
       "Answers the network's authorization URL (authorization code with PKCE, S256) and a state that is " +
       "single-use, bound to this workspace and valid 10 minutes. Open the URL in the user's browser; the " +
       'network sends it back to `/api/oauth/{provider}/callback`, which creates or reactivates the channel ' +
-      'and redirects to `redirectUri` with `channelId` (or `error`). A provider without app credentials on ' +
-      'this server (see `GET /api/providers`, `enabled`) answers 400.',
+      'and redirects to `redirectUri` with `channelId` (or `error`). When the account can publish as several ' +
+      'targets (a LinkedIn member and the pages they administer), the callback redirects with `connectionId` ' +
+      'instead: list them with `GET /api/oauth/connections/{id}` and choose with ' +
+      '`POST /api/oauth/connections/{id}/channels`. A provider without app credentials on this server (see ' +
+      '`GET /api/providers`, `enabled`) answers 400.',
   })
   @ApiCreatedResponse({ type: OAuthAuthorizationDto })
   @ApiErrors(400, 404)
@@ -55,7 +64,10 @@ export class OAuthController {
     description:
       'No API key: the state authenticates the request and is consumed by it. Exchanges the code, creates or ' +
       'reactivates the channel in the workspace that started the authorization, then redirects (302) to the ' +
-      '`redirectUri` given at the start with `channelId`, or shows a small HTML page when there was none. A ' +
+      '`redirectUri` given at the start with `channelId`, or shows a small HTML page when there was none. When ' +
+      'the authorization reaches several accounts, nothing is created yet: the redirect carries `connectionId` ' +
+      '(a pending connection of that workspace, valid OAUTH_CONNECTION_TTL_SECONDS, usable once), or the page ' +
+      'lists the accounts. A ' +
       'replayed, expired or unknown state, or a `redirectUri` differing from the one the authorization was ' +
       'started with, gets a 400 HTML page and creates nothing. Other failures redirect with `error`.',
     security: [],
@@ -63,8 +75,11 @@ export class OAuthController {
   @ApiQuery({ name: 'code', required: false, type: String })
   @ApiQuery({ name: 'state', required: false, type: String })
   @ApiQuery({ name: 'error', required: false, type: String, description: 'Set by the network when access was refused' })
-  @ApiOkResponse({ description: 'Connected (HTML page)', content: { 'text/html': { schema: { type: 'string' } } } })
-  @ApiFoundResponse({ description: 'Redirect to the redirectUri with channelId or error' })
+  @ApiOkResponse({
+    description: 'Connected, or the accounts to choose from (HTML page)',
+    content: { 'text/html': { schema: { type: 'string' } } },
+  })
+  @ApiFoundResponse({ description: 'Redirect to the redirectUri with channelId, connectionId or error' })
   @ApiBadRequestResponse({
     description:
       'Invalid, replayed, expired or foreign state, or a tampered redirectUri (HTML page naming the error code)',
@@ -88,6 +103,14 @@ export class OAuthController {
         error: pick('error'),
         redirectUri: pick('redirectUri'),
       });
+      if (result.kind === 'choose') {
+        if (result.redirectUri) {
+          await reply.redirect(withQuery(result.redirectUri, { connectionId: result.connection.id }), 302);
+          return;
+        }
+        await reply.status(200).type('text/html; charset=utf-8').send(renderConnectionPage(result.connection));
+        return;
+      }
       if (result.redirectUri) {
         await reply.redirect(withQuery(result.redirectUri, { channelId: result.channelId }), 302);
         return;
@@ -112,6 +135,42 @@ export class OAuthController {
         .type('text/html; charset=utf-8')
         .send(renderOAuthPage('Connection failed', err.message, err.code));
     }
+  }
+
+  @Get('oauth/connections/:id')
+  @ApiOperation({
+    summary: 'List the accounts an authorization reaches',
+    description:
+      "A pending connection (from the callback's `connectionId`) of this workspace: every account the " +
+      'authorization may publish as (the member first, then the pages they administer), with the existing ' +
+      'channel of each. 409 once it was used or expired.',
+  })
+  @ApiOkResponse({ type: OAuthConnectionDto })
+  @ApiErrors(400, 404, 409)
+  async getOAuthConnection(
+    @WorkspaceId() workspaceId: string,
+    @Param() { id }: IdParamDto,
+  ): Promise<OAuthConnectionDto> {
+    return OAuthConnectionDto.from(await this.oauth.getConnection(workspaceId, id));
+  }
+
+  @Post('oauth/connections/:id/channels')
+  @ApiOperation({
+    summary: 'Connect the chosen accounts of an authorization',
+    description:
+      'Creates (or reactivates) one channel per target id, each publishing as its account (LinkedIn: the member ' +
+      "or organization URN as the author). They share the authorization's tokens, refreshed together. " +
+      'Consumes the connection: a second call is 409. Unknown target ids are 400 and consume nothing.',
+  })
+  @ApiCreatedResponse({ type: OAuthChannelsDto })
+  @ApiErrors(400, 404, 409)
+  async connectOAuthTargets(
+    @WorkspaceId() workspaceId: string,
+    @Param() { id }: IdParamDto,
+    @Body() body: ChooseTargetsDto,
+  ): Promise<OAuthChannelsDto> {
+    const saved = await this.oauth.chooseTargets(workspaceId, id, body.targetIds);
+    return { data: saved.map((s) => ChannelDto.from(s.channel)) };
   }
 }
 

@@ -2,15 +2,20 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
+import type { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppError } from '../common/errors';
+import { isUuid } from '../common/validators';
 import { oauthConfig } from '../config';
+import { deleteInBatches } from '../database/batched-delete';
 import { ProviderError } from '../providers/provider.errors';
 import type { ProviderId } from '../providers/provider.list';
 import { ProviderRegistry } from '../providers/provider.registry';
+import type { AccountKind, ConnectedAccount } from '../providers/social-provider.interface';
 import { OAuthApp, OAuthAppsService } from './oauth-apps.service';
+import { OAuthConnection } from './oauth-connection.entity';
 import { OAuthState } from './oauth-state.entity';
 import { OAuthGrantRefusedError, OAuthTokenClient } from './oauth-token.client';
 import { codeChallengeS256, hashState, newCodeVerifier, newState } from './pkce';
@@ -50,13 +55,50 @@ export interface CallbackQuery {
   redirectUri?: string;
 }
 
-/** The authorization-code flow with PKCE: start (state + URL), callback (exchange, channel). */
+/** One account an authorization reaches, as listed for the choice (no credentials). */
+export interface ConnectionTarget {
+  /** The account's id on the network (LinkedIn: member or organization URN). */
+  id: string;
+  kind: AccountKind;
+  name: string;
+  handle: string;
+  avatarUrl: string | null;
+  profileUrl: string | null;
+  /** The workspace's channel of this account, if it has one (choosing it reactivates it). */
+  channelId: string | null;
+}
+
+/** An authorization waiting for the choice of targets. */
+export interface PendingConnection {
+  id: string;
+  provider: string;
+  targets: ConnectionTarget[];
+  redirectUri: string | null;
+  expiresAt: Date;
+}
+
+/** How a callback ended: one channel, or several accounts to choose from. */
+export type CallbackResult =
+  | { kind: 'channel'; channelId: string; created: boolean; redirectUri: string | null }
+  | { kind: 'choose'; connection: PendingConnection; redirectUri: string | null };
+
+export interface PurgeStats {
+  states: number;
+  connections: number;
+}
+
+/**
+ * The authorization-code flow with PKCE: start (state + URL), callback (exchange, channel), and the
+ * choice of targets when one authorization reaches several accounts (docs/adr/0018).
+ */
 @Injectable()
 export class OAuthService {
   private readonly logger = new Logger(OAuthService.name);
 
   constructor(
     @InjectRepository(OAuthState) private readonly states: Repository<OAuthState>,
+    @InjectRepository(OAuthConnection) private readonly connections: Repository<OAuthConnection>,
+    private readonly dataSource: DataSource,
     private readonly apps: OAuthAppsService,
     private readonly tokens: OAuthTokenClient,
     private readonly providers: ProviderRegistry,
@@ -65,7 +107,16 @@ export class OAuthService {
     @Inject(oauthConfig.KEY) private readonly cfg: ConfigType<typeof oauthConfig>,
   ) {}
 
-  async start(workspaceId: string, provider: string, redirectUri?: string): Promise<AuthorizationStart> {
+  /**
+   * Starts an authorization. `redirectUri` must be on an allowed origin, unless `trustedRedirect`
+   * says the service built it itself (the console's own return page).
+   */
+  async start(
+    workspaceId: string,
+    provider: string,
+    redirectUri?: string,
+    options: { trustedRedirect?: boolean } = {},
+  ): Promise<AuthorizationStart> {
     if (!this.providers.has(provider)) throw AppError.notFound('Provider');
     if (this.providers.plugin(provider).connectKind !== 'oauth') {
       throw AppError.validation(`${provider} connects with credentials: use POST /api/channels`, [
@@ -79,7 +130,7 @@ export class OAuthService {
         [{ field: 'provider', message: 'not enabled on this server' }],
       );
     }
-    if (redirectUri !== undefined) this.checkRedirectUri(redirectUri);
+    if (redirectUri !== undefined && !options.trustedRedirect) this.checkRedirectUri(redirectUri);
     const { state, hash } = newState();
     const verifier = newCodeVerifier();
     const id = randomUUID();
@@ -98,7 +149,7 @@ export class OAuthService {
     url.searchParams.set('response_type', 'code');
     url.searchParams.set('client_id', app.clientId);
     url.searchParams.set('redirect_uri', app.callbackUrl);
-    url.searchParams.set('scope', app.spec.scopes.join(' '));
+    url.searchParams.set('scope', app.scopes.join(' '));
     url.searchParams.set('state', state);
     url.searchParams.set('code_challenge', codeChallengeS256(verifier));
     url.searchParams.set('code_challenge_method', 'S256');
@@ -106,13 +157,12 @@ export class OAuthService {
   }
 
   /**
-   * Consumes the state (once, atomically), exchanges the code and creates or reactivates the
-   * channel in the state's workspace. Throws OAuthCallbackError; nothing is created on failure.
+   * Consumes the state (once, atomically), exchanges the code and reads the accounts the tokens
+   * reach. One account: creates or reactivates its channel in the state's workspace. Several: stores
+   * them as a pending connection of that workspace for the caller to choose from. Throws
+   * OAuthCallbackError; nothing is created on failure.
    */
-  async callback(
-    provider: string,
-    query: CallbackQuery,
-  ): Promise<{ channelId: string; created: boolean; redirectUri: string | null }> {
+  async callback(provider: string, query: CallbackQuery): Promise<CallbackResult> {
     if (!query.state) throw new OAuthCallbackError('invalid_state', 'The callback carries no state.');
     const rows: unknown = await this.states.query(
       `UPDATE oauth_states SET used_at = now()
@@ -154,12 +204,175 @@ export class OAuthService {
     if (!app)
       throw new OAuthCallbackError('provider_disabled', `${provider} is not enabled on this server.`, row.redirectUri);
     const verifier = this.box.open(row.codeVerifier, this.aad(row.id));
-    const account = await this.readAccount(app, query.code, verifier, row.redirectUri);
-    const { channel, created } = await this.channels.saveAccount(row.workspaceId, provider as ProviderId, account);
-    return { channelId: channel.id, created, redirectUri: row.redirectUri };
+    const accounts = await this.readAccounts(app, query.code, verifier, row.redirectUri);
+    if (accounts.length === 1) {
+      const { channel, created } = await this.channels.saveAccount(
+        row.workspaceId,
+        provider as ProviderId,
+        accounts[0],
+      );
+      return { kind: 'channel', channelId: channel.id, created, redirectUri: row.redirectUri };
+    }
+    const id = randomUUID();
+    const expiresAt = new Date(Date.now() + this.cfg.connectionTtlMs);
+    await this.connections.insert({
+      id,
+      workspaceId: row.workspaceId,
+      provider,
+      targets: this.box.sealJson(accounts, this.connectionAad(row.workspaceId, id)),
+      redirectUri: row.redirectUri,
+      expiresAt,
+      usedAt: null,
+    });
+    const connection: PendingConnection = {
+      id,
+      provider,
+      targets: await this.summaries(row.workspaceId, provider, accounts),
+      redirectUri: row.redirectUri,
+      expiresAt,
+    };
+    return { kind: 'choose', connection, redirectUri: row.redirectUri };
   }
 
-  private async readAccount(app: OAuthApp, code: string, verifier: string, redirectUri: string | null) {
+  /** A pending connection of the workspace. 404 when unknown here; 409 once used or expired. */
+  async getConnection(workspaceId: string, id: string): Promise<PendingConnection> {
+    const row = isUuid(id) ? await this.connections.findOne({ where: { id, workspaceId } }) : null;
+    if (!row) throw AppError.notFound('Connection');
+    this.checkUsable(row);
+    const accounts = this.openTargets(row);
+    return {
+      id: row.id,
+      provider: row.provider,
+      targets: await this.summaries(workspaceId, row.provider, accounts),
+      redirectUri: row.redirectUri,
+      expiresAt: row.expiresAt,
+    };
+  }
+
+  /**
+   * Creates (or reactivates) one channel per chosen target of a pending connection, in one
+   * transaction that also consumes the connection: they share the authorization's tokens
+   * (credentials group = the connection id). Unknown target ids are a 400 and consume nothing.
+   */
+  async chooseTargets(
+    workspaceId: string,
+    id: string,
+    targetIds: string[],
+  ): Promise<Array<{ channel: Channel; created: boolean }>> {
+    if (!isUuid(id)) throw AppError.notFound('Connection');
+    const wanted = [...new Set(targetIds)];
+    if (wanted.length === 0) {
+      throw AppError.validation('targetIds: choose at least one target', [
+        { field: 'targetIds', message: 'choose at least one target' },
+      ]);
+    }
+    const choose = () =>
+      this.dataSource.transaction(async (em) => {
+        const repo = em.getRepository(OAuthConnection);
+        const row = await repo.findOne({ where: { id, workspaceId }, lock: { mode: 'pessimistic_write' } });
+        if (!row) throw AppError.notFound('Connection');
+        this.checkUsable(row);
+        const accounts = this.openTargets(row);
+        const chosen: ConnectedAccount[] = [];
+        for (const targetId of wanted) {
+          const account = accounts.find((a) => a.externalId === targetId);
+          if (!account) {
+            throw AppError.validation(`targetIds: ${targetId} is not a target of this connection`, [
+              { field: 'targetIds', message: `unknown target ${targetId}` },
+            ]);
+          }
+          chosen.push(account);
+        }
+        const saved = await this.channels.saveAccountsInTransaction(
+          em,
+          workspaceId,
+          row.provider as ProviderId,
+          chosen,
+          row.id,
+        );
+        await repo.update({ id: row.id }, { usedAt: new Date() });
+        return saved;
+      });
+    try {
+      return await choose();
+    } catch (err) {
+      const code = (err as { code?: string; driverError?: { code?: string } }).code;
+      if (code === '23505' || (err as { driverError?: { code?: string } }).driverError?.code === '23505') {
+        return choose(); // another connect of one of these accounts won a race: update it now
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * Deletes expired authorizations: states (used or not) and pending connections. A state past its
+   * expiry is refused anyway, so deleting it changes nothing for a callback. In batches; `stop`
+   * ends the run between two.
+   */
+  async purgeExpired(batchSize: number, stop: () => boolean = () => false): Promise<PurgeStats> {
+    const query = (sql: string, params: unknown[]) => this.dataSource.query(sql, params);
+    const states = await deleteInBatches(
+      query,
+      'oauth_states',
+      'SELECT id FROM oauth_states WHERE expires_at < now()',
+      [],
+      batchSize,
+      stop,
+    );
+    const connections = stop()
+      ? 0
+      : await deleteInBatches(
+          query,
+          'oauth_connections',
+          'SELECT id FROM oauth_connections WHERE expires_at < now()',
+          [],
+          batchSize,
+          stop,
+        );
+    return { states, connections };
+  }
+
+  private checkUsable(row: OAuthConnection): void {
+    if (row.usedAt) {
+      throw AppError.conflict('This connection was already used to create channels. Start a new connection.');
+    }
+    if (row.expiresAt.getTime() <= Date.now()) {
+      throw AppError.conflict('This connection expired. Start the connection again.');
+    }
+  }
+
+  private openTargets(row: OAuthConnection): ConnectedAccount[] {
+    return this.box.openJson<ConnectedAccount[]>(row.targets, this.connectionAad(row.workspaceId, row.id));
+  }
+
+  private async summaries(
+    workspaceId: string,
+    provider: string,
+    accounts: ConnectedAccount[],
+  ): Promise<ConnectionTarget[]> {
+    const existing = await this.channels.findByExternalIds(
+      workspaceId,
+      provider as ProviderId,
+      accounts.map((a) => a.externalId),
+    );
+    return accounts.map((a) => ({
+      id: a.externalId,
+      kind: a.kind ?? 'personal',
+      name: a.name,
+      handle: a.handle,
+      avatarUrl: a.avatarUrl,
+      profileUrl: a.profileUrl,
+      channelId: existing.get(a.externalId)?.id ?? null,
+    }));
+  }
+
+  /** Exchanges the code, then reads every account the tokens reach (one for most networks). */
+  private async readAccounts(
+    app: OAuthApp,
+    code: string,
+    verifier: string,
+    redirectUri: string | null,
+  ): Promise<ConnectedAccount[]> {
     let tokens;
     try {
       tokens = await this.tokens.exchangeCode(app, code, verifier);
@@ -169,14 +382,21 @@ export class OAuthService {
         err instanceof OAuthGrantRefusedError ? err.message : `${app.plugin.displayName} could not be reached.`;
       throw new OAuthCallbackError('exchange_failed', message, redirectUri);
     }
+    const credentials = {
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      expiresAt: tokens.expiresAt,
+      scope: tokens.scope,
+      apiBaseUrl: app.hosts.api,
+    };
+    const adapter = this.providers.get(app.plugin.id);
     try {
-      return await this.providers.get(app.plugin.id).connect({
-        accessToken: tokens.accessToken,
-        refreshToken: tokens.refreshToken,
-        expiresAt: tokens.expiresAt,
-        scope: tokens.scope,
-        apiBaseUrl: app.hosts.api,
-      });
+      const accounts = adapter.connectTargets
+        ? await adapter.connectTargets(credentials)
+        : [await adapter.connect(credentials)];
+      if (accounts.length === 0)
+        throw new OAuthCallbackError('account_failed', 'No account was returned.', redirectUri);
+      return accounts;
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
       throw new OAuthCallbackError(
@@ -211,5 +431,9 @@ export class OAuthService {
 
   private aad(stateId: string): string {
     return `oauth-state:${stateId}`;
+  }
+
+  private connectionAad(workspaceId: string, connectionId: string): string {
+    return `oauth-connection:${workspaceId}:${connectionId}`;
   }
 }

@@ -25,6 +25,10 @@ export function asId(value: unknown): string | undefined {
   return undefined;
 }
 
+export function asArray(value: unknown): unknown[] | undefined {
+  return Array.isArray(value) ? value : undefined;
+}
+
 export function asStringArray(value: unknown): string[] | undefined {
   return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
 }

@@ -12,10 +12,18 @@ export interface ChannelLimits {
   supportedMimeTypes: string[];
 }
 
+/**
+ * What a connected account is on its network: `personal`, the account of the person who connected
+ * it; `organization`, a page they administer and publish as (LinkedIn organization, Facebook Page).
+ */
+export type AccountKind = 'personal' | 'organization';
+
 /** What `connect` learns about the account. */
 export interface ConnectedAccount {
   /** Stable id of the account on the provider (Mastodon account id + instance host, Bluesky DID). */
   externalId: string;
+  /** `personal` when absent. */
+  kind?: AccountKind;
   name: string;
   handle: string;
   avatarUrl: string | null;
@@ -102,6 +110,13 @@ export interface SocialProvider {
   readonly id: string;
   /** Verifies the credentials with the provider and returns the profile and limits. Throws InvalidCredentialsError. */
   connect(credentials: unknown): Promise<ConnectedAccount>;
+  /**
+   * OAuth networks where one authorization publishes as several accounts (LinkedIn: the member and
+   * the organization pages they administer). Every account the tokens reach, the authorizing one
+   * first, each with its own credentials to store. When there is more than one, the oauth module
+   * lets the caller choose which become channels (docs/adr/0018). Without it: `connect` alone.
+   */
+  connectTargets?(credentials: unknown): Promise<ConnectedAccount[]>;
   /** Pure: checks a draft against the channel's limits. */
   validate(post: PostDraft, limits: ChannelLimits): Problem[];
   /** Publishes; must be idempotent per `input.idempotencyKey`. */

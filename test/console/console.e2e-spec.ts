@@ -4,8 +4,9 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { SetupLinkService } from '../../src/users/setup-link.service';
 import { UsersService } from '../../src/users/users.service';
+import { LinkedInFake } from '../fakes/linkedin.fake';
 import { MastodonFake } from '../fakes/mastodon.fake';
-import { TestApp } from '../support/test-app';
+import { TestApp, freePort } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { launchChromium, screenshot } from './browser';
 
@@ -19,6 +20,7 @@ describe('account console in Chromium', () => {
   let owner: BrowserContext;
   let page: Page;
   let mastodon: MastodonFake;
+  let linkedin: LinkedInFake;
   let receiver: WebhookReceiver;
   let receiverUrl: string;
   const dialogs: string[] = [];
@@ -67,9 +69,33 @@ describe('account console in Chromium', () => {
       tokens: [{ token: 'tok-console', username: 'consoleuser', displayName: 'Console User' }],
     });
     await mastodon.start();
+    linkedin = new LinkedInFake({
+      members: [
+        {
+          sub: 'consoleMember1',
+          name: 'Console Member',
+          roles: [{ organizationId: '2414183', role: 'ADMINISTRATOR' }],
+        },
+      ],
+      organizations: [{ id: '2414183', localizedName: 'Acme Corp', vanityName: 'acme' }],
+    });
+    await linkedin.start();
     receiver = new WebhookReceiver();
     receiverUrl = await receiver.start();
-    t = await TestApp.start({ env: { CONSOLE_SETUP_LINK: 'true', LOGIN_FAILURES_PER_ACCOUNT: '5' } });
+    // The OAuth callback and the console's return page need the app's own address before it starts.
+    const port = await freePort();
+    t = await TestApp.start({
+      port,
+      env: {
+        CONSOLE_SETUP_LINK: 'true',
+        LOGIN_FAILURES_PER_ACCOUNT: '5',
+        ...linkedin.appEnv(),
+        X_CLIENT_ID: '',
+        X_CLIENT_SECRET: '',
+        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+        CONSOLE_URL: `http://127.0.0.1:${port}/console`,
+      },
+    });
     browser = await launchChromium();
     owner = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     page = await newPage(owner);
@@ -79,6 +105,7 @@ describe('account console in Chromium', () => {
     await browser?.close();
     await t?.close();
     await mastodon?.stop();
+    await linkedin?.stop();
     await receiver?.stop();
   });
 
@@ -217,6 +244,42 @@ describe('account console in Chromium', () => {
     await row.getByRole('button', { name: /Disconnect/ }).click();
     await page.waitForURL('**/console/channels');
     expect(await page.getByTestId('channel-row').first().textContent()).toContain('user_request');
+  });
+
+  it('connects LinkedIn through its consent page and chooses the member and a page', async () => {
+    await page.goto(`${t.baseUrl}/console/channels`);
+    expect(await page.getByTestId('oauth-disabled').textContent()).toContain('X is not enabled on this server');
+    await page.getByRole('button', { name: 'Connect LinkedIn' }).click();
+    await page.waitForURL(`${linkedin.baseUrl}/oauth/v2/authorization?**`);
+    expect(await page.getByText('Signed in as Console Member').isVisible()).toBe(true);
+    await screenshot(page, '08b-linkedin-consent');
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL('**/console/channels/connections/*');
+    expect(await page.getByRole('heading', { name: 'Choose LinkedIn accounts' }).isVisible()).toBe(true);
+    expect(await page.getByTestId('target-choice').count()).toBe(2);
+    await screenshot(page, '08c-linkedin-choose');
+
+    await page.getByRole('button', { name: 'Connect selected' }).click();
+    await page.waitForURL('**/console/channels/connections/*');
+    expect(await page.getByRole('alert').textContent()).toContain('Choose at least one account');
+    const choice = page.url();
+
+    await page.getByLabel('Console Member').check();
+    await page.getByLabel('Acme Corp').check();
+    await page.getByRole('button', { name: 'Connect selected' }).click();
+    await page.waitForURL('**/console/channels');
+    expect(await page.getByRole('status').textContent()).toContain('Connected linkedin account');
+    for (const name of ['Console Member', 'Acme Corp']) {
+      const row = page.getByTestId('channel-row').filter({ hasText: name });
+      expect(await row.textContent()).toContain('linkedin');
+      expect(await row.textContent()).toContain('active');
+    }
+    await screenshot(page, '08d-linkedin-connected');
+
+    // The choice is used once.
+    await page.goto(choice);
+    await page.waitForURL('**/console/channels');
+    expect(await page.getByRole('alert').textContent()).toContain('already used');
   });
 
   it('adds a webhook (secret shown once), sends a test and shows the delivery log', async () => {

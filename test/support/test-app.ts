@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import { Server as TlsServer } from 'node:tls';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import Redis from 'ioredis';
@@ -84,13 +85,15 @@ export class TestApp {
       role?: AppRole;
       /** Runs on the built app before it listens, e.g. to add a Fastify hook. */
       beforeListen?: (app: NestFastifyApplication) => void | Promise<void>;
+      /** Port to listen on (see freePort), when the app must know its own address; default any. */
+      port?: number;
     } = {},
   ): Promise<TestApp> {
     const t = new TestApp();
     await t.env.create(opts.env);
     t.app = await createHttpApp(opts.role ?? 'all');
     await opts.beforeListen?.(t.app);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    await t.app.listen({ port: opts.port ?? 0, host: '127.0.0.1' });
     const server = t.app.getHttpServer();
     const address = server.address();
     if (!address || typeof address === 'string') throw new Error('no address');
@@ -147,4 +150,21 @@ export class TestApp {
     await this.app?.close();
     await this.env.destroy();
   }
+}
+
+/**
+ * A port free on 127.0.0.1 right now, for an app that must know its address before it starts
+ * (PUBLIC_BASE_URL and CONSOLE_URL in browser tests of the OAuth flow).
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
 }

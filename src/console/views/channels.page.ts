@@ -8,6 +8,39 @@ export interface ProviderForm {
   fields: CredentialField[];
 }
 
+/** A network connected by OAuth: a button that starts the authorization, when enabled on this server. */
+export interface OAuthButton {
+  id: string;
+  name: string;
+  enabled: boolean;
+}
+
+/** One account of a pending connection, for the choice. */
+export interface TargetChoice {
+  id: string;
+  kind: 'personal' | 'organization';
+  name: string;
+  handle: string;
+  channelId: string | null;
+}
+
+function oauthCard(ctx: PageContext, o: OAuthButton): Html {
+  return html`<section class="card">
+    <h2>Connect ${o.name}</h2>
+    ${
+      o.enabled
+        ? html`<p class="muted">You sign in on ${o.name} and allow access; you come back here afterwards.</p>
+            <form method="post" action="/console/channels/oauth/${o.id}">
+              ${csrfField(ctx)}
+              <button type="submit">Connect ${o.name}</button>
+            </form>`
+        : html`<p class="muted" data-testid="oauth-disabled">
+            ${o.name} is not enabled on this server: its app credentials are not configured.
+          </p>`
+    }
+  </section>`;
+}
+
 function providerForm(ctx: PageContext, p: ProviderForm): Html {
   return html`<section class="card">
     <h2>Connect ${p.id}</h2>
@@ -34,7 +67,7 @@ function providerForm(ctx: PageContext, p: ProviderForm): Html {
 
 export function channelsPage(
   ctx: PageContext,
-  o: { channels: Channel[]; providers: ProviderForm[]; error?: string; ok?: string },
+  o: { channels: Channel[]; providers: ProviderForm[]; oauth: OAuthButton[]; error?: string; ok?: string },
 ): Html {
   return layout(
     ctx,
@@ -94,6 +127,42 @@ export function channelsPage(
           </tbody>
         </table>
       </div>
-      ${o.providers.map((p) => providerForm(ctx, p))}`,
+      ${o.oauth.map((p) => oauthCard(ctx, p))} ${o.providers.map((p) => providerForm(ctx, p))}`,
+  );
+}
+
+/** After an authorization that reaches several accounts: which become channels. */
+export function chooseTargetsPage(
+  ctx: PageContext,
+  o: { connectionId: string; network: string; targets: TargetChoice[]; expiresAt: Date; error?: string },
+): Html {
+  return layout(
+    ctx,
+    `Choose ${o.network} accounts`,
+    html`<h1>Choose ${o.network} accounts</h1>
+      ${notice('error', o.error)}
+      <section class="card">
+        <p>Your ${o.network} authorization can publish as these accounts. Each one you choose becomes a channel.</p>
+        <form class="stack" method="post" action="/console/channels/connections/${o.connectionId}">
+          ${csrfField(ctx)}
+          <fieldset>
+            <legend>Accounts</legend>
+            ${o.targets.map(
+              (t) =>
+                html`<label data-testid="target-choice"
+                  ><input type="checkbox" name="targetIds" value="${t.id}" />
+                  ${t.name}
+                  <span class="muted"
+                    >${t.kind === 'organization' ? 'page' : 'personal profile'}${
+                      t.channelId ? ' · already connected: reconnects it' : ''
+                    }</span
+                  ></label
+                >`,
+            )}
+          </fieldset>
+          <p class="hint">Choose before ${when(o.expiresAt)}.</p>
+          <div><button type="submit">Connect selected</button></div>
+        </form>
+      </section>`,
   );
 }

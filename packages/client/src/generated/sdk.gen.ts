@@ -2,7 +2,7 @@
 
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape } from './client';
 import { client } from './client.gen';
-import type { CallbackData, CallbackErrors, CallbackResponses, ConnectChannelData, ConnectChannelErrors, ConnectChannelResponses, ConnectData, ConnectErrors, ConnectResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreatePostData, CreatePostErrors, CreatePostResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteMediaData, DeleteMediaErrors, DeleteMediaResponses, DeletePostData, DeletePostErrors, DeletePostResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectChannelData, DisconnectChannelErrors, DisconnectChannelResponses, FinalizeUploadData, FinalizeUploadErrors, FinalizeUploadResponses, GetChannelAnalyticsData, GetChannelAnalyticsErrors, GetChannelAnalyticsResponses, GetChannelData, GetChannelErrors, GetChannelResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetMediaData, GetMediaErrors, GetMediaResponses, GetPostAnalyticsData, GetPostAnalyticsErrors, GetPostAnalyticsResponses, GetPostData, GetPostErrors, GetPostResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, InitializeUploadData, InitializeUploadErrors, InitializeUploadResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListChannelsData, ListChannelsErrors, ListChannelsResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListPostsData, ListPostsErrors, ListPostsResponses, ListProvidersData, ListProvidersErrors, ListProvidersResponses, ListSandboxPostsData, ListSandboxPostsErrors, ListSandboxPostsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LiveData, LiveResponses, ReadyData, ReadyErrors, ReadyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RefreshPostAnalyticsData, RefreshPostAnalyticsErrors, RefreshPostAnalyticsResponses, ReplayWebhookEventsData, ReplayWebhookEventsErrors, ReplayWebhookEventsResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdatePostData, UpdatePostErrors, UpdatePostResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadChunkData, UploadChunkErrors, UploadChunkResponses, UploadFromUrlData, UploadFromUrlErrors, UploadFromUrlResponses, ValidatePostData, ValidatePostErrors, ValidatePostResponses } from './types.gen';
+import type { CallbackData, CallbackErrors, CallbackResponses, ConnectChannelData, ConnectChannelErrors, ConnectChannelResponses, ConnectData, ConnectErrors, ConnectOAuthTargetsData, ConnectOAuthTargetsErrors, ConnectOAuthTargetsResponses, ConnectResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreatePostData, CreatePostErrors, CreatePostResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteMediaData, DeleteMediaErrors, DeleteMediaResponses, DeletePostData, DeletePostErrors, DeletePostResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectChannelData, DisconnectChannelErrors, DisconnectChannelResponses, FinalizeUploadData, FinalizeUploadErrors, FinalizeUploadResponses, GetChannelAnalyticsData, GetChannelAnalyticsErrors, GetChannelAnalyticsResponses, GetChannelData, GetChannelErrors, GetChannelResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetMediaData, GetMediaErrors, GetMediaResponses, GetOAuthConnectionData, GetOAuthConnectionErrors, GetOAuthConnectionResponses, GetPostAnalyticsData, GetPostAnalyticsErrors, GetPostAnalyticsResponses, GetPostData, GetPostErrors, GetPostResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, InitializeUploadData, InitializeUploadErrors, InitializeUploadResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListChannelsData, ListChannelsErrors, ListChannelsResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListPostsData, ListPostsErrors, ListPostsResponses, ListProvidersData, ListProvidersErrors, ListProvidersResponses, ListSandboxPostsData, ListSandboxPostsErrors, ListSandboxPostsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LiveData, LiveResponses, ReadyData, ReadyErrors, ReadyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RefreshPostAnalyticsData, RefreshPostAnalyticsErrors, RefreshPostAnalyticsResponses, ReplayWebhookEventsData, ReplayWebhookEventsErrors, ReplayWebhookEventsResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdatePostData, UpdatePostErrors, UpdatePostResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadChunkData, UploadChunkErrors, UploadChunkResponses, UploadFromUrlData, UploadFromUrlErrors, UploadFromUrlResponses, ValidatePostData, ValidatePostErrors, ValidatePostResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -131,7 +131,7 @@ export const getChannel = <ThrowOnError extends boolean = false>(options: Option
 /**
  * Start connecting an account by OAuth
  *
- * Answers the network's authorization URL (authorization code with PKCE, S256) and a state that is single-use, bound to this workspace and valid 10 minutes. Open the URL in the user's browser; the network sends it back to `/api/oauth/{provider}/callback`, which creates or reactivates the channel and redirects to `redirectUri` with `channelId` (or `error`). A provider without app credentials on this server (see `GET /api/providers`, `enabled`) answers 400.
+ * Answers the network's authorization URL (authorization code with PKCE, S256) and a state that is single-use, bound to this workspace and valid 10 minutes. Open the URL in the user's browser; the network sends it back to `/api/oauth/{provider}/callback`, which creates or reactivates the channel and redirects to `redirectUri` with `channelId` (or `error`). When the account can publish as several targets (a LinkedIn member and the pages they administer), the callback redirects with `connectionId` instead: list them with `GET /api/oauth/connections/{id}` and choose with `POST /api/oauth/connections/{id}/channels`. A provider without app credentials on this server (see `GET /api/providers`, `enabled`) answers 400.
  */
 export const connect = <ThrowOnError extends boolean = false>(options: Options<ConnectData, ThrowOnError>) => (options.client ?? client).post<ConnectResponses, ConnectErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }],
@@ -146,9 +146,35 @@ export const connect = <ThrowOnError extends boolean = false>(options: Options<C
 /**
  * OAuth callback (the network redirects the browser here)
  *
- * No API key: the state authenticates the request and is consumed by it. Exchanges the code, creates or reactivates the channel in the workspace that started the authorization, then redirects (302) to the `redirectUri` given at the start with `channelId`, or shows a small HTML page when there was none. A replayed, expired or unknown state, or a `redirectUri` differing from the one the authorization was started with, gets a 400 HTML page and creates nothing. Other failures redirect with `error`.
+ * No API key: the state authenticates the request and is consumed by it. Exchanges the code, creates or reactivates the channel in the workspace that started the authorization, then redirects (302) to the `redirectUri` given at the start with `channelId`, or shows a small HTML page when there was none. When the authorization reaches several accounts, nothing is created yet: the redirect carries `connectionId` (a pending connection of that workspace, valid OAUTH_CONNECTION_TTL_SECONDS, usable once), or the page lists the accounts. A replayed, expired or unknown state, or a `redirectUri` differing from the one the authorization was started with, gets a 400 HTML page and creates nothing. Other failures redirect with `error`.
  */
 export const callback = <ThrowOnError extends boolean = false>(options: Options<CallbackData, ThrowOnError>) => (options.client ?? client).get<CallbackResponses, CallbackErrors, ThrowOnError>({ url: '/oauth/{provider}/callback', ...options });
+
+/**
+ * List the accounts an authorization reaches
+ *
+ * A pending connection (from the callback's `connectionId`) of this workspace: every account the authorization may publish as (the member first, then the pages they administer), with the existing channel of each. 409 once it was used or expired.
+ */
+export const getOAuthConnection = <ThrowOnError extends boolean = false>(options: Options<GetOAuthConnectionData, ThrowOnError>) => (options.client ?? client).get<GetOAuthConnectionResponses, GetOAuthConnectionErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    url: '/oauth/connections/{id}',
+    ...options
+});
+
+/**
+ * Connect the chosen accounts of an authorization
+ *
+ * Creates (or reactivates) one channel per target id, each publishing as its account (LinkedIn: the member or organization URN as the author). They share the authorization's tokens, refreshed together. Consumes the connection: a second call is 409. Unknown target ids are 400 and consume nothing.
+ */
+export const connectOAuthTargets = <ThrowOnError extends boolean = false>(options: Options<ConnectOAuthTargetsData, ThrowOnError>) => (options.client ?? client).post<ConnectOAuthTargetsResponses, ConnectOAuthTargetsErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    url: '/oauth/connections/{id}/channels',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
 /**
  * Start a chunked upload

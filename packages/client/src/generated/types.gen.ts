@@ -248,7 +248,7 @@ export type ChannelLimitsDto = {
 
 export type ChannelDisconnectedDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -375,7 +375,7 @@ export type ConnectChannelDto = {
 
 export type ChannelDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -413,6 +413,52 @@ export type OAuthAuthorizationDto = {
      * Single-use, bound to this workspace; the callback refuses it once used or expired.
      */
     state: string;
+};
+
+export type OAuthTargetDto = {
+    /**
+     * The account's id on the network, sent back in `targetIds` (LinkedIn: a member or organization URN).
+     */
+    id: string;
+    /**
+     * `personal`: the account of the person who authorized; `organization`: a page they administer.
+     */
+    kind: 'personal' | 'organization';
+    avatarUrl: string | null;
+    profileUrl: string | null;
+    /**
+     * The workspace's existing channel of this account (choosing it reactivates that channel), else null.
+     */
+    channelId: string | null;
+    name: string;
+    handle: string;
+};
+
+export type OAuthConnectionDto = {
+    id: string;
+    /**
+     * After this, the connection is refused (409) and a new authorization is needed.
+     */
+    expiresAt: string;
+    /**
+     * The network, as in `GET /api/providers`.
+     */
+    provider: string;
+    /**
+     * Every account the authorization may publish as, the authorizing one first.
+     */
+    targets: Array<OAuthTargetDto>;
+};
+
+export type ChooseTargetsDto = {
+    /**
+     * Ids of the targets to connect, from `GET /api/oauth/connections/{id}`; each becomes a channel.
+     */
+    targetIds: Array<string>;
+};
+
+export type OAuthChannelsDto = {
+    data: Array<ChannelDto>;
 };
 
 export type InitializeUploadDto = {
@@ -1152,7 +1198,7 @@ export type ListChannelsData = {
          */
         cursor?: string;
         status?: 'active' | 'disconnected';
-        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x';
+        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin';
     };
     url: '/channels';
 };
@@ -1424,12 +1470,116 @@ export type CallbackError = CallbackErrors[keyof CallbackErrors];
 
 export type CallbackResponses = {
     /**
-     * Connected (HTML page)
+     * Connected, or the accounts to choose from (HTML page)
      */
     200: string;
 };
 
 export type CallbackResponse = CallbackResponses[keyof CallbackResponses];
+
+export type GetOAuthConnectionData = {
+    body?: never;
+    path: {
+        /**
+         * Resource id (UUID).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/oauth/connections/{id}';
+};
+
+export type GetOAuthConnectionErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     */
+    401: ErrorResponseDto;
+    /**
+     * NOT_FOUND: no such resource in this workspace
+     */
+    404: ErrorResponseDto;
+    /**
+     * CONFLICT: the resource state forbids the operation
+     */
+    409: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+};
+
+export type GetOAuthConnectionError = GetOAuthConnectionErrors[keyof GetOAuthConnectionErrors];
+
+export type GetOAuthConnectionResponses = {
+    200: OAuthConnectionDto;
+};
+
+export type GetOAuthConnectionResponse = GetOAuthConnectionResponses[keyof GetOAuthConnectionResponses];
+
+export type ConnectOAuthTargetsData = {
+    body: ChooseTargetsDto;
+    headers?: {
+        /**
+         * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * Resource id (UUID).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/oauth/connections/{id}/channels';
+};
+
+export type ConnectOAuthTargetsErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     */
+    401: ErrorResponseDto;
+    /**
+     * NOT_FOUND: no such resource in this workspace
+     */
+    404: ErrorResponseDto;
+    /**
+     * CONFLICT: the resource state forbids the operation
+     */
+    409: ErrorResponseDto;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
+     */
+    422: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+};
+
+export type ConnectOAuthTargetsError = ConnectOAuthTargetsErrors[keyof ConnectOAuthTargetsErrors];
+
+export type ConnectOAuthTargetsResponses = {
+    201: OAuthChannelsDto;
+};
+
+export type ConnectOAuthTargetsResponse = ConnectOAuthTargetsResponses[keyof ConnectOAuthTargetsResponses];
 
 export type InitializeUploadData = {
     body: InitializeUploadDto;

@@ -1,0 +1,401 @@
+import type { ConfigType } from '@nestjs/config';
+import type { OutboundHttp } from '../../common/http/outbound-http';
+import { oauthConfig } from '../../config/oauth.config';
+import { commonDraftProblems } from '../draft-validation.util';
+import { openExactSize } from '../media-stream.util';
+import { defineProvider } from '../provider-plugin';
+import { asArray, asNumber, asObject, asString } from '../provider-json.util';
+import {
+  ContentRejectedError,
+  CredentialsRevokedError,
+  InvalidCredentialsError,
+  TransientProviderError,
+} from '../provider.errors';
+import type {
+  AccountKind,
+  ChannelLimits,
+  ConnectedAccount,
+  Metrics,
+  MetricsResult,
+  PostDraft,
+  Problem,
+  PublishedRef,
+  PublishInput,
+  PublishMedia,
+  PublishResult,
+  SocialProvider,
+} from '../social-provider.interface';
+import {
+  LINKEDIN_NAME,
+  LinkedInApi,
+  duplicateRefusal,
+  linkedInErrorText,
+  mapLinkedInFailure,
+} from './linkedin-api.client';
+import { comparableText, escapeLittleText, linkedInCommentaryLength, unescapeLittleText } from './linkedin-text';
+import { LinkedInCredentials, LinkedInCredentialsDto, parseLinkedInCredentials } from './linkedin.credentials';
+import {
+  LINKEDIN_LIMITS,
+  LINKEDIN_MAX_IMAGE_PIXELS,
+  LINKEDIN_MAX_ORGANIZATIONS,
+  LINKEDIN_POSTING_ROLES,
+} from './linkedin.limits';
+
+/** How far before the publication's start the lookup of a retry reaches. */
+const LOOKUP_SLACK_MS = 60_000;
+/** Posts of the author read by the lookup (most recent first). */
+const LOOKUP_COUNT = 20;
+/** Scopes any of which lets the member list the organizations they administer. */
+const ORGANIZATION_SCOPES = [
+  'rw_organization_admin',
+  'r_organization_admin',
+  'w_organization_social',
+  'r_organization_social',
+];
+/** The member post analytics read, mapped to our figures. */
+const MEMBER_METRICS: Array<[string, keyof Omit<Metrics, 'raw'>]> = [
+  ['IMPRESSION', 'impressions'],
+  ['REACTION', 'likes'],
+  ['COMMENT', 'replies'],
+  ['RESHARE', 'reposts'],
+];
+
+/** What the lookup of a retry found, and whether LinkedIn let us read the author's posts at all. */
+interface Lookup {
+  found: PublishResult | null;
+  permitted: boolean;
+}
+
+const limitsCopy = (): ChannelLimits => ({
+  ...LINKEDIN_LIMITS,
+  supportedMimeTypes: [...LINKEDIN_LIMITS.supportedMimeTypes],
+});
+const isOrganization = (urn: string) => urn.startsWith('urn:li:organization:');
+const urlOf = (urn: string) => `https://www.linkedin.com/feed/update/${urn}`;
+
+/**
+ * LinkedIn's versioned REST API (Posts, Images, organization access control and statistics) with a
+ * member's OAuth 2.0 token. One authorization reaches the member and the organization pages they
+ * administer: each becomes its own channel, publishing with its URN as the author.
+ */
+export class LinkedInProvider implements SocialProvider {
+  readonly id = 'linkedin';
+
+  constructor(
+    private readonly http: OutboundHttp,
+    /** LinkedIn-Version of REST calls (LINKEDIN_API_VERSION). */
+    private readonly version: string,
+  ) {}
+
+  /** The member who authorized (OpenID Connect userinfo). */
+  async connect(credentials: unknown): Promise<ConnectedAccount> {
+    const creds = parseLinkedInCredentials(credentials);
+    const api = new LinkedInApi(this.http, creds, this.version);
+    let res;
+    try {
+      res = await api.send({ method: 'GET', path: '/v2/userinfo' });
+    } catch (err) {
+      throw new InvalidCredentialsError(`LinkedIn could not be reached: ${(err as Error).message}`);
+    }
+    if (res.status !== 200) {
+      throw new InvalidCredentialsError(
+        `LinkedIn refused the access token: ${linkedInErrorText(res.data) || `HTTP ${res.status}`}`,
+      );
+    }
+    const user = asObject(res.data);
+    const sub = asString(user?.sub);
+    if (!user || !sub || !/^[A-Za-z0-9_-]{1,64}$/.test(sub)) {
+      throw new InvalidCredentialsError('LinkedIn did not return the member');
+    }
+    const fullName = [asString(user.given_name), asString(user.family_name)].filter(Boolean).join(' ');
+    const name = asString(user.name) || fullName || sub;
+    return this.account(credentials, {
+      externalId: `urn:li:person:${sub}`,
+      kind: 'personal',
+      name,
+      handle: name,
+      avatarUrl: asString(user.picture) ?? null,
+      profileUrl: null,
+    });
+  }
+
+  /** The member, then the organization pages they may post as (approved administrator roles). */
+  async connectTargets(credentials: unknown): Promise<ConnectedAccount[]> {
+    const member = await this.connect(credentials);
+    const creds = parseLinkedInCredentials(credentials);
+    if (creds.scopes && !creds.scopes.some((s) => ORGANIZATION_SCOPES.includes(s))) return [member];
+    const api = new LinkedInApi(this.http, creds, this.version);
+    const organizations: ConnectedAccount[] = [];
+    for (const id of await this.administeredOrganizations(api)) {
+      organizations.push(await this.organization(api, id, credentials));
+    }
+    return [member, ...organizations];
+  }
+
+  validate(post: PostDraft, limits: ChannelLimits): Problem[] {
+    const problems = commonDraftProblems(LINKEDIN_NAME, post.content, post.media, limits);
+    const length = linkedInCommentaryLength(post.content);
+    if (length > limits.maxCharacters) {
+      problems.push({
+        field: 'content',
+        message:
+          `The text counts ${length} characters as sent to LinkedIn (the reserved characters \\ | { } @ [ ] ( ) < > * _ ~ ` +
+          `and # outside hashtags are sent escaped, 2 each); LinkedIn allows ${limits.maxCharacters}`,
+      });
+    }
+    for (const item of post.media) {
+      if (item.width && item.height && item.width * item.height > LINKEDIN_MAX_IMAGE_PIXELS) {
+        problems.push({
+          field: 'mediaIds',
+          message: `Media ${item.id} has ${item.width * item.height} pixels; LinkedIn accepts at most ${LINKEDIN_MAX_IMAGE_PIXELS}`,
+        });
+      }
+    }
+    return problems;
+  }
+
+  /**
+   * LinkedIn has no idempotency key. A retry (attempt > 1) first looks for the post among the
+   * author's recent posts; LinkedIn's DUPLICATE_POST refusal on a retry triggers the same lookup,
+   * and when LinkedIn does not let us read the author's posts, the URN the refusal names is taken
+   * as ours. See docs/adr/0017 and docs/adr/0018.
+   */
+  async publish(input: PublishInput): Promise<PublishResult> {
+    const creds = parseLinkedInCredentials(input.credentials);
+    const author = creds.authorUrn;
+    if (!author) throw new CredentialsRevokedError('The LinkedIn channel has no author URN: connect it again');
+    const api = new LinkedInApi(this.http, creds, this.version);
+    const retry = (input.attempt ?? 1) > 1;
+    if (retry) {
+      const { found } = await this.findRecent(api, author, input);
+      if (found) return found;
+    }
+    const images: string[] = [];
+    for (const media of input.media) images.push(await this.upload(api, author, media));
+    const body: Record<string, unknown> = {
+      author,
+      commentary: escapeLittleText(input.content),
+      visibility: 'PUBLIC',
+      distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+      lifecycleState: 'PUBLISHED',
+      isReshareDisabledByAuthor: false,
+    };
+    if (images.length === 1) body.content = { media: { id: images[0] } };
+    if (images.length > 1) body.content = { multiImage: { images: images.map((id) => ({ id })) } };
+    const res = await api.send({ method: 'POST', path: '/rest/posts', json: body });
+    if (res.status >= 200 && res.status < 300) {
+      const header = res.headers['x-restli-id'];
+      const urn = (Array.isArray(header) ? header[0] : header) ?? asString(asObject(res.data)?.id);
+      if (!urn) throw new TransientProviderError('LinkedIn accepted the post but returned no id', res.status);
+      return { platformPostId: urn, url: urlOf(urn) };
+    }
+    const duplicate = duplicateRefusal(res.status, res.data);
+    if (duplicate.duplicate && retry) {
+      const lookup = await this.findRecent(api, author, input);
+      if (lookup.found) return lookup.found;
+      // Without read access to the author's posts, the post LinkedIn names is the best evidence.
+      if (!lookup.permitted && duplicate.urn) return { platformPostId: duplicate.urn, url: urlOf(duplicate.urn) };
+    }
+    if (duplicate.duplicate) {
+      throw new ContentRejectedError(
+        `LinkedIn refused the post as a duplicate of a recent one${duplicate.urn ? ` (${duplicate.urn})` : ''}`,
+        res.status,
+      );
+    }
+    throw mapLinkedInFailure(res, 'content');
+  }
+
+  /**
+   * Organization posts: lifetime organic share statistics (rw_organization_admin). Member posts:
+   * member post analytics, one call per figure (r_member_postAnalytics).
+   */
+  async fetchMetrics(credentials: Record<string, unknown>, ref: PublishedRef): Promise<MetricsResult> {
+    const creds = parseLinkedInCredentials(credentials);
+    const api = new LinkedInApi(this.http, creds, this.version);
+    const urn = ref.platformPostId;
+    const ugc = urn.startsWith('urn:li:ugcPost:');
+    if (creds.authorUrn && isOrganization(creds.authorUrn)) {
+      const res = await this.metricsCall(
+        api,
+        `/rest/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${encodeURIComponent(creds.authorUrn)}` +
+          `&${ugc ? 'ugcPosts' : 'shares'}=List(${encodeURIComponent(urn)})`,
+      );
+      const first = asObject(asArray(asObject(res.data)?.elements)?.[0]);
+      const stats = asObject(first?.totalShareStatistics) ?? {};
+      const n = (k: string): number | null => asNumber(stats[k]) ?? null;
+      return {
+        metrics: {
+          likes: n('likeCount'),
+          reposts: n('shareCount'),
+          replies: n('commentCount'),
+          quotes: null,
+          impressions: n('impressionCount'),
+          raw: { ...stats },
+        },
+      };
+    }
+    const metrics: Metrics = { likes: null, reposts: null, replies: null, quotes: null, impressions: null, raw: {} };
+    for (const [queryType, figure] of MEMBER_METRICS) {
+      const res = await this.metricsCall(
+        api,
+        `/rest/memberCreatorPostAnalytics?q=entity&entity=(${ugc ? 'ugc' : 'share'}:${encodeURIComponent(urn)})` +
+          `&queryType=${queryType}&aggregation=TOTAL`,
+      );
+      const elements = asArray(asObject(res.data)?.elements) ?? [];
+      const counts = elements.map((e) => asNumber(asObject(e)?.count)).filter((c): c is number => c !== undefined);
+      metrics[figure] = counts.length ? counts.reduce((a, b) => a + b, 0) : null;
+      metrics.raw[queryType] = metrics[figure];
+    }
+    return { metrics };
+  }
+
+  private async metricsCall(api: LinkedInApi, path: string) {
+    const res = await api.send({ method: 'GET', path });
+    if (res.status === 403) {
+      throw new ContentRejectedError(
+        `LinkedIn does not share this post's figures with the granted scopes: ${linkedInErrorText(res.data) || 'HTTP 403'}`,
+        403,
+      );
+    }
+    if (res.status < 200 || res.status >= 300) throw mapLinkedInFailure(res, 'content');
+    return res;
+  }
+
+  /** The author's post with this text created since the publication started, if any. */
+  private async findRecent(api: LinkedInApi, author: string, input: PublishInput): Promise<Lookup> {
+    const res = await api.send({
+      method: 'GET',
+      path: `/rest/posts?author=${encodeURIComponent(author)}&q=author&count=${LOOKUP_COUNT}&sortBy=LAST_MODIFIED`,
+    });
+    // Reading a member's posts needs r_member_social, which LinkedIn grants to few apps.
+    if (res.status === 403) return { found: null, permitted: false };
+    if (res.status < 200 || res.status >= 300) throw mapLinkedInFailure(res, 'content');
+    const since = input.createdAt.getTime() - LOOKUP_SLACK_MS;
+    const wanted = comparableText(input.content);
+    for (const item of asArray(asObject(res.data)?.elements) ?? []) {
+      const post = asObject(item);
+      const id = asString(post?.id);
+      const createdAt = asNumber(post?.createdAt) ?? asNumber(post?.publishedAt) ?? 0;
+      const text = comparableText(unescapeLittleText(asString(post?.commentary) ?? ''));
+      if (id && createdAt >= since && text === wanted) {
+        return { found: { platformPostId: id, url: urlOf(id) }, permitted: true };
+      }
+    }
+    return { found: null, permitted: true };
+  }
+
+  /** Images API: initialize an upload owned by the author, PUT the bytes; returns the image URN. */
+  private async upload(api: LinkedInApi, author: string, media: PublishMedia): Promise<string> {
+    const init = await api.call(
+      {
+        method: 'POST',
+        path: '/rest/images?action=initializeUpload',
+        json: { initializeUploadRequest: { owner: author } },
+      },
+      'media',
+    );
+    const value = asObject(asObject(init.data)?.value);
+    const uploadUrl = asString(value?.uploadUrl);
+    const image = asString(value?.image);
+    if (!uploadUrl || !image) {
+      throw new TransientProviderError('LinkedIn initialized the upload but returned no upload URL', init.status);
+    }
+    const put = await api.upload(uploadUrl, openExactSize(media), media.size, media.mimeType);
+    if (put.status < 200 || put.status >= 300) throw mapLinkedInFailure(put, 'media');
+    return image;
+  }
+
+  /** Organization ids of the pages the member may post as (approved posting roles). */
+  private async administeredOrganizations(api: LinkedInApi): Promise<string[]> {
+    const ids: string[] = [];
+    for (let start = 0; ids.length < LINKEDIN_MAX_ORGANIZATIONS; start += 100) {
+      const res = await api.send({
+        method: 'GET',
+        path: `/rest/organizationAcls?q=roleAssignee&state=APPROVED&start=${start}&count=100`,
+      });
+      if (res.status === 403) return ids; // no organization access granted: the member only
+      if (res.status < 200 || res.status >= 300) throw mapLinkedInFailure(res, 'content');
+      const elements = asArray(asObject(res.data)?.elements) ?? [];
+      for (const item of elements) {
+        const acl = asObject(item);
+        const id = /^urn:li:organization:(\d+)$/.exec(asString(acl?.organization) ?? '')?.[1];
+        const role = asString(acl?.role) ?? '';
+        if (
+          id &&
+          LINKEDIN_POSTING_ROLES.includes(role) &&
+          !ids.includes(id) &&
+          ids.length < LINKEDIN_MAX_ORGANIZATIONS
+        ) {
+          ids.push(id);
+        }
+      }
+      if (elements.length < 100) break;
+    }
+    return ids;
+  }
+
+  /** One organization page as a target; its name from the organization lookup when LinkedIn gives it. */
+  private async organization(api: LinkedInApi, id: string, credentials: unknown): Promise<ConnectedAccount> {
+    const res = await api.send({ method: 'GET', path: `/rest/organizations/${id}` });
+    if (res.status === 429 || res.status >= 500) throw mapLinkedInFailure(res, 'content');
+    const org = res.status === 200 ? asObject(res.data) : undefined;
+    const name = asString(org?.localizedName) || `Organization ${id}`;
+    const vanity = asString(org?.vanityName);
+    return this.account(credentials, {
+      externalId: `urn:li:organization:${id}`,
+      kind: 'organization',
+      name,
+      handle: vanity ?? name,
+      avatarUrl: null,
+      profileUrl: `https://www.linkedin.com/company/${vanity ?? id}`,
+    });
+  }
+
+  private account(
+    raw: unknown,
+    profile: Omit<ConnectedAccount, 'limits' | 'credentials'> & { kind: AccountKind },
+  ): ConnectedAccount {
+    const creds: LinkedInCredentials = parseLinkedInCredentials(raw);
+    const stored = asObject(raw) ?? {};
+    return {
+      ...profile,
+      limits: limitsCopy(),
+      credentials: {
+        accessToken: creds.accessToken,
+        refreshToken: stored.refreshToken ?? null,
+        expiresAt: stored.expiresAt ?? null,
+        scope: stored.scope ?? null,
+        apiBaseUrl: creds.apiBaseUrl,
+        authorUrn: profile.externalId,
+      },
+    };
+  }
+}
+
+/** The LinkedIn plugin: OAuth 2.0 authorization code, registered in provider.list.ts. */
+export const linkedinPlugin = defineProvider({
+  id: 'linkedin',
+  displayName: 'LinkedIn',
+  connectKind: 'oauth',
+  credentials: LinkedInCredentialsDto,
+  defaultLimits: LINKEDIN_LIMITS,
+  oauth: {
+    defaultHosts: { auth: 'https://www.linkedin.com', api: 'https://api.linkedin.com' },
+    authorizeUrl: (hosts) => `${hosts.auth}/oauth/v2/authorization`,
+    tokenUrl: (hosts) => `${hosts.auth}/oauth/v2/accessToken`,
+    // LINKEDIN_SCOPES overrides these (apps without the Community Management API lack the last ones).
+    scopes: [
+      'openid',
+      'profile',
+      'w_member_social',
+      'r_member_postAnalytics',
+      'w_organization_social',
+      'r_organization_social',
+      'rw_organization_admin',
+    ],
+    clientAuthentication: 'body',
+  },
+  inject: [oauthConfig.KEY],
+  create: ({ http, resolve }) =>
+    new LinkedInProvider(http, resolve<ConfigType<typeof oauthConfig>>(oauthConfig.KEY).linkedinApiVersion),
+});
