@@ -261,8 +261,9 @@ describe('posts and publishing', () => {
       accessToken: 'tok-doomed',
     });
     mastodon.revokeToken('tok-doomed');
-    // All due at the same moment (and created before the first failure disconnects `doomed`).
-    const at = new Date(Date.now() + 3000).toISOString();
+    // All due at the same moment (and created before the first failure disconnects `doomed`); far
+    // enough ahead that 40 concurrent creations on a loaded machine still schedule in the future.
+    const at = new Date(Date.now() + 10_000).toISOString();
     const created = await Promise.all(
       Array.from({ length: 40 }, async (_, i) => {
         const channelIds = i % 4 === 3 ? [masto, doomed] : [masto, masto2, bsky];
