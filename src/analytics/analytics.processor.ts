@@ -1,4 +1,5 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { ShutdownDeadline } from '../queue/shutdown-deadline';
 import { AnalyticsCollector } from './analytics-collector.service';
 import { AnalyticsQueue } from './analytics.queue';
 
@@ -6,12 +7,13 @@ const REFRESH_CONCURRENCY = 4;
 
 /** Thin: a refresh job names a post; the collector reads and stores its figures. */
 @Injectable()
-export class AnalyticsProcessor implements OnModuleInit {
+export class AnalyticsProcessor implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger('AnalyticsProcessor');
 
   constructor(
     private readonly queue: AnalyticsQueue,
     private readonly collector: AnalyticsCollector,
+    private readonly shutdown: ShutdownDeadline,
   ) {}
 
   onModuleInit(): void {
@@ -21,5 +23,19 @@ export class AnalyticsProcessor implements OnModuleInit {
         throw err;
       }),
     );
+  }
+
+  /** SIGTERM, first step (every processor at once): take no new job. */
+  async onModuleDestroy(): Promise<void> {
+    await this.shutdown.wait(this.queue.stopTaking());
+  }
+
+  /**
+   * Lets refreshes in flight write their figures while the database is still open. One still running at
+   * the shared deadline is released: Bull sees its job stalled and another worker runs it again (reading
+   * figures twice is harmless: changes are detected against the stored ones under row locks).
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.shutdown.wait(this.queue.close());
   }
 }

@@ -31,6 +31,16 @@ export class AnalyticsQueue {
     );
   }
 
+  /** Stops taking new jobs in this process (jobs running here go on): the first step of the SIGTERM drain. */
+  stopTaking(): Promise<void> {
+    return this.queue.pause(true, true);
+  }
+
+  /** Stops taking jobs and resolves once the ones running here have finished (Bull's close waits for them). */
+  close(): Promise<void> {
+    return this.queue.close();
+  }
+
   /** Runs `handler` for collect-post jobs, `concurrency` at a time, in this process. */
   processCollectPost(concurrency: number, handler: (data: CollectPostJobData) => Promise<unknown>): void {
     void this.queue.process(COLLECT_POST_JOB, concurrency, (job: Job<CollectPostJobData>) => handler(job.data));

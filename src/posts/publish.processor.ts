@@ -1,19 +1,20 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { appConfig, publishingConfig } from '../config';
+import { publishingConfig } from '../config';
+import { ShutdownDeadline } from '../queue/shutdown-deadline';
 import { PublishQueue } from './publish.queue';
 import { PublisherService } from './publisher.service';
 
 /** Thin: a job names a target; PublisherService re-reads state and decides. */
 @Injectable()
-export class PublishProcessor implements OnModuleInit, BeforeApplicationShutdown {
+export class PublishProcessor implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger('PublishProcessor');
 
   constructor(
     private readonly queue: PublishQueue,
     private readonly publisher: PublisherService,
+    private readonly shutdown: ShutdownDeadline,
     @Inject(publishingConfig.KEY) private readonly cfg: ConfigType<typeof publishingConfig>,
-    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
   ) {}
 
   onModuleInit(): void {
@@ -26,13 +27,18 @@ export class PublishProcessor implements OnModuleInit, BeforeApplicationShutdown
     );
   }
 
+  /** SIGTERM, first step (every processor at once): take no new job. */
+  async onModuleDestroy(): Promise<void> {
+    await this.shutdown.wait(this.queue.stopTaking());
+  }
+
   /**
-   * SIGTERM drain: stop taking jobs and let the ones in flight finish and record their outcome while the
-   * database is still open. A job still running after SHUTDOWN_TIMEOUT_MS is released: its target stays
-   * claimed until the claim expires, then the reconciler hands it to another worker, which publishes with
-   * the same idempotency key.
+   * SIGTERM drain: let the jobs in flight finish and record their outcome while the database is still
+   * open. A job still running at the deadline (SHUTDOWN_TIMEOUT_MS, shared by every processor) is
+   * released: its target stays claimed until the claim expires, then the reconciler hands it to another
+   * worker, which publishes with the same idempotency key.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.queue.drain(this.app.shutdownTimeoutMs);
+    await this.shutdown.wait(this.queue.close());
   }
 }

@@ -95,20 +95,17 @@ export class PublishQueue {
     }
   }
 
-  /** Runs `handler` for publish jobs, `concurrency` at a time, in this process. */
-  /**
-   * Stops taking jobs and waits (at most `timeoutMs`) for the ones running here to finish (Bull's close
-   * waits for active jobs). For the SIGTERM drain.
-   */
-  async drain(timeoutMs: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.queue.close().catch(() => undefined),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
-    ]);
-    clearTimeout(timer);
+  /** Stops taking new jobs in this process (jobs running here go on): the first step of the SIGTERM drain. */
+  stopTaking(): Promise<void> {
+    return this.queue.pause(true, true);
   }
 
+  /** Stops taking jobs and resolves once the ones running here have finished (Bull's close waits for them). */
+  close(): Promise<void> {
+    return this.queue.close();
+  }
+
+  /** Runs `handler` for publish jobs, `concurrency` at a time, in this process. */
   process(concurrency: number, handler: (data: PublishJobData, jobId: string) => Promise<unknown>): void {
     void this.queue.process(PUBLISH_JOB, concurrency, (job: Job<PublishJobData>) => handler(job.data, String(job.id)));
   }

@@ -3,10 +3,12 @@ import { Global, Module } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { redisConfig } from '../config';
 import { redisOptions } from '../redis/redis.module';
+import { ShutdownDeadline } from './shutdown-deadline';
 
 /**
  * Bull wired once: connection from REDIS_URL, every queue under `<REDIS_PREFIX>:bull`.
- * Feature modules register their own queues with BullModule.registerQueue.
+ * Feature modules register their own queues with BullModule.registerQueue. Also provides the one
+ * SIGTERM drain budget (ShutdownDeadline) that processors and the Scheduler share.
  */
 @Global()
 @Module({
@@ -20,6 +22,7 @@ import { redisOptions } from '../redis/redis.module';
       }),
     }),
   ],
-  exports: [BullModule],
+  providers: [ShutdownDeadline],
+  exports: [BullModule, ShutdownDeadline],
 })
 export class QueueModule {}

@@ -1,5 +1,13 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+  Optional,
+} from '@nestjs/common';
 import { DataSource, QueryRunner } from 'typeorm';
+import { ShutdownDeadline } from '../queue/shutdown-deadline';
 
 /** One periodic job. */
 export interface PeriodicJob<T = unknown> {
@@ -32,16 +40,22 @@ const DUE_FRACTION = 0.8;
  * processes never run it at once, and a process that dies releases it with its connection), checks
  * in `scheduled_jobs` that the last run, by any process, is a period old, records the start, runs,
  * and records the end. Nothing lives in Redis: flushing it loses no schedule. Jobs registered before
- * start-up completes start with the application; the first tick runs at once.
+ * start-up completes start with the application; the first tick runs at once. On SIGTERM no new run
+ * starts, runs in progress see their signal aborted (they stop between batches) and are waited for until
+ * the shared drain deadline; one still running then is released with its lock when the process exits.
  */
 @Injectable()
-export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class Scheduler implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger('Scheduler');
   private readonly jobs = new Map<string, Entry>();
   private readonly stopping = new AbortController();
   private started = false;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    /** The process's drain budget; without one (a Scheduler made by hand) shutdown waits for runs to end. */
+    @Optional() private readonly shutdown?: ShutdownDeadline,
+  ) {}
 
   /** Registers a job (call from onModuleInit). Names are unique per process. */
   every<T>(job: PeriodicJob<T>): void {
@@ -73,11 +87,21 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
     for (const entry of this.jobs.values()) this.start(entry);
   }
 
-  /** Stops the timers and waits for runs in progress, before the database connections close. */
-  async beforeApplicationShutdown(): Promise<void> {
+  /** SIGTERM, first step: no new run starts, and runs in progress are asked to stop between batches. */
+  onModuleDestroy(): void {
+    this.shutdown?.begin();
     this.stopping.abort();
     for (const entry of this.jobs.values()) clearInterval(entry.timer);
-    await Promise.all([...this.jobs.values()].map((e) => (e.running ?? Promise.resolve()).catch(() => undefined)));
+  }
+
+  /** Waits for runs in progress (until the drain deadline), before the database connections close. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.onModuleDestroy();
+    const running = Promise.all(
+      [...this.jobs.values()].map((e) => (e.running ?? Promise.resolve()).catch(() => undefined)),
+    );
+    if (this.shutdown) await this.shutdown.wait(running);
+    else await running;
   }
 
   private start(entry: Entry): void {

@@ -1,20 +1,20 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { appConfig } from '../config';
 import { webhooksConfig } from '../config/webhooks.config';
+import { ShutdownDeadline } from '../queue/shutdown-deadline';
 import { WebhookDeliverer } from './webhook-deliverer.service';
 import { WebhookQueue } from './webhook.queue';
 
 /** Thin: a job names a delivery; the deliverer loads, sends and records it. */
 @Injectable()
-export class WebhookDeliveryProcessor implements OnModuleInit, BeforeApplicationShutdown {
+export class WebhookDeliveryProcessor implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger('WebhookDelivery');
 
   constructor(
     private readonly queue: WebhookQueue,
     private readonly deliverer: WebhookDeliverer,
+    private readonly shutdown: ShutdownDeadline,
     @Inject(webhooksConfig.KEY) private readonly cfg: ConfigType<typeof webhooksConfig>,
-    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
   ) {}
 
   onModuleInit(): void {
@@ -24,13 +24,17 @@ export class WebhookDeliveryProcessor implements OnModuleInit, BeforeApplication
       .catch((err: Error) => this.logger.error(`Webhook delivery processing stopped: ${err.message}`));
   }
 
-  /** Lets attempts in flight finish (and be recorded) while the database is still open. */
+  /** SIGTERM, first step (every processor at once): take no new job. */
+  async onModuleDestroy(): Promise<void> {
+    await this.shutdown.wait(this.queue.stopTaking());
+  }
+
+  /**
+   * Lets attempts in flight finish and be recorded while the database is still open. One still running at
+   * the shared deadline is released: its delivery stays claimed until the attempt lease ends, then the
+   * reconciler enqueues it again (same webhook-id, so receivers can drop a repeat).
+   */
   async beforeApplicationShutdown(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.queue.close().catch(() => undefined),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, this.app.shutdownTimeoutMs))),
-    ]);
-    clearTimeout(timer);
+    await this.shutdown.wait(this.queue.close());
   }
 }

@@ -80,7 +80,12 @@ export class WebhookQueue {
     return this.queue.process(DELIVER_JOB, concurrency, (job: Job<DeliverJobData>) => handler(job.data.deliveryId));
   }
 
-  /** Stops taking jobs and waits for the ones in flight. */
+  /** Stops taking new jobs in this process (jobs running here go on): the first step of the SIGTERM drain. */
+  stopTaking(): Promise<void> {
+    return this.queue.pause(true, true);
+  }
+
+  /** Stops taking jobs and resolves once the ones running here have finished (Bull's close waits for them). */
   close(): Promise<void> {
     return this.queue.close();
   }

@@ -1,58 +1,53 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { EventsService } from '../../src/events/events.service';
 import { MastodonFake } from '../fakes/mastodon.fake';
-import { FAST_PUBLISHING_ENV, waitFor } from '../support/publishing-env';
+import { FAST_PUBLISHING_ENV } from '../support/publishing-env';
+import { ServiceProcess } from '../support/service-process';
+import { syntheticEvent } from '../support/synthetic-event';
 import { TestApp } from '../support/test-app';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
-/** A real process of the service (src/main.ts) on the test's database and Redis prefix. */
-function startProcess(t: TestApp, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
-    cwd: join(__dirname, '..', '..'),
-    env: {
-      ...process.env,
-      ...FAST_PUBLISHING_ENV,
-      DATABASE_URL: t.env.databaseUrl,
-      REDIS_PREFIX: t.env.redisPrefix,
-      LOG_LEVEL: 'warn',
-      SHUTDOWN_TIMEOUT_MS: '20000',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+/** A real process of the service (compiled src/main.ts) on the test's database and Redis prefix. */
+function startProcess(t: TestApp, name: string, env: Record<string, string> & { APP_ROLE: 'api' | 'worker' }) {
+  return ServiceProcess.start(name, {
+    ...FAST_PUBLISHING_ENV,
+    DATABASE_URL: t.env.databaseUrl,
+    REDIS_PREFIX: t.env.redisPrefix,
+    SHUTDOWN_TIMEOUT_MS: '20000',
+    WEBHOOK_SWEEP_INTERVAL_MS: '500',
+    ...env,
   });
-  child.stderr?.resume();
-  return child;
-}
-
-function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  if (child.exitCode !== null || child.signalCode !== null) {
-    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
-  }
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
 describe('SIGTERM drains a worker', () => {
   let t: TestApp;
   let mastodon: MastodonFake;
-  const children: ChildProcess[] = [];
+  let receiver: WebhookReceiver;
+  const children: ServiceProcess[] = [];
 
   beforeAll(async () => {
     mastodon = new MastodonFake({ tokens: ['tok'] });
-    await mastodon.start();
+    receiver = new WebhookReceiver();
+    await Promise.all([mastodon.start(), receiver.start()]);
     t = await TestApp.start({ role: 'api', env: FAST_PUBLISHING_ENV });
   });
   afterAll(async () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await Promise.all(children.map((c) => c.stop()));
     await t?.close();
-    await mastodon.stop();
+    await Promise.all([mastodon.stop(), receiver.stop()]);
   });
+
+  const worker = async (name: string) => {
+    const child = await startProcess(t, name, { APP_ROLE: 'worker' });
+    children.push(child);
+    return child;
+  };
 
   it('lets the publish in flight finish and record its outcome before exiting: one status, one attempt', async () => {
     const { key } = await t.createWorkspace();
     const channel = await t.connectChannel(key, 'mastodon', { instanceUrl: mastodon.baseUrl, accessToken: 'tok' });
     const hold = mastodon.holdNextPublish();
-    const worker = startProcess(t, { APP_ROLE: 'worker' });
-    children.push(worker);
+    const first = await worker('worker 1');
     const created = await t.request('POST', '/api/posts', {
       key,
       body: { content: 'drained', channelIds: [channel], publishNow: true },
@@ -60,11 +55,11 @@ describe('SIGTERM drains a worker', () => {
     expect(created.status).toBe(201);
 
     await hold.arrived; // the worker waits for the network's answer
-    worker.kill('SIGTERM');
+    first.kill('SIGTERM');
     await sleep(1_000); // the worker is draining, not gone
-    expect(worker.exitCode).toBeNull();
+    expect(first.running).toBe(true);
     hold.release();
-    const { code, signal } = await exited(worker);
+    const { code, signal } = await first.exit;
     expect(code === 0 || signal === 'SIGTERM').toBe(true);
 
     // Recorded by the draining worker itself: no other worker ran.
@@ -73,43 +68,69 @@ describe('SIGTERM drains a worker', () => {
     expect(post.targets[0].attempts).toBe(1);
 
     // A new worker finds nothing to redo.
-    const next = startProcess(t, { APP_ROLE: 'worker' });
-    children.push(next);
+    await (await worker('worker 2')).ready();
     await sleep(4_000);
     const statuses = mastodon.statuses.filter((s) => s.text === 'drained');
     expect(statuses).toHaveLength(1);
     expect(post.targets[0].platformPostId).toBe(statuses[0].id);
     expect((await t.request('GET', `/api/posts/${created.body.id}`, { key })).body.targets[0].attempts).toBe(1);
   }, 120_000);
+
+  it('lets a webhook delivery in flight finish and record it before exiting: delivered once, not lost', async () => {
+    await Promise.all(children.map((c) => c.stop())); // only this test's workers from here on
+    const { key, workspaceId } = await t.createWorkspace();
+    const hook = await t.request('POST', '/api/webhooks', {
+      key,
+      body: { url: receiver.url('/drain'), events: ['post.published'] },
+    });
+    expect(hook.status).toBe(201);
+    const hold = receiver.holdNext('/drain');
+    const first = await worker('worker 3');
+    const event = await t.dataSource.transaction((em) =>
+      t.app.get(EventsService).record(em, syntheticEvent('post.published', workspaceId, { id: 'drained-hook' })),
+    );
+
+    await hold.arrived; // the receiver has the request; the worker waits for its answer
+    first.kill('SIGTERM');
+    await sleep(1_000);
+    expect(first.running).toBe(true);
+    hold.release();
+    const { code, signal } = await first.exit;
+    expect(code === 0 || signal === 'SIGTERM').toBe(true);
+
+    // Recorded as delivered by the draining worker: one attempt, succeeded.
+    const deliveries = async () =>
+      (await t.request('GET', `/api/webhooks/${hook.body.id}/deliveries`, { key })).body.data as any[];
+    const attempts = [expect.objectContaining({ attempt: 1, succeeded: true, statusCode: 204, eventId: event.id })];
+    expect(await deliveries()).toEqual(attempts);
+
+    // A new worker (its relay sweep and reconciler run every 500 ms) finds nothing to send again.
+    await (await worker('worker 4')).ready();
+    await sleep(3_000);
+    const got = receiver.at('/drain');
+    expect(got).toHaveLength(1);
+    expect(got[0].headers['webhook-id']).toBe(event.id);
+    expect(await deliveries()).toEqual(attempts);
+  }, 120_000);
 });
 
 describe('SIGTERM drains an API process', () => {
   let t: TestApp;
-  let api: ChildProcess | undefined;
+  let api: ServiceProcess | undefined;
 
   beforeAll(async () => {
     t = await TestApp.start({ role: 'api' });
   });
   afterAll(async () => {
-    if (api && api.exitCode === null && api.signalCode === null) api.kill('SIGKILL');
+    await api?.stop();
     await t?.close();
   });
 
   it('finishes a request in flight, then stops accepting and exits', async () => {
     const { key } = await t.createWorkspace();
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    api = startProcess(t, { APP_ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' });
-    const base = `http://127.0.0.1:${port}`;
-    await waitFor(
-      () =>
-        fetch(`${base}/api/health/live`).then(
-          (r) => r.status,
-          () => 0,
-        ),
-      (s) => s === 200,
-      60_000,
-      250,
-    );
+    api = await startProcess(t, 'api', { APP_ROLE: 'api' });
+    await api.ready();
+    const base = api.baseUrl!;
 
     // A chunk upload whose body arrives slowly: in flight when SIGTERM comes.
     const init = await fetch(`${base}/api/media/upload/initialize`, {
@@ -149,7 +170,7 @@ describe('SIGTERM drains an API process', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id: init.id, receivedChunks: [0] });
 
-    const { code, signal } = await exited(api);
+    const { code, signal } = await api.exit;
     expect(code === 0 || signal === 'SIGTERM').toBe(true);
     await expect(fetch(`${base}/api/health/live`)).rejects.toThrow();
   }, 120_000);

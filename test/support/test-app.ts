@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { Server as TlsServer } from 'node:tls';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import Redis from 'ioredis';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createHttpApp } from '../../src/app.factory';
 import { AppRole } from '../../src/app-role';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
-import { CLONE_PREFIX, TEMPLATE_DB, TEST_PG_BASE, TEST_REDIS_URL, databaseUrl } from '../setup/test-env';
+import { TestEnvironment } from './test-environment';
+
+export { TestEnvironment } from './test-environment';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -22,55 +22,6 @@ export interface RequestOptions {
   body?: unknown;
   headers?: Record<string, string>;
   rawBody?: string | Buffer | FormData;
-}
-
-/** An isolated database (cloned from the migrated template) and Redis prefix for one spec file. */
-export class TestEnvironment {
-  readonly dbName = `${CLONE_PREFIX}${randomBytes(6).toString('hex')}`;
-  readonly redisPrefix = `t${randomBytes(4).toString('hex')}`;
-  readonly databaseUrl = databaseUrl(this.dbName);
-
-  async create(extraEnv: Record<string, string> = {}): Promise<void> {
-    const admin = new Client({ connectionString: TEST_PG_BASE });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE DATABASE ${this.dbName} TEMPLATE ${TEMPLATE_DB}`);
-    } finally {
-      await admin.end();
-    }
-    Object.assign(process.env, {
-      NODE_ENV: 'test',
-      DATABASE_URL: this.databaseUrl,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_PREFIX: this.redisPrefix,
-      MIGRATIONS_RUN: 'false',
-      BOOTSTRAP_KEY: 'false',
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      OUTBOUND_ALLOW_PRIVATE: 'true',
-      ...extraEnv,
-    });
-  }
-
-  async destroy(): Promise<void> {
-    const redis = new Redis(TEST_REDIS_URL);
-    try {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${this.redisPrefix}:*`, 'COUNT', 1000);
-        cursor = next;
-        if (keys.length) await redis.del(...keys);
-      } while (cursor !== '0');
-    } finally {
-      redis.disconnect();
-    }
-    const admin = new Client({ connectionString: TEST_PG_BASE });
-    await admin.connect();
-    try {
-      await admin.query(`DROP DATABASE IF EXISTS ${this.dbName} WITH (FORCE)`);
-    } finally {
-      await admin.end();
-    }
-  }
 }
 
 /** The real application on a real port, with its own database and Redis prefix. */

@@ -27,9 +27,17 @@ export interface ReceiverOptions {
   onRequest?: (r: ReceivedWebhook) => void;
 }
 
+/** A request kept unanswered until `release()` (see `holdNext`). */
+export interface ReceiverHold {
+  /** Resolves when the held request has fully arrived (it is already in `received`). */
+  readonly arrived: Promise<void>;
+  /** Sends the reply. */
+  release(): void;
+}
+
 /**
  * A local webhook endpoint for tests and benchmarks: records POSTs per path and answers 204, or
- * scripted replies (`replyNext`) or a fixed status per path (`setStatus`).
+ * scripted replies (`replyNext`) or a fixed status per path (`setStatus`); `holdNext` keeps a reply back.
  */
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
@@ -37,6 +45,7 @@ export class WebhookReceiver {
   private base: string | undefined;
   private readonly scripted = new Map<string, ReceiverReply[]>();
   private readonly fixed = new Map<string, ReceiverReply>();
+  private readonly holds = new Map<string, Array<{ arrived: () => void; released: Promise<void> }>>();
 
   constructor(private readonly options: ReceiverOptions = {}) {}
 
@@ -56,8 +65,14 @@ export class WebhookReceiver {
         };
         if (this.options.keep !== false) this.received.push(entry);
         this.options.onRequest?.(entry);
-        res.writeHead(reply.status, reply.headers);
-        res.end(reply.body);
+        const hold = this.holds.get(path)?.shift();
+        const answer = () => {
+          res.writeHead(reply.status, reply.headers);
+          res.end(reply.body);
+        };
+        if (!hold) return answer();
+        hold.arrived();
+        void hold.released.then(answer);
       });
     });
     server.keepAliveTimeout = 30_000;
@@ -88,6 +103,20 @@ export class WebhookReceiver {
     const list = this.scripted.get(path) ?? [];
     for (let i = 0; i < n; i++) list.push(reply);
     this.scripted.set(path, list);
+  }
+
+  /** The next request to `path` is recorded at once but answered only on `release()`. */
+  holdNext(path: string): ReceiverHold {
+    let arrived!: () => void;
+    let release!: () => void;
+    const hold = {
+      arrived: new Promise<void>((resolve) => (arrived = resolve)),
+      released: new Promise<void>((resolve) => (release = resolve)),
+    };
+    const list = this.holds.get(path) ?? [];
+    list.push({ arrived, released: hold.released });
+    this.holds.set(path, list);
+    return { arrived: hold.arrived, release };
   }
 
   /** Every request to `path` gets this reply until cleared (scripted replies go first). */
