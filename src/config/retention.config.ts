@@ -18,6 +18,14 @@ export class RetentionEnv {
   @Min(0)
   RETENTION_FAILED_DELIVERIES_DAYS: number = 90;
 
+  /**
+   * Console sessions that ended (signed out, expired, idle too long) more than this many days ago are
+   * deleted; 0 = never.
+   */
+  @IsInt()
+  @Min(0)
+  RETENTION_SESSIONS_DAYS: number = 30;
+
   /** How often a worker runs the pruning (one worker at a time, under a Postgres advisory lock). */
   @IsInt()
   @Min(10)
@@ -36,6 +44,7 @@ export const retentionConfig = registerAs('retention', () => {
     eventsDays: env.RETENTION_EVENTS_DAYS,
     deliveriesDays: env.RETENTION_DELIVERIES_DAYS,
     failedDeliveriesDays: env.RETENTION_FAILED_DELIVERIES_DAYS,
+    sessionsDays: env.RETENTION_SESSIONS_DAYS,
     intervalMs: env.RETENTION_INTERVAL_SECONDS * 1000,
     batchSize: env.RETENTION_BATCH_SIZE,
   };

@@ -3,6 +3,7 @@ import { ConfigType } from '@nestjs/config';
 import { retentionConfig } from '../config/retention.config';
 import { EventsService } from '../events/events.service';
 import { Scheduler } from '../scheduling/scheduler.service';
+import { SessionsService } from '../users/sessions.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
 
 /** Name of the periodic job (Scheduler) that prunes old rows. */
@@ -12,11 +13,12 @@ export interface RetentionStats {
   events: number;
   deliveries: number;
   failedDeliveries: number;
+  sessions: number;
 }
 
 /**
- * Prunes what grows without bound: dispatched outbox events and settled webhook deliveries with their
- * attempts, after RETENTION_* days, every RETENTION_INTERVAL_SECONDS as the periodic job
+ * Prunes what grows without bound: dispatched outbox events, settled webhook deliveries with their
+ * attempts and ended console sessions, after RETENTION_* days, every RETENTION_INTERVAL_SECONDS as the periodic job
  * `retention.prune` (one process at a time). Each owner module deletes its own rows, in batches that
  * skip locked rows; a shutdown stops between batches and leaves the rest for the next run.
  */
@@ -26,6 +28,7 @@ export class RetentionJob implements OnModuleInit {
     private readonly scheduler: Scheduler,
     private readonly events: EventsService,
     private readonly webhooks: WebhooksService,
+    private readonly sessions: SessionsService,
     @Inject(retentionConfig.KEY) private readonly cfg: ConfigType<typeof retentionConfig>,
   ) {}
 
@@ -34,12 +37,12 @@ export class RetentionJob implements OnModuleInit {
       name: RETENTION_JOB,
       everyMs: this.cfg.intervalMs,
       run: (signal) => this.prune(() => signal.aborted),
-      describe: (s) => (s.events + s.deliveries + s.failedDeliveries > 0 ? { ...s } : undefined),
+      describe: (s) => (s.events + s.deliveries + s.failedDeliveries + s.sessions > 0 ? { ...s } : undefined),
     });
   }
 
   private async prune(stop: () => boolean): Promise<RetentionStats> {
-    const { batchSize, eventsDays, deliveriesDays, failedDeliveriesDays } = this.cfg;
+    const { batchSize, eventsDays, deliveriesDays, failedDeliveriesDays, sessionsDays } = this.cfg;
     return {
       events: eventsDays > 0 ? await this.events.pruneDispatched(eventsDays, batchSize, stop) : 0,
       deliveries:
@@ -50,6 +53,7 @@ export class RetentionJob implements OnModuleInit {
         failedDeliveriesDays > 0
           ? await this.webhooks.pruneDeliveries(['failed'], failedDeliveriesDays, batchSize, stop)
           : 0,
+      sessions: sessionsDays > 0 ? await this.sessions.pruneEnded(sessionsDays, batchSize, stop) : 0,
     };
   }
 }

@@ -4,6 +4,7 @@ import { ConfigType } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { consoleConfig } from '../config';
+import { deleteInBatches } from '../database/batched-delete';
 import { Role } from './membership.entity';
 import { Session } from './session.entity';
 import { User } from './user.entity';
@@ -95,5 +96,24 @@ export class SessionsService {
 
   async revoke(sessionId: string): Promise<void> {
     await this.sessions.update({ id: sessionId, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
+  }
+
+  /**
+   * Deletes sessions that ended more than `days` days ago (signed out, past their absolute expiry, or idle
+   * for longer than CONSOLE_SESSION_IDLE_MINUTES), in batches (retention). A live session is never
+   * deleted. Returns how many went.
+   */
+  pruneEnded(days: number, batchSize: number, stop?: () => boolean): Promise<number> {
+    return deleteInBatches(
+      (sql, params) => this.sessions.query(sql, params),
+      'console_sessions',
+      `SELECT id FROM console_sessions
+        WHERE revoked_at < now() - make_interval(days => $1)
+           OR expires_at < now() - make_interval(days => $1)
+           OR last_seen_at < now() - make_interval(days => $1, secs => $2::double precision / 1000)`,
+      [days, this.cfg.idleMs],
+      batchSize,
+      stop,
+    );
   }
 }

@@ -77,7 +77,7 @@ describe('retention', () => {
     ];
 
     const stats = await runNow();
-    expect(stats).toEqual({ events: 5, deliveries: 3, failedDeliveries: 1 });
+    expect(stats).toEqual({ events: 5, deliveries: 3, failedDeliveries: 1, sessions: 0 });
 
     const events = await ids('events');
     expect(events).toEqual(expect.arrayContaining(keptEvents));
@@ -94,6 +94,43 @@ describe('retention', () => {
       events: 0,
       deliveries: 0,
       failedDeliveries: 0,
+      sessions: 0,
     });
+  });
+
+  it('deletes console sessions 30 days after they ended (signed out, expired or idle), never a live one, in batches', async () => {
+    const [{ id: userId }] = await t.dataSource.query(
+      `INSERT INTO users (email) VALUES ('retention@example.org') RETURNING id`,
+    );
+    /** A session seen `seenDaysAgo` days ago, expiring `expiresInDays` from now, revoked `revokedDaysAgo` ago. */
+    const session = async (seenDaysAgo: number, expiresInDays: number, revokedDaysAgo: number | null) => {
+      const [{ id }] = await t.dataSource.query(
+        `INSERT INTO console_sessions (token_hash, user_id, workspace_id, created_at, last_seen_at, expires_at, revoked_at)
+         VALUES (md5(random()::text) || md5(random()::text), $1, $2, now() - make_interval(days => $3),
+                 now() - make_interval(days => $3), now() + make_interval(days => $4),
+                 now() - make_interval(days => $5))
+         RETURNING id`,
+        [userId, workspaceId, seenDaysAgo, expiresInDays, revokedDaysAgo],
+      );
+      return id as string;
+    };
+    // Idle expiry is CONSOLE_SESSION_IDLE_MINUTES (60) after the last use; absolute expiry is expires_at.
+    const gone = [
+      await session(40, 5, 31), // signed out 31 days ago
+      await session(45, -35, null), // expired 35 days ago
+      await session(31, 5, null), // idle since 31 days
+      await session(60, -40, 50), // all three, long ago
+      await session(33, -32, null),
+    ];
+    const kept = [
+      await session(0, 1, null), // live
+      await session(2, 1, 1), // signed out yesterday
+      await session(29, -29, null), // expired 29 days ago
+      await session(29, 5, null), // idle for 29 days (ended 29 days minus an hour ago)
+    ];
+
+    expect(await runNow()).toEqual({ events: 0, deliveries: 0, failedDeliveries: 0, sessions: gone.length });
+    expect((await ids('console_sessions')).sort()).toEqual([...kept].sort());
+    await expect(runNow()).resolves.toMatchObject({ sessions: 0 });
   });
 });
