@@ -15,7 +15,9 @@ const CHANNEL = 'auth:invalidate';
 /**
  * A short-lived in-process cache of key lookups (by hash). Entries live at most 5 s, so a
  * revocation reaches every instance within 5 s even if Redis is down; with Redis up, a pub/sub
- * message evicts the entry everywhere at once.
+ * message evicts the entry everywhere at once. The process subscribes before it serves (start-up
+ * waits for the subscription), and forgets every entry when its subscriber connection comes back
+ * after a drop, since revocations published meanwhile never reached it.
  */
 @Injectable()
 export class ApiKeyCache implements OnModuleInit {
@@ -24,8 +26,12 @@ export class ApiKeyCache implements OnModuleInit {
 
   constructor(private readonly redis: RedisClients) {}
 
-  onModuleInit(): void {
-    this.redis.subscribe(CHANNEL, (hash) => this.entries.delete(hash));
+  async onModuleInit(): Promise<void> {
+    await this.redis.subscribe(
+      CHANNEL,
+      (hash) => this.entries.delete(hash),
+      () => this.entries.clear(),
+    );
   }
 
   get(hash: string): Entry | undefined {

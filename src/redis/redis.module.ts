@@ -5,6 +5,9 @@ import { redisConfig } from '../config';
 
 export const REDIS = Symbol('REDIS');
 
+/** How long start-up waits for a pub/sub subscription before going on without it. */
+const SUBSCRIBE_WAIT_MS = 2_000;
+
 export function redisOptions(cfg: ConfigType<typeof redisConfig>): RedisOptions {
   return {
     host: cfg.host,
@@ -25,6 +28,7 @@ export class RedisClients implements OnApplicationShutdown {
   private readonly logger = new Logger('Redis');
   readonly client: Redis;
   private subscriber?: Redis;
+  private readonly reconnectHandlers: Array<() => void> = [];
 
   constructor(@Inject(redisConfig.KEY) private readonly cfg: ConfigType<typeof redisConfig>) {
     this.client = new Redis({
@@ -45,17 +49,34 @@ export class RedisClients implements OnApplicationShutdown {
     return `${this.cfg.prefix}:${name}`;
   }
 
-  /** A dedicated subscriber connection, created on first use. */
-  subscribe(name: string, onMessage: (message: string) => void): void {
+  /**
+   * Subscribes to a channel on a dedicated connection (created on first use). Resolves once Redis has
+   * confirmed the subscription, or after SUBSCRIBE_WAIT_MS when it does not answer (ioredis keeps trying
+   * and subscribes again after every reconnection). Messages published while the connection was down are
+   * lost: `onReconnect` runs each time it comes back, for the subscriber to forget what it may have missed.
+   */
+  async subscribe(name: string, onMessage: (message: string) => void, onReconnect?: () => void): Promise<void> {
     if (!this.subscriber) {
-      this.subscriber = new Redis({ ...redisOptions(this.cfg), retryStrategy: (t) => Math.min(t * 200, 2000) });
-      this.subscriber.on('error', (err) => this.logger.warn(`Redis subscriber problem: ${err.message}`));
+      const subscriber = new Redis({ ...redisOptions(this.cfg), retryStrategy: (t) => Math.min(t * 200, 2000) });
+      subscriber.on('error', (err) => this.logger.warn(`Redis subscriber problem: ${err.message}`));
+      let connectedBefore = false;
+      subscriber.on('ready', () => {
+        if (connectedBefore) for (const handler of this.reconnectHandlers) handler();
+        connectedBefore = true;
+      });
+      this.subscriber = subscriber;
     }
     const channel = this.channel(name);
-    void this.subscriber.subscribe(channel).catch((err: Error) => this.logger.warn(`subscribe failed: ${err.message}`));
+    if (onReconnect) this.reconnectHandlers.push(onReconnect);
     this.subscriber.on('message', (ch: string, msg: string) => {
       if (ch === channel) onMessage(msg);
     });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.subscriber.subscribe(channel).catch((err: Error) => this.logger.warn(`subscribe failed: ${err.message}`)),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, SUBSCRIBE_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
   }
 
   async onApplicationShutdown(): Promise<void> {
