@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -114,6 +115,7 @@ export abstract class FakeHttpServer {
   async start(): Promise<string> {
     if (this.url) return this.url;
     this.stopping = new AbortController();
+    setMaxListeners(0, this.stopping.signal); // one listener per delayed request in flight (setLatency)
     const server = http.createServer((req, res) => void this.onRequest(req, res));
     server.keepAliveTimeout = 30_000;
     await new Promise<void>((resolve, reject) => {
