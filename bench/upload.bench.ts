@@ -22,8 +22,12 @@
  * is reported too; it is less sensitive than MB/s to other load on the box. Results: bench/results/upload.json.
  *
  * MEDIA_STORAGE=s3 runs ours on the S3 driver: against S3_ENDPOINT (+ S3_BUCKET and credentials) when set,
- * otherwise against a local s3rver (the one the tests use) in a temporary folder; results then go to
- * bench/results/upload-s3.json. The bare side always writes to local disk (the reference stays the same).
+ * otherwise against a local s3rver (the one the tests use, started here in this process, in a temporary
+ * folder); results then go to bench/results/upload-s3.json. The bare side always writes to local disk (the
+ * reference stays the same). The RSS growth is that of the service process only (s3rver runs in the parent).
+ *
+ * A quick check that the bench works: `BENCH_FILE_MIB=16 BENCH_ROUNDS=1` (any size other than 256 MiB prints
+ * its figures but leaves bench/results alone).
  *
  * Exits 0 when the bench ran, whatever the numbers (targets below only print a warning); 1 on errors.
  */
@@ -44,8 +48,11 @@ import { MachineWatch, recordResult } from './support/quiet-machine';
 const TARGET_RATIO = 0.7;
 const TARGET_RSS_MIB = 100;
 const MiB = 1024 * 1024;
-const BENCH_DB = 'sps_bench_upload';
-const REDIS_PREFIX = 'bench-upload';
+/** The documented file size: only a run of this size writes bench/results (a smaller one only prints). */
+const FULL_FILE_MIB = 256;
+// Per run, so two runs on one server (a shared machine) never drop each other's database.
+const BENCH_DB = `sps_bench_upload_${process.pid}`;
+const REDIS_PREFIX = `bench-upload-${process.pid}`;
 const ON_S3 = process.env.MEDIA_STORAGE === 's3';
 const RESULTS_FILE = join(__dirname, '..', '..', 'bench', 'results', ON_S3 ? 'upload-s3.json' : 'upload.json');
 
@@ -319,7 +326,7 @@ function makeFile(bytes: number): Buffer {
 }
 
 async function main(): Promise<number> {
-  const fileMiB = intEnv('BENCH_FILE_MIB', 256);
+  const fileMiB = intEnv('BENCH_FILE_MIB', FULL_FILE_MIB);
   const chunkMiB = intEnv('BENCH_CHUNK_MIB', 5);
   const inFlight = intEnv('BENCH_IN_FLIGHT', 4);
   const rounds = intEnv('BENCH_ROUNDS', 5);
@@ -422,41 +429,43 @@ async function main(): Promise<number> {
         `bare ${growthMiB(memory.bare).toFixed(1)} MiB (target ours < ${TARGET_RSS_MIB} MiB)`,
     );
 
-    const recorded = recordResult(
-      RESULTS_FILE,
-      {
-        bench: 'upload',
-        storage: ON_S3 ? 's3' : 'local',
-        date: new Date().toISOString(),
-        node: process.version,
-        cpus: cpus().length,
-        config: { fileMiB, chunkMiB, inFlight, rounds, unit: 'MB/s = 10^6 bytes per second of chunk uploads' },
-        selection: 'best round per side (ABBA order); medians alongside',
-        bare: { bestMbPerSec: round1(bestOf('bare').mbPerSec), medianMbPerSec: round1(medianOf('bare')) },
-        ours: {
-          bestMbPerSec: round1(bestOf('ours').mbPerSec),
-          medianMbPerSec: round1(medianOf('ours')),
-          finalizeSecondsMedian: round1(median(runs.filter((r) => r.side === 'ours').map((r) => r.finalizeSeconds!))),
-          endToEndMbPerSecBest: round1(
-            Math.max(...runs.filter((r) => r.side === 'ours').map((r) => r.endToEndMbPerSec!)),
-          ),
-        },
-        ratio: Number(ratio.toFixed(4)),
-        medianRatio: Number(medianRatio.toFixed(4)),
-        serverCpuMsPerMiB: { bare: Number(cpuOf('bare').toFixed(3)), ours: Number(cpuOf('ours').toFixed(3)) },
-        rss: {
-          oursBaselineMiB: round1(memory.ours.baselineRss / MiB),
-          oursPeakMiB: round1(memory.ours.peakRss / MiB),
-          oursGrowthMiB: round1(oursGrowth),
-          bareGrowthMiB: round1(growthMiB(memory.bare)),
-        },
-        targets: { ratio: TARGET_RATIO, rssGrowthMiB: TARGET_RSS_MIB },
-        meetsTargets: { ratio: ratio >= TARGET_RATIO, rss: oursGrowth < TARGET_RSS_MIB },
-        runs,
+    const results = {
+      bench: 'upload',
+      storage: ON_S3 ? 's3' : 'local',
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: cpus().length,
+      config: { fileMiB, chunkMiB, inFlight, rounds, unit: 'MB/s = 10^6 bytes per second of chunk uploads' },
+      selection: 'best round per side (ABBA order); medians alongside',
+      bare: { bestMbPerSec: round1(bestOf('bare').mbPerSec), medianMbPerSec: round1(medianOf('bare')) },
+      ours: {
+        bestMbPerSec: round1(bestOf('ours').mbPerSec),
+        medianMbPerSec: round1(medianOf('ours')),
+        finalizeSecondsMedian: round1(median(runs.filter((r) => r.side === 'ours').map((r) => r.finalizeSeconds!))),
+        endToEndMbPerSecBest: round1(
+          Math.max(...runs.filter((r) => r.side === 'ours').map((r) => r.endToEndMbPerSec!)),
+        ),
       },
-      watch.finish(),
+      ratio: Number(ratio.toFixed(4)),
+      medianRatio: Number(medianRatio.toFixed(4)),
+      serverCpuMsPerMiB: { bare: Number(cpuOf('bare').toFixed(3)), ours: Number(cpuOf('ours').toFixed(3)) },
+      rss: {
+        oursBaselineMiB: round1(memory.ours.baselineRss / MiB),
+        oursPeakMiB: round1(memory.ours.peakRss / MiB),
+        oursGrowthMiB: round1(oursGrowth),
+        bareGrowthMiB: round1(growthMiB(memory.bare)),
+      },
+      targets: { ratio: TARGET_RATIO, rssGrowthMiB: TARGET_RSS_MIB },
+      meetsTargets: { ratio: ratio >= TARGET_RATIO, rss: oursGrowth < TARGET_RSS_MIB },
+      runs,
+    };
+    const machine = watch.finish();
+    let recorded = 0;
+    if (fileMiB === FULL_FILE_MIB) recorded = recordResult(RESULTS_FILE, results, machine);
+    else console.log(`results not written to bench/results: ${fileMiB} MiB is not the documented ${FULL_FILE_MIB} MiB`);
+    console.log(
+      `RATIO upload: ${ratio.toFixed(2)}  RSS growth: ${oursGrowth.toFixed(1)} MiB  (storage ${ON_S3 ? 's3' : 'local'}, ${fileMiB} MiB)`,
     );
-    console.log(`RATIO upload: ${ratio.toFixed(2)}  RSS growth: ${oursGrowth.toFixed(1)} MiB`);
     if (ratio < TARGET_RATIO) console.warn(`WARNING: ours/bare ratio ${ratio.toFixed(2)} is below ${TARGET_RATIO}`);
     if (oursGrowth >= TARGET_RSS_MIB) console.warn(`WARNING: RSS growth ${oursGrowth.toFixed(1)} MiB is too high`);
     return recorded;
