@@ -8,6 +8,10 @@ const ROOT = join(__dirname, '..', '..');
 
 interface ComposeService {
   image?: string;
+  profiles?: string[] | { reset: true };
+  deploy?: { replicas?: number };
+  command?: string[] | string;
+  configs?: Array<{ source: string; target: string }>;
   build?: string | { context: string };
   restart?: string;
   environment?: Record<string, string>;
@@ -17,6 +21,10 @@ interface ComposeService {
   depends_on?: Record<string, { condition: string }>;
   pull_policy?: string;
 }
+
+/** Compose's `!reset` (docker-compose.scaled.yml empties lists of the base file with it). */
+const RESET = { reset: true } as const;
+const composeTags = [{ tag: '!reset', collection: 'seq' as const, resolve: () => RESET }];
 
 /**
  * No Docker engine runs here, so the compose file and the Dockerfile are checked for what a user
@@ -85,6 +93,66 @@ describe('docker-compose.yml and Dockerfile', () => {
       for (const name of Object.keys(s.environment ?? {}))
         expect({ name, known: knownVariables.has(name) }).toEqual({ name, known: true });
     }
+  });
+
+  it('offers MinIO as an optional S3-compatible service (profile s3), health-checked, with its own volume', () => {
+    const { minio } = compose.services;
+    expect(minio.profiles).toEqual(['s3']);
+    expect(minio.restart).toBe('unless-stopped');
+    expect(minio.healthcheck?.test?.length).toBeGreaterThan(0);
+    expect(minio.volumes).toContain('s3data:/data');
+    expect(compose.volumes).toHaveProperty('s3data');
+  });
+
+  describe('docker-compose.scaled.yml (two APIs behind a load balancer, two workers, media on S3)', () => {
+    const scaled = parse(readFileSync(join(ROOT, 'docker-compose.scaled.yml'), 'utf8'), {
+      merge: true,
+      customTags: composeTags,
+    }) as { services: Record<string, ComposeService>; configs: Record<string, { content: string }> };
+    const s = scaled.services;
+    const haproxy = scaled.configs[s.lb.configs![0].source].content;
+    const minioEnv = compose.services.minio.environment!;
+
+    it('runs two API and two worker processes of the one image, the API reachable only through the balancer', () => {
+      expect(s.api.deploy?.replicas).toBeGreaterThanOrEqual(2);
+      expect(s.worker.deploy?.replicas).toBeGreaterThanOrEqual(2);
+      expect(s.api.ports).toBe(RESET); // 3000 of the base file would clash between replicas
+      expect(s.lb.ports).toEqual(['3000:3000']);
+      expect(s.api.image ?? s.api.build).toBeUndefined(); // the base file's image and build stay
+    });
+
+    it('balances over every API process, probing /api/health/ready, and forwards the client address', () => {
+      expect(s.lb.configs![0].target).toBe('/usr/local/etc/haproxy/haproxy.cfg');
+      expect(haproxy).toMatch(/^\s*bind :3000$/m);
+      expect(haproxy).toMatch(/^\s*http-check send meth GET uri \/api\/health\/ready$/m);
+      expect(haproxy).toMatch(/^\s*http-check expect status 200$/m);
+      expect(haproxy).toMatch(/^\s*server-template api \d+ api:3000 check .*resolvers docker/m);
+      expect(haproxy).toMatch(/^\s*option forwardfor$/m);
+      expect(s.api.environment?.TRUST_PROXY).toBe('1');
+      expect(s.lb.restart).toBe('unless-stopped');
+      expect(s.lb.healthcheck?.test?.join(' ')).toContain('/api/health/ready');
+    });
+
+    it('stores media in the MinIO bucket it creates, with the credentials MinIO is started with', () => {
+      expect(s.minio.profiles).toBe(RESET); // always on here
+      const bucketCommand = [s['minio-bucket'].command].flat().join(' ');
+      const bucket = /mc mb --ignore-existing local\/(\S+)/.exec(bucketCommand)?.[1];
+      expect(bucketCommand).toContain(`${minioEnv.MINIO_ROOT_USER} ${minioEnv.MINIO_ROOT_PASSWORD}`);
+      expect(s['minio-bucket'].depends_on?.minio?.condition).toBe('service_healthy');
+      for (const service of [s.api, s.worker]) {
+        expect(service.environment).toMatchObject({
+          MEDIA_STORAGE: 's3',
+          S3_ENDPOINT: 'http://minio:9000',
+          S3_BUCKET: bucket,
+          S3_ACCESS_KEY_ID: minioEnv.MINIO_ROOT_USER,
+          S3_SECRET_ACCESS_KEY: minioEnv.MINIO_ROOT_PASSWORD,
+          S3_FORCE_PATH_STYLE: 'true',
+        });
+        expect(service.depends_on?.['minio-bucket']?.condition).toBe('service_completed_successfully');
+        for (const name of Object.keys(service.environment ?? {}))
+          expect({ name, known: knownVariables.has(name) }).toEqual({ name, known: true });
+      }
+    });
   });
 
   describe('the worker healthcheck', () => {
