@@ -5,9 +5,11 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ChannelsService } from '../channels/channels.service';
 import { AppError } from '../common/errors';
 import { analyticsConfig } from '../config/analytics.config';
+import { PublishedTargetsStore } from '../posts/published-targets.store';
 import { REDIS } from '../redis/redis.module';
-import { Figures, MetricKey, emptyFigures, figuresOf, sumFigures } from './analytics-figures';
+import { Figures, emptyFigures, figuresOf, sumFigures } from './analytics-figures';
 import { AnalyticsQueue } from './analytics.queue';
+import { TargetMetricsStore } from './target-metrics.store';
 import { ChannelAnalyticsDto, ChannelAnalyticsQueryDto, ChannelDayDto } from './dto/channel-analytics.dto';
 import { AnalyticsRefreshDto, PostAnalyticsDto } from './dto/post-analytics.dto';
 
@@ -15,8 +17,11 @@ const DAY_MS = 86_400_000;
 const MAX_DAYS = 366;
 const DEFAULT_DAYS = 30;
 
-type TargetRow = Record<MetricKey, number | null> & { post_id: string; channel_id: string; collected_at: Date | null };
-type DayRow = Record<MetricKey, string | null> & { day: string; posts: number };
+interface TargetFigures {
+  channelId: string;
+  figures: Figures;
+  collectedAt: Date | null;
+}
 
 /** Reads of analytics (post figures, channel series) and refresh requests; the collection runs in workers. */
 @Injectable()
@@ -26,17 +31,15 @@ export class AnalyticsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly channels: ChannelsService,
+    private readonly published: PublishedTargetsStore,
+    private readonly metrics: TargetMetricsStore,
     private readonly queue: AnalyticsQueue,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(analyticsConfig.KEY) private readonly cfg: ConfigType<typeof analyticsConfig>,
   ) {}
 
   async getPostAnalytics(workspaceId: string, postId: string): Promise<PostAnalyticsDto> {
-    const found: unknown[] = await this.dataSource.query('SELECT 1 FROM posts WHERE id = $1 AND workspace_id = $2', [
-      postId,
-      workspaceId,
-    ]);
-    if (found.length === 0) throw AppError.notFound('Post');
+    if (!(await this.published.publicationOf(workspaceId, postId))) throw AppError.notFound('Post');
     return (await this.postAnalytics(this.dataSource.manager, [postId])).get(postId)!;
   }
 
@@ -46,29 +49,34 @@ export class AnalyticsService {
    * published target get an empty object.
    */
   async postAnalytics(em: EntityManager, postIds: string[]): Promise<Map<string, PostAnalyticsDto>> {
-    const rows: TargetRow[] = await em.query(
-      `SELECT t.post_id, t.channel_id, m.likes, m.reposts, m.replies, m.quotes, m.impressions, m.collected_at
-         FROM post_targets t LEFT JOIN target_metrics m ON m.target_id = t.id
-        WHERE t.post_id = ANY($1::uuid[]) AND t.status = 'published'
-        ORDER BY t.post_id, t.position`,
-      [postIds],
+    const targets = await this.published.publishedOf(em, postIds);
+    const figures = await this.metrics.figuresOf(
+      em,
+      targets.map((t) => t.id),
     );
-    const byPost = new Map<string, TargetRow[]>(postIds.map((id) => [id, []]));
-    for (const row of rows) byPost.get(row.post_id)?.push(row);
+    const stored = new Map(figures.map((s) => [s.targetId, s]));
+    const byPost = new Map<string, TargetFigures[]>(postIds.map((id) => [id, []]));
+    for (const t of targets) {
+      const s = stored.get(t.id);
+      byPost.get(t.postId)?.push({
+        channelId: t.channelId,
+        figures: s ? figuresOf(s) : emptyFigures(),
+        collectedAt: s?.collectedAt ?? null,
+      });
+    }
     const out = new Map<string, PostAnalyticsDto>();
-    for (const [postId, targets] of byPost) {
-      const metrics = targets.map((t) => figuresOf(t));
-      const latest = targets.reduce<Date | null>(
-        (max, t) => (t.collected_at && (!max || t.collected_at > max) ? t.collected_at : max),
+    for (const [postId, list] of byPost) {
+      const latest = list.reduce<Date | null>(
+        (max, t) => (t.collectedAt && (!max || t.collectedAt > max) ? t.collectedAt : max),
         null,
       );
       out.set(postId, {
         postId,
-        totals: sumFigures(metrics),
-        targets: targets.map((t, i) => ({
-          channelId: t.channel_id,
-          metrics: metrics[i],
-          collectedAt: t.collected_at?.toISOString() ?? null,
+        totals: sumFigures(list.map((t) => t.figures)),
+        targets: list.map((t) => ({
+          channelId: t.channelId,
+          metrics: t.figures,
+          collectedAt: t.collectedAt?.toISOString() ?? null,
         })),
         collectedAt: latest?.toISOString() ?? null,
       });
@@ -76,7 +84,11 @@ export class AnalyticsService {
     return out;
   }
 
-  /** Daily series by publication day (see ChannelAnalyticsDto). */
+  /**
+   * Daily series by publication day (see ChannelAnalyticsDto). The channel is checked to belong to
+   * the workspace first; its targets are those of the workspace's posts (a post targets only
+   * channels of its own workspace).
+   */
   async getChannelAnalytics(
     workspaceId: string,
     channelId: string,
@@ -84,15 +96,7 @@ export class AnalyticsService {
   ): Promise<ChannelAnalyticsDto> {
     const { from, to } = this.range(query);
     await this.channels.get(workspaceId, channelId);
-    const rows: DayRow[] = await this.dataSource.query(
-      `SELECT to_char(m.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS posts,
-              sum(m.likes) AS likes, sum(m.reposts) AS reposts, sum(m.replies) AS replies,
-              sum(m.quotes) AS quotes, sum(m.impressions) AS impressions
-         FROM target_metrics m JOIN posts p ON p.id = m.post_id AND p.workspace_id = $4
-        WHERE m.channel_id = $1 AND m.published_at >= $2 AND m.published_at < $3
-        GROUP BY 1`,
-      [channelId, from, new Date(to.getTime() + DAY_MS), workspaceId],
-    );
+    const rows = await this.metrics.channelDays(channelId, from, new Date(to.getTime() + DAY_MS));
     const byDay = new Map(rows.map((r) => [r.day, r]));
     const days: ChannelDayDto[] = [];
     for (let t = from.getTime(); t <= to.getTime(); t += DAY_MS) {
@@ -116,13 +120,10 @@ export class AnalyticsService {
    * API instance; when Redis cannot be reached the request fails with 503 (no job could be queued anyway).
    */
   async refreshPostAnalytics(workspaceId: string, postId: string): Promise<AnalyticsRefreshDto> {
-    const rows: Array<{ published: boolean }> = await this.dataSource.query(
-      `SELECT EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.status = 'published') AS published
-         FROM posts p WHERE p.id = $1 AND p.workspace_id = $2`,
-      [postId, workspaceId],
-    );
-    if (rows.length === 0) throw AppError.notFound('Post');
-    if (!rows[0].published) throw AppError.conflict('The post has no published target to read analytics from');
+    const publication = await this.published.publicationOf(workspaceId, postId);
+    if (!publication) throw AppError.notFound('Post');
+    if (!publication.hasPublishedTarget)
+      throw AppError.conflict('The post has no published target to read analytics from');
     const key = await this.claimRefresh(postId);
     try {
       await this.queue.enqueueCollectPost(postId);

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { RedisClients } from '../redis/redis.module';
-import { AuthContext } from '../common/decorators/workspace.decorator';
+import { AuthContext } from './workspace.decorator';
 
 interface Entry {
   /** Null caches a miss (unknown or revoked key). */

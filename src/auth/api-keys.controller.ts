@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query } f
 import { ConfigType } from '@nestjs/config';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
-import { WorkspaceId } from '../common/decorators/workspace.decorator';
+import { WorkspaceId } from './workspace.decorator';
 import { IdParamDto } from '../common/id-param.dto';
 import { ApiPageResponse, Page, PageQueryDto } from '../common/pagination/pagination';
 import { rateLimitConfig } from '../config';

@@ -4,7 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { Repository } from 'typeorm';
 import { AppError } from '../common/errors';
-import { AuthContext } from '../common/decorators/workspace.decorator';
+import { AuthContext } from './workspace.decorator';
 import { appConfig, rateLimitConfig } from '../config';
 import { REDIS } from '../redis/redis.module';
 import { ApiKeyCache } from './api-key.cache';

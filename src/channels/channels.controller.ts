@@ -9,7 +9,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
-import { WorkspaceId } from '../common/decorators/workspace.decorator';
+import { WorkspaceId } from '../auth/workspace.decorator';
 import { IdParamDto } from '../common/id-param.dto';
 import { ApiPageResponse, Page } from '../common/pagination/pagination';
 import { ChannelsService } from './channels.service';

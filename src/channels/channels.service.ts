@@ -247,6 +247,12 @@ export class ChannelsService {
     return new Map(rows.map((c) => [c.id, c]));
   }
 
+  /** Ids of every active channel across workspaces, for workers that pick work on active channels only. */
+  async activeIds(): Promise<string[]> {
+    const rows = await this.channels.find({ select: { id: true }, where: { status: 'active' } });
+    return rows.map((c) => c.id);
+  }
+
   /** Disconnects at the user's request; a second call is a no-op that records nothing. */
   async disconnect(workspaceId: string, id: string): Promise<void> {
     await this.get(workspaceId, id);

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
-import { WorkspaceId } from '../common/decorators/workspace.decorator';
+import { WorkspaceId } from '../auth/workspace.decorator';
 import { ApiPageResponse, Page } from '../common/pagination/pagination';
 import { EventDto } from './dto/event.dto';
 import { ListEventsQueryDto } from './dto/list-events.query.dto';

@@ -1,4 +1,14 @@
-/** Image dimensions read from file headers (PNG, GIF, WebP, JPEG) without decoding pixels. */
+/**
+ * Image dimensions read from file headers (PNG, GIF, WebP, JPEG) without decoding pixels.
+ *
+ * Why not the `image-size` package: it covers these four formats, but its `imageSize(buffer)` only
+ * answers "size" or throws, for a truncated header and a corrupt one alike, and it picks the format
+ * from the bytes. Reading from a stream needs three answers per chunk (size / need more bytes /
+ * not an image of the declared type): with `image-size` a corrupt JPEG would be read to the 512 KiB
+ * limit instead of refused at its first bad segment, and the declared type would need a separate
+ * check; the stream reader below would stay and only the ~90 lines of probes would go. It also reports JPEG EXIF orientation; the API reports stored
+ * (pre-rotation) dimensions, as before, so that would not be used.
+ */
 import type { Readable } from 'node:stream';
 import { normalizeMimeType } from './media-type.util';
 

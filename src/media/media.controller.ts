@@ -12,7 +12,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
-import { WorkspaceId } from '../common/decorators/workspace.decorator';
+import { WorkspaceId } from '../auth/workspace.decorator';
 import { AppError } from '../common/errors';
 import { IdParamDto } from '../common/id-param.dto';
 import { FinalizeUploadDto } from './dto/finalize-upload.dto';

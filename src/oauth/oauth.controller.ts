@@ -12,7 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ChannelDto } from '../channels/dto/channel.dto';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { Public } from '../common/decorators/public.decorator';
-import { WorkspaceId } from '../common/decorators/workspace.decorator';
+import { WorkspaceId } from '../auth/workspace.decorator';
 import { IdParamDto } from '../common/id-param.dto';
 import { ChooseTargetsDto } from './dto/choose-targets.dto';
 import { OAuthAuthorizationDto } from './dto/oauth-authorization.dto';

@@ -8,7 +8,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
-import { WorkspaceId } from '../common/decorators/workspace.decorator';
+import { WorkspaceId } from '../auth/workspace.decorator';
 import { IdParamDto } from '../common/id-param.dto';
 import { ApiPageResponse, Page } from '../common/pagination/pagination';
 import { CREATE_POST_EXAMPLES, CreatePostDto } from './dto/create-post.dto';

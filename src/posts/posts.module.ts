@@ -10,6 +10,7 @@ import { Post } from './post.entity';
 import { PostsController } from './posts.controller';
 import { PostsService } from './posts.service';
 import { PublishQueue } from './publish.queue';
+import { PublishedTargetsStore } from './published-targets.store';
 
 @Module({
   imports: [
@@ -20,7 +21,7 @@ import { PublishQueue } from './publish.queue';
     MediaModule,
   ],
   controllers: [PostsController],
-  providers: [PostsService, PublishQueue, { provide: POST_MEDIA, useExisting: MediaService }],
-  exports: [PostsService, PublishQueue, POST_MEDIA, ChannelsModule, OAuthModule],
+  providers: [PostsService, PublishQueue, PublishedTargetsStore, { provide: POST_MEDIA, useExisting: MediaService }],
+  exports: [PostsService, PublishQueue, PublishedTargetsStore, POST_MEDIA, ChannelsModule, OAuthModule],
 })
 export class PostsModule {}

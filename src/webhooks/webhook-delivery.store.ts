@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { MicroBatcher } from '../common/batching/micro-batcher';
+import { EventOutboxStore } from '../events/event-outbox.store';
 import { WebhookDeliveryStatus } from './webhook-delivery.entity';
 import { WebhookDisabledReason } from './webhook.entity';
 
@@ -52,8 +53,6 @@ interface ClaimRow {
   secret: string;
   previous_secret: string | null;
   failing_since: Date | null;
-  event_data: Record<string, unknown> | null;
-  event_created_at: Date | null;
 }
 
 const MAX_BATCH = 100;
@@ -75,7 +74,10 @@ export class WebhookDeliveryStore {
   });
   private readonly records = new MicroBatcher<AttemptRecord, void>((r) => this.recordBatch(r), { maxBatch: MAX_BATCH });
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: EventOutboxStore,
+  ) {}
 
   /**
    * Takes the due attempt of a pending delivery: bumps `attempts` and moves `next_attempt_at` to the
@@ -118,11 +120,11 @@ export class WebhookDeliveryStore {
                   w.url, w.secret, CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END
                   AS previous_secret, w.failing_since
        )
-       SELECT c.*, e.data AS event_data, e.created_at AS event_created_at
-         FROM claimed c
-         LEFT JOIN events e ON e.id = c.event_id AND e.workspace_id = c.workspace_id`,
+       SELECT * FROM claimed`,
       [[...new Set(ids)], ATTEMPT_LEASE_MS, EARLY_SLACK_MS],
     );
+    // The events' data, from their owner (the outbox), each in its delivery's workspace.
+    const bodies = await this.outbox.bodiesOf(rows.map((r) => ({ id: r.event_id, workspaceId: r.workspace_id })));
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => {
       const r = byId.get(id);
@@ -140,8 +142,8 @@ export class WebhookDeliveryStore {
         secret: r.secret,
         previousSecret: r.previous_secret,
         failingSince: r.failing_since,
-        eventData: r.event_data,
-        eventCreatedAt: r.event_created_at,
+        eventData: bodies.get(r.event_id)?.data ?? null,
+        eventCreatedAt: bodies.get(r.event_id)?.createdAt ?? null,
       };
     });
   }

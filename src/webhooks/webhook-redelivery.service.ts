@@ -3,6 +3,7 @@ import { ConfigType } from '@nestjs/config';
 import { DataSource } from 'typeorm';
 import { AppError } from '../common/errors';
 import { webhooksConfig } from '../config/webhooks.config';
+import { EventOutboxStore } from '../events/event-outbox.store';
 import { afterCommit } from '../database/request-transaction';
 import { RedeliveryDto, ReplayResultDto } from './dto/webhook-redelivery.dto';
 import { DueAttempt, WebhookQueue } from './webhook.queue';
@@ -28,6 +29,7 @@ export class WebhookRedeliveryService {
     private readonly dataSource: DataSource,
     private readonly webhooks: WebhooksService,
     private readonly queue: WebhookQueue,
+    private readonly outbox: EventOutboxStore,
     @Inject(webhooksConfig.KEY) private readonly cfg: ConfigType<typeof webhooksConfig>,
   ) {}
 
@@ -76,33 +78,27 @@ export class WebhookRedeliveryService {
 
     // Events of the range this endpoint subscribes to, oldest first, one more than the cap to
     // know whether to resume. Settled deliveries go back to pending; missing ones are created.
-    const events: Array<{ id: string; created_at: Date }> = await this.dataSource.query(
-      `SELECT e.id, e.created_at FROM events e
-        WHERE e.workspace_id = $1 AND e.created_at >= $2 AND e.created_at < $3
-          AND (cardinality($4::varchar[]) = 0 OR e.type = ANY ($4::varchar[]))
-        ORDER BY e.created_at, e.id LIMIT ${MAX_REPLAY_EVENTS + 1}`,
-      [workspaceId, from, to, webhook.events],
-    );
+    const events = await this.outbox.listRange(workspaceId, from, to, webhook.events, MAX_REPLAY_EVENTS + 1);
     const more = events.length > MAX_REPLAY_EVENTS;
     const batch = events.slice(0, MAX_REPLAY_EVENTS);
     const queued: Array<{ id: string; attempts: number }> = batch.length
       ? await this.dataSource.query(
           `INSERT INTO webhook_deliveries AS d
              (workspace_id, webhook_id, event_id, event_type, status, attempts, next_attempt_at)
-           SELECT e.workspace_id, $2, e.id, e.type, 'pending', 0, now()
-             FROM events e WHERE e.id = ANY ($1::uuid[]) AND e.workspace_id = $3
+           SELECT $3::uuid, $2::uuid, e.id, e.type, 'pending', 0, now()
+             FROM unnest($1::uuid[], $4::varchar[]) AS e(id, type)
            ON CONFLICT (webhook_id, event_id) DO UPDATE
               SET status = 'pending', next_attempt_at = now(), updated_at = now()
             WHERE d.status <> 'pending'
            RETURNING d.id, d.attempts`,
-          [batch.map((e) => e.id), webhookId, workspaceId],
+          [batch.map((e) => e.id), webhookId, workspaceId, batch.map((e) => e.type)],
         )
       : [];
     await this.enqueueAfterCommit(queued.map((d) => ({ deliveryId: d.id, attempt: d.attempts + 1 })));
     return {
       queued: queued.length,
       alreadyPending: batch.length - queued.length,
-      resumeFrom: more ? new Date(events[MAX_REPLAY_EVENTS].created_at).toISOString() : null,
+      resumeFrom: more ? events[MAX_REPLAY_EVENTS].createdAt.toISOString() : null,
     };
   }
 

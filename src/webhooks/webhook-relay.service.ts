@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { databaseConfig } from '../config';
 import { webhooksConfig } from '../config/webhooks.config';
+import { EventOutboxStore } from '../events/event-outbox.store';
 import { EVENTS_NOTIFY_CHANNEL } from '../events/events.service';
 import { Scheduler } from '../scheduling/scheduler.service';
 import { DueAttempt, WebhookQueue } from './webhook.queue';
@@ -48,6 +49,7 @@ export class WebhookRelay implements OnModuleInit, OnApplicationBootstrap, OnMod
     private readonly dataSource: DataSource,
     private readonly scheduler: Scheduler,
     private readonly queue: WebhookQueue,
+    private readonly outbox: EventOutboxStore,
     @Inject(databaseConfig.KEY) private readonly db: ConfigType<typeof databaseConfig>,
     @Inject(webhooksConfig.KEY) private readonly cfg: ConfigType<typeof webhooksConfig>,
   ) {}
@@ -102,8 +104,8 @@ export class WebhookRelay implements OnModuleInit, OnApplicationBootstrap, OnMod
   }
 
   /**
-   * One batch in one transaction: lock undispatched events (skipping rows another worker holds),
-   * create their deliveries, enqueue the jobs, then mark the events dispatched. Deliveries are
+   * One batch in one transaction: lock undispatched events (skipping rows another worker holds,
+   * through the events module's EventOutboxStore), create their deliveries, enqueue the jobs, then mark the events dispatched. Deliveries are
    * committed before the jobs exist (autocommit, outside the event transaction) so a worker never
    * sees a job without its row; if enqueueing fails the events stay undispatched and the next pass
    * finds the same deliveries again (unique per subscription and event).
@@ -119,10 +121,7 @@ export class WebhookRelay implements OnModuleInit, OnApplicationBootstrap, OnMod
     await qr.connect();
     try {
       await qr.startTransaction();
-      const events = (await qr.query(
-        `SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [RELAY_BATCH],
-      )) as Array<{ id: string }>;
+      const events = await this.outbox.lockUndispatched(qr.manager, RELAY_BATCH);
       if (events.length === 0) {
         await qr.commitTransaction();
         return 0;
@@ -132,14 +131,13 @@ export class WebhookRelay implements OnModuleInit, OnApplicationBootstrap, OnMod
         `INSERT INTO webhook_deliveries
            (workspace_id, webhook_id, event_id, event_type, status, attempts, next_attempt_at)
          SELECT e.workspace_id, w.id, e.id, e.type, 'pending', 0, now()
-           FROM events e
+           FROM unnest($1::uuid[], $2::uuid[], $3::varchar[]) AS e(id, workspace_id, type)
            JOIN webhooks w ON w.workspace_id = e.workspace_id AND w.enabled
                           AND (cardinality(w.events) = 0 OR e.type = ANY (w.events))
-          WHERE e.id = ANY ($1::uuid[])
          ON CONFLICT (webhook_id, event_id) DO UPDATE SET updated_at = webhook_deliveries.updated_at
          RETURNING id, attempts, status,
                    GREATEST(0, EXTRACT(EPOCH FROM (next_attempt_at - now())) * 1000)::int AS delay_ms`,
-        [ids],
+        [ids, events.map((e) => e.workspaceId), events.map((e) => e.type)],
       );
       // Only first attempts: a delivery already attempted is scheduled by its processor (and, if that
       // job is lost, by the reconciler).
@@ -147,7 +145,7 @@ export class WebhookRelay implements OnModuleInit, OnApplicationBootstrap, OnMod
         .filter((d) => d.status === 'pending' && d.attempts === 0)
         .map((d) => ({ deliveryId: d.id, attempt: 1, delayMs: d.delay_ms }));
       await this.queue.enqueueAttempts(due, ENQUEUE_TIMEOUT_MS);
-      await qr.query(`UPDATE events SET dispatched_at = now() WHERE id = ANY ($1::uuid[])`, [ids]);
+      await this.outbox.markDispatched(qr.manager, ids);
       await qr.commitTransaction();
       return ids.length;
     } catch (err) {

@@ -9,7 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
-import { WorkspaceId } from '../common/decorators/workspace.decorator';
+import { WorkspaceId } from '../auth/workspace.decorator';
 import { IdParamDto } from '../common/id-param.dto';
 import { ApiPageResponse, Page, PageQueryDto } from '../common/pagination/pagination';
 import { EmptyBodyDto } from './dto/empty-body.dto';

@@ -1,7 +1,32 @@
 import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { POST_COLUMNS, TARGET_COLUMNS, toPost, toTarget } from '../../src/posts/post-rows';
+import { AnalyticsSnapshot } from '../../src/analytics/analytics-snapshot.entity';
+import {
+  FIGURES_UPDATE_COLUMNS,
+  METRICS_TARGET_COLUMNS,
+  SNAPSHOT_INSERT_COLUMNS,
+  STORED_FIGURES_COLUMNS,
+  toMetricsTarget,
+  toStoredFigures,
+} from '../../src/analytics/target-metrics.store';
+import { TargetMetrics } from '../../src/analytics/target-metrics.entity';
+import { EventRecord } from '../../src/events/event.entity';
+import {
+  EVENT_BODY_COLUMNS,
+  OUTBOX_EVENT_COLUMNS,
+  REPLAYED_EVENT_COLUMNS,
+  toEventBody,
+  toOutboxEvent,
+  toReplayedEvent,
+} from '../../src/events/event-outbox.store';
 import { PostTarget } from '../../src/posts/post-target.entity';
+import {
+  PUBLISHED_REF_COLUMNS,
+  PUBLISHED_TARGET_COLUMNS,
+  toPublishedRef,
+  toPublishedTarget,
+} from '../../src/posts/published-targets.store';
 import { Post } from '../../src/posts/post.entity';
 import { TestEnvironment } from '../support/test-app';
 
@@ -39,6 +64,71 @@ describe('raw-row mappings match the entity metadata', () => {
       expect({ [c.propertyName]: mapped[c.propertyName] }).toEqual({ [c.propertyName]: `value-${i}` });
   }
 
+  /**
+   * For reads of some columns: each listed column is a column of the entity, listed once, and the
+   * mapper puts it into the property the entity declares for it (and nothing else into the result).
+   */
+  function expectSubsetMapping<T extends ObjectLiteral>(
+    entity: EntityTarget<T>,
+    columnList: string,
+    map: (row: Record<string, unknown>) => Partial<T>,
+  ): void {
+    const byName = new Map(ds.getMetadata(entity).columns.map((c) => [c.databaseName, c]));
+    const listed = columnList.split(',').map((c) => c.trim());
+    expect(new Set(listed).size).toBe(listed.length);
+    for (const name of listed) expect({ [name]: byName.has(name) }).toEqual({ [name]: true });
+    const row = Object.fromEntries(listed.map((name, i) => [name, `value-${i}`]));
+    const mapped = map(row) as Record<string, unknown>;
+    expect(Object.keys(mapped).sort()).toEqual(listed.map((name) => byName.get(name)!.propertyName).sort());
+    for (const [i, name] of listed.entries()) {
+      const property = byName.get(name)!.propertyName;
+      expect({ [property]: mapped[property] }).toEqual({ [property]: `value-${i}` });
+    }
+  }
+
+  /** For writes: each listed column is a column of the entity, listed once. */
+  function expectColumns(entity: EntityTarget<ObjectLiteral>, columnList: string): void {
+    const names = new Set(ds.getMetadata(entity).columns.map((c) => c.databaseName));
+    const listed = columnList.split(',').map((c) => c.trim());
+    expect(new Set(listed).size).toBe(listed.length);
+    for (const name of listed) expect({ [name]: names.has(name) }).toEqual({ [name]: true });
+  }
+
   it('posts: POST_COLUMNS and toPost', () => expectMapping(Post, POST_COLUMNS, toPost));
   it('post_targets: TARGET_COLUMNS and toTarget', () => expectMapping(PostTarget, TARGET_COLUMNS, toTarget));
+
+  describe('posts: PublishedTargetsStore (read by analytics)', () => {
+    it('PUBLISHED_TARGET_COLUMNS and toPublishedTarget', () =>
+      expectSubsetMapping(PostTarget, PUBLISHED_TARGET_COLUMNS, toPublishedTarget));
+    it('PUBLISHED_REF_COLUMNS and toPublishedRef', () =>
+      expectSubsetMapping(PostTarget, PUBLISHED_REF_COLUMNS, toPublishedRef));
+  });
+
+  describe('analytics: TargetMetricsStore', () => {
+    it('METRICS_TARGET_COLUMNS and toMetricsTarget', () =>
+      expectSubsetMapping(TargetMetrics, METRICS_TARGET_COLUMNS, toMetricsTarget));
+    it('STORED_FIGURES_COLUMNS and toStoredFigures', () =>
+      expectSubsetMapping(TargetMetrics, STORED_FIGURES_COLUMNS, toStoredFigures));
+    it('FIGURES_UPDATE_COLUMNS are target_metrics columns', () => expectColumns(TargetMetrics, FIGURES_UPDATE_COLUMNS));
+    it('SNAPSHOT_INSERT_COLUMNS are analytics_snapshots columns', () =>
+      expectColumns(AnalyticsSnapshot, SNAPSHOT_INSERT_COLUMNS));
+  });
+
+  describe('events: EventOutboxStore (read by webhooks)', () => {
+    it('OUTBOX_EVENT_COLUMNS and toOutboxEvent', () =>
+      expectSubsetMapping(EventRecord, OUTBOX_EVENT_COLUMNS, toOutboxEvent));
+    it('EVENT_BODY_COLUMNS and toEventBody', () => expectSubsetMapping(EventRecord, EVENT_BODY_COLUMNS, toEventBody));
+    it('REPLAYED_EVENT_COLUMNS and toReplayedEvent', () =>
+      expectSubsetMapping(EventRecord, REPLAYED_EVENT_COLUMNS, toReplayedEvent));
+  });
+
+  it('a renamed column fails the check', () => {
+    expect(() => expectSubsetMapping(PostTarget, 'id, platform_post_ref', toPublishedRef)).toThrow();
+    expect(() =>
+      expectSubsetMapping(PostTarget, PUBLISHED_REF_COLUMNS, (r) => ({
+        ...toPublishedRef(r),
+        platformPostId: r.url as string,
+      })),
+    ).toThrow();
+  });
 });

@@ -51,6 +51,34 @@ describe('isPrivateAddress', () => {
     expect(isPrivateAddress(ip)).toBe(true);
   });
 
+  describe.each([
+    ['0.0.0.0/8 ("this" network)', ['0.0.0.1', '0.255.255.255']],
+    ['100.64.0.0/10 (carrier-grade NAT)', ['100.64.0.0', '100.100.100.200', '100.127.255.255']],
+    ['link-local', ['169.254.0.1', '169.254.255.255', 'fe80::abcd:1', 'febf:ffff::1']],
+    ['unique-local fc00::/7', ['fc00::', 'fc00::1', 'fdff:ffff:ffff:ffff::1']],
+    ['multicast', ['224.0.0.251', '239.0.0.1', 'ff05::2', 'ff0e::1']],
+    [
+      'IPv4-mapped IPv6 of a private IPv4',
+      ['::ffff:192.168.0.1', '::ffff:c0a8:1', '::ffff:100.64.0.1', '::ffff:0.0.0.0'],
+    ],
+    ['SIIT (::ffff:0:0:0/96) of a private IPv4', ['::ffff:0:7f00:1', '::ffff:0:a00:1']],
+    [
+      'NAT64 64:ff9b::/96 of a private IPv4, and local-use NAT64',
+      ['64:ff9b::7f00:1', '64:ff9b::a9fe:a9fe', '64:ff9b:1::1'],
+    ],
+    ['6to4 of a private IPv4', ['2002:7f00:1::1', '2002:a9fe:a9fe::', '2002:c0a8:101::1', '2002:6440:1::1']],
+    ['Teredo 2001::/32 (embeds an obfuscated IPv4)', ['2001:0:4136:e378:8000:63bf:3fff:fdd2', '2001:0:ffff::1']],
+    [
+      'documentation, benchmarking and other IETF special-purpose IPv6',
+      ['2001:db8:85a3::8a2e:370:7334', '3fff::1', '2001:2::1', '2001:10::1', '2001:20::1'],
+    ],
+    ['outside global unicast 2000::/3', ['4000::1', 'e000::1', 'fe00::1', '5f00::1']],
+  ])('%s', (_name, ips) => {
+    it.each(ips)('treats %s as private', (ip) => {
+      expect(isPrivateAddress(ip)).toBe(true);
+    });
+  });
+
   it.each([
     '8.8.8.8',
     '1.1.1.1',
@@ -67,6 +95,15 @@ describe('isPrivateAddress', () => {
     '::ffff:8.8.8.8',
     '64:ff9b::808:808',
     '2002:0808:0808::1',
+    '::ffff:808:808',
+    '::ffff:0:808:808',
+    '64:ff9b::1.1.1.1',
+    '1.0.0.0',
+    '223.255.255.255',
+    '192.175.48.1', // AS112 anycast DNS (public service)
+    '2620:4f:8000::1', // AS112 anycast DNS (public service)
+    '2001:4860:4860::8888',
+    '2001:200::1', // just past the IETF block 2001::/23
   ])('treats %s as public', (ip) => {
     expect(isPrivateAddress(ip)).toBe(false);
   });
@@ -140,6 +177,12 @@ describe('OutboundHttp SSRF guard', () => {
     'http://[fd00::1]/',
     'http://[fe80::1]/',
     'http://[::ffff:10.0.0.1]/',
+    'http://[::ffff:a9fe:a9fe]/',
+    'http://[64:ff9b::a9fe:a9fe]/',
+    'http://[2002:a9fe:a9fe::1]/',
+    'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+    'http://[ff02::1]/',
+    'http://224.0.0.1/',
   ])('refuses %s before any connection attempt', async (url) => {
     await expect(client.request({ method: 'GET', url })).rejects.toBeInstanceOf(SsrfBlockedError);
     expect(httpSpy).not.toHaveBeenCalled();

@@ -1,5 +1,6 @@
 import * as dns from 'node:dns';
 import * as net from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /** Why an outbound URL was refused. */
 export type SsrfBlockReason = 'invalid-url' | 'scheme' | 'private-address' | 'unresolvable';
@@ -17,85 +18,48 @@ export class SsrfBlockedError extends Error {
 
 const ALLOWED_PROTOCOLS = new Set(['http:', 'https:']);
 
-/** IPv4 ranges that are never reachable as public services: [network, prefix length]. */
-const BLOCKED_V4_RANGES: ReadonlyArray<readonly [string, number]> = [
-  ['0.0.0.0', 8], // "this" network, unspecified
-  ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local, cloud metadata
-  ['172.16.0.0', 12], // private
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.0.2.0', 24], // TEST-NET-1
-  ['192.88.99.0', 24], // 6to4 relay anycast (deprecated)
-  ['192.168.0.0', 16], // private
-  ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24], // TEST-NET-2
-  ['203.0.113.0', 24], // TEST-NET-3
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, includes 255.255.255.255 broadcast
-];
+/**
+ * Classification (ipaddr.js range names). IPv4: only `unicast` is public, plus the anycast ranges of
+ * public services (AS112 DNS, AMT relays); everything else (0.0.0.0/8, 10/8, 100.64/10 CGNAT,
+ * 127/8, 169.254/16 link-local and cloud metadata, 172.16/12, 192.0.0/24, TEST-NETs, 192.88.99/24,
+ * 192.168/16, 198.18/15, 224/4 multicast, 240/4 and broadcast) is not. An unknown range name from a
+ * later ipaddr.js counts as not public (fail closed).
+ */
+const PUBLIC_V4_RANGES: ReadonlySet<string> = new Set(['unicast', 'as112', 'amt']);
+/**
+ * IPv6: `unicast` inside 2000::/3 (global unicast) is public, plus AS112 and AMT anycast. Ranges that
+ * embed an IPv4 address are judged by it (IPv4-mapped ::ffff:0:0/96, SIIT ::ffff:0:0:0/96, NAT64
+ * 64:ff9b::/96, 6to4 2002::/16); the rest (::/128, ::1, ::/96 IPv4-compatible, fc00::/7 unique-local,
+ * fe80::/10 link-local, fec0::/10, ff00::/8 multicast, 100::/64 discard, 64:ff9b:1::/48 local NAT64,
+ * Teredo 2001::/32, ORCHID, benchmarking, the rest of the IETF block 2001::/23, documentation
+ * 2001:db8::/32 and 3fff::/20, segment routing) is not.
+ */
+const PUBLIC_V6_RANGES: ReadonlySet<string> = new Set(['unicast', 'as112v6', 'amt']);
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
 
-function parseV4(ip: string): number {
-  const parts = ip.split('.').map((p) => Number(p));
-  return ((parts[0] << 24) | (parts[1] << 16) | (parts[2] << 8) | parts[3]) >>> 0;
+/** The IPv4 address held in bytes [from, from + 4) of an IPv6 address. */
+function embeddedV4(addr: ipaddr.IPv6, from: number): ipaddr.IPv4 {
+  return new ipaddr.IPv4(addr.toByteArray().slice(from, from + 4));
 }
 
-const BLOCKED_V4: ReadonlyArray<{ network: number; mask: number }> = BLOCKED_V4_RANGES.map(([base, prefix]) => {
-  const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
-  return { network: (parseV4(base) & mask) >>> 0, mask };
-});
-
-function isBlockedV4(value: number): boolean {
-  return BLOCKED_V4.some(({ network, mask }) => (value & mask) >>> 0 === network);
+function isPublicV4(addr: ipaddr.IPv4): boolean {
+  return PUBLIC_V4_RANGES.has(addr.range());
 }
 
-/** Expands an IPv6 address (already validated by net.isIPv6) into eight 16-bit groups. */
-function parseV6(ip: string): number[] {
-  let text = ip.toLowerCase();
-  const tail: number[] = [];
-  const lastColon = text.lastIndexOf(':');
-  const last = text.slice(lastColon + 1);
-  if (last.includes('.')) {
-    const v4 = parseV4(last);
-    tail.push(v4 >>> 16, v4 & 0xffff);
-    text = text.slice(0, lastColon + 1);
-    if (!text.endsWith('::')) text = text.slice(0, -1);
+function isPublicV6(addr: ipaddr.IPv6): boolean {
+  const range = addr.range();
+  switch (range) {
+    case 'ipv4Mapped': // ::ffff:a.b.c.d
+    case 'rfc6145': // ::ffff:0:a.b.c.d
+      return isPublicV4(embeddedV4(addr, 12));
+    case 'rfc6052': // 64:ff9b::a.b.c.d; the local-use 64:ff9b:1::/48 is not public
+      return addr.match(NAT64_WELL_KNOWN) && isPublicV4(embeddedV4(addr, 12));
+    case '6to4': // 2002:aabb:ccdd::/48
+      return isPublicV4(embeddedV4(addr, 2));
+    default:
+      return PUBLIC_V6_RANGES.has(range) && addr.match(GLOBAL_UNICAST);
   }
-  const groups = (s: string): number[] => (s === '' ? [] : s.split(':').map((h) => parseInt(h, 16)));
-  const gap = text.indexOf('::');
-  if (gap < 0) return [...groups(text), ...tail];
-  const head = groups(text.slice(0, gap));
-  const rest = groups(text.slice(gap + 2));
-  const zeros = new Array<number>(8 - tail.length - head.length - rest.length).fill(0);
-  return [...head, ...zeros, ...rest, ...tail];
-}
-
-function v4FromGroups(high: number, low: number): number {
-  return ((high << 16) | low) >>> 0;
-}
-
-function isBlockedV6(g: number[]): boolean {
-  const firstFiveZero = g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0;
-  // ::ffff:a.b.c.d (IPv4-mapped): judge the embedded IPv4 address.
-  if (firstFiveZero && g[5] === 0xffff) return isBlockedV4(v4FromGroups(g[6], g[7]));
-  // ::/96 covers ::, ::1 and deprecated IPv4-compatible addresses; ::ffff:0:0/96 (SIIT) embeds IPv4.
-  if (firstFiveZero && g[5] === 0) return true;
-  if (g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0xffff && g[5] === 0) {
-    return isBlockedV4(v4FromGroups(g[6], g[7]));
-  }
-  // 64:ff9b::/96 (NAT64 well-known prefix) embeds IPv4; 64:ff9b:1::/48 is local-use NAT64.
-  if (g[0] === 0x64 && g[1] === 0xff9b) {
-    if (g[2] === 1) return true;
-    if (g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0) return isBlockedV4(v4FromGroups(g[6], g[7]));
-  }
-  // Only 2000::/3 is global unicast; this excludes fc00::/7, fe80::/10, fec0::/10, ff00::/8, 100::/64, ...
-  if ((g[0] & 0xe000) !== 0x2000) return true;
-  if (g[0] === 0x2001 && g[1] === 0x0db8) return true; // documentation
-  if (g[0] === 0x2001 && g[1] === 0) return true; // Teredo (embeds obfuscated IPv4)
-  if (g[0] === 0x2001 && (g[1] & 0xfff0) === 0x0010) return true; // ORCHID
-  if (g[0] === 0x2002) return isBlockedV4(v4FromGroups(g[1], g[2])); // 6to4 embeds IPv4
-  return false;
 }
 
 /** Removes IPv6 brackets and zone ids ("[fe80::1%eth0]" -> "fe80::1"). */
@@ -113,9 +77,10 @@ function normalizeIp(ip: string): string {
  */
 export function isPrivateAddress(ip: string): boolean {
   const addr = normalizeIp(ip);
+  // net.isIP first: it accepts only the standard notations (ipaddr.js also reads "0x7f.1" and the like).
   const version = net.isIP(addr);
-  if (version === 4) return isBlockedV4(parseV4(addr));
-  if (version === 6) return isBlockedV6(parseV6(addr));
+  if (version === 4) return !isPublicV4(ipaddr.IPv4.parse(addr));
+  if (version === 6) return !isPublicV6(ipaddr.IPv6.parse(addr));
   return true;
 }
 

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/decorators/api-errors.decorator';
-import { WorkspaceId } from '../../common/decorators/workspace.decorator';
+import { WorkspaceId } from '../../auth/workspace.decorator';
 import { IdParamDto } from '../../common/id-param.dto';
 import { ApiPageResponse, Page, PageQueryDto } from '../../common/pagination/pagination';
 import { SandboxPostDto } from './dto/sandbox-post.dto';

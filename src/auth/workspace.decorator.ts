@@ -1,7 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 
-/** The authenticated principal attached to the request by the API key guard. */
+/** The authenticated principal attached to the request by the API key guard (ApiKeyGuard). */
 export interface AuthContext {
   workspaceId: string;
   apiKeyId: string;
