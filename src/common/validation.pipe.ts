@@ -1,10 +1,17 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
 import { AppError, ErrorDetail } from './errors';
 
-/** class-validator errors as `{field, message}` details, nested fields as dotted paths under `parent`. */
+/**
+ * class-validator errors as `{field, message}` details, nested fields as paths under `parent`:
+ * dotted for properties, bracketed for array items (`thread[1].content`).
+ */
 export function toErrorDetails(errors: ValidationError[], parent = ''): ErrorDetail[] {
   return errors.flatMap((e) => {
-    const field = parent ? `${parent}.${e.property}` : e.property;
+    const field = /^\d+$/.test(e.property)
+      ? `${parent}[${e.property}]`
+      : parent
+        ? `${parent}.${e.property}`
+        : e.property;
     const own = Object.entries(e.constraints ?? {}).map(([kind, message]) => ({
       field,
       message: kind === 'whitelistValidation' ? `unknown field '${e.property}'` : message.replace(`${e.property} `, ''),

@@ -10,6 +10,8 @@ export interface ChannelLimits {
   maxImageBytes: number;
   /** MIME types the provider accepts as attachments. */
   supportedMimeTypes: string[];
+  /** Whether a post may carry a thread: follow-up parts published as a chain of replies. */
+  threads: boolean;
 }
 
 /**
@@ -60,6 +62,18 @@ export interface Problem {
   message: string;
 }
 
+/** A post of the thread being published, as an earlier part's publish returned it. */
+export interface ThreadPost extends PublishedRef {
+  /** The `replyRef` its publish returned (Bluesky: the record's CID); null when none. */
+  replyRef: Record<string, string> | null;
+}
+
+/** Where a thread part goes: the thread's first post and the part it answers. */
+export interface ReplyTo {
+  root: ThreadPost;
+  parent: ThreadPost;
+}
+
 export interface PublishInput {
   credentials: Record<string, unknown>;
   content: string;
@@ -76,6 +90,11 @@ export interface PublishInput {
   attempt?: number;
   /** When the publication was first due; Bluesky uses it for the record's createdAt and TID. */
   createdAt: Date;
+  /**
+   * Set for the parts of a thread after the first: publish this post as a reply to `parent`, in the
+   * thread that starts at `root`. Only given to networks whose limits say `threads: true`.
+   */
+  replyTo?: ReplyTo;
 }
 
 /** Reference to a published post on the provider. */
@@ -87,6 +106,11 @@ export interface PublishedRef {
 export interface PublishResult extends PublishedRef {
   /** Set when the adapter refreshed session tokens that the caller should store. */
   credentials?: Record<string, unknown>;
+  /**
+   * What the network needs besides the id to reply to this post (Bluesky: the record's CID). Kept
+   * with the thread part and handed back in `replyTo` when the next part is published.
+   */
+  replyRef?: Record<string, string>;
 }
 
 export interface Metrics {

@@ -457,6 +457,15 @@ export class BlueskyFake extends FakeHttpServer {
         }
       }
     }
+    if (record.reply !== undefined) {
+      const reply = asRecord(record.reply);
+      for (const side of ['root', 'parent'] as const) {
+        const ref = asRecord(reply?.[side]);
+        if (typeof ref?.uri !== 'string' || !ref.uri.startsWith('at://') || typeof ref.cid !== 'string') {
+          return `${prefix} Record/reply/${side} must be a com.atproto.repo.strongRef (uri and cid)`;
+        }
+      }
+    }
     const embed = asRecord(record.embed);
     if (embed) {
       if (embed.$type !== 'app.bsky.embed.images' || !Array.isArray(embed.images)) {

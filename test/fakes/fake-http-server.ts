@@ -64,6 +64,7 @@ interface FailRule {
   remaining: number;
   status: number;
   route?: string;
+  when?: (req: FakeRequest) => boolean;
 }
 
 class Hold implements FakeHold {
@@ -151,10 +152,11 @@ export abstract class FakeHttpServer {
 
   /**
    * The next `n` requests (to `route` only, when given: a route key such as 'POST /api/v1/statuses'
-   * or an XRPC method id, or an exact path) are answered with `status` and the provider's error body.
+   * or an XRPC method id, or an exact path; and only those `when` accepts, when given, e.g. the
+   * publish of one part of a thread by its text) are answered with `status` and the provider's error body.
    */
-  failNext(n: number, status = 500, route?: string): void {
-    if (n > 0) this.failRules.push({ remaining: n, status, route });
+  failNext(n: number, status = 500, route?: string, when?: (req: FakeRequest) => boolean): void {
+    if (n > 0) this.failRules.push({ remaining: n, status, route, when });
   }
 
   /** Removes pending failNext rules. */
@@ -226,9 +228,9 @@ export abstract class FakeHttpServer {
       }
       const delay = this.routeLatency.get(route) ?? this.latencyMs;
       if (delay > 0) await sleep(delay, undefined, { signal: this.stopping.signal });
-      const injected = this.takeFailure(route, url.pathname);
-      const reply =
-        injected ?? (await this.handle({ method, path: url.pathname, url, headers: req.headers, body, route }));
+      const request: FakeRequest = { method, path: url.pathname, url, headers: req.headers, body, route };
+      const injected = this.takeFailure(request);
+      const reply = injected ?? (await this.handle(request));
       this.send(res, reply);
     } catch (err) {
       if (this.stopping.signal.aborted) {
@@ -239,8 +241,10 @@ export abstract class FakeHttpServer {
     }
   }
 
-  private takeFailure(route: string, path: string): FakeReply | undefined {
-    const index = this.failRules.findIndex((r) => r.route === undefined || r.route === route || r.route === path);
+  private takeFailure(req: FakeRequest): FakeReply | undefined {
+    const index = this.failRules.findIndex(
+      (r) => (r.route === undefined || r.route === req.route || r.route === req.path) && (r.when?.(req) ?? true),
+    );
     if (index < 0) return undefined;
     const rule = this.failRules[index];
     rule.remaining -= 1;

@@ -57,6 +57,8 @@ export interface FakeMastodonStatus {
   visibility: string;
   mediaIds: string[];
   idempotencyKey: string | null;
+  /** The status this one replies to (`in_reply_to_id`), null for a top-level status. */
+  inReplyToId: string | null;
   createdAt: string;
   counts: FakeCounts;
 }
@@ -402,7 +404,9 @@ export class MastodonFake extends FakeHttpServer {
     return { status: 200, raw: media.bytes, headers: { 'content-type': media.mimeType } };
   }
 
-  private parseStatusParams(req: FakeRequest): { text: string; mediaIds: string[]; visibility: string } | undefined {
+  private parseStatusParams(
+    req: FakeRequest,
+  ): { text: string; mediaIds: string[]; visibility: string; inReplyToId: string | null } | undefined {
     const type = String(req.headers['content-type'] ?? '');
     if (type.startsWith('application/json')) {
       let data: unknown;
@@ -414,10 +418,12 @@ export class MastodonFake extends FakeHttpServer {
       if (typeof data !== 'object' || data === null) return undefined;
       const obj = data as Record<string, unknown>;
       const mediaIds = Array.isArray(obj.media_ids) ? obj.media_ids.map((v) => String(v)) : [];
+      const inReplyTo = obj.in_reply_to_id;
       return {
         text: typeof obj.status === 'string' ? obj.status : '',
         mediaIds,
         visibility: typeof obj.visibility === 'string' ? obj.visibility : 'public',
+        inReplyToId: typeof inReplyTo === 'string' || typeof inReplyTo === 'number' ? String(inReplyTo) : null,
       };
     }
     const form = new URLSearchParams(req.body.toString('utf8'));
@@ -425,6 +431,7 @@ export class MastodonFake extends FakeHttpServer {
       text: form.get('status') ?? '',
       mediaIds: form.getAll('media_ids[]'),
       visibility: form.get('visibility') ?? 'public',
+      inReplyToId: form.get('in_reply_to_id') || null,
     };
   }
 
@@ -442,6 +449,9 @@ export class MastodonFake extends FakeHttpServer {
     if (!params) return { status: 422, body: { error: 'Validation failed: malformed request body' } };
     const invalid = this.validateStatus(params, account);
     if (invalid) return { status: 422, body: { error: invalid } };
+    if (params.inReplyToId !== null && !this.statusById.has(params.inReplyToId)) {
+      return { status: 404, body: { error: 'The status you are trying to reply to does not appear to exist.' } };
+    }
 
     const status: FakeMastodonStatus = {
       id: String(this.nextStatusId++),
@@ -450,6 +460,7 @@ export class MastodonFake extends FakeHttpServer {
       visibility: params.visibility,
       mediaIds: params.mediaIds,
       idempotencyKey: key,
+      inReplyToId: params.inReplyToId,
       createdAt: new Date().toISOString(),
       counts: { likes: 0, reposts: 0, replies: 0 },
     };
@@ -503,8 +514,8 @@ export class MastodonFake extends FakeHttpServer {
     const json: Record<string, unknown> = {
       id: status.id,
       created_at: status.createdAt,
-      in_reply_to_id: null,
-      in_reply_to_account_id: null,
+      in_reply_to_id: status.inReplyToId,
+      in_reply_to_account_id: status.inReplyToId ? (this.statusById.get(status.inReplyToId)?.accountId ?? null) : null,
       sensitive: false,
       spoiler_text: '',
       visibility: status.visibility,

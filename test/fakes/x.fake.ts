@@ -41,6 +41,8 @@ export interface FakeTweet {
   authorId: string;
   text: string;
   mediaIds: string[];
+  /** The tweet this one replies to (`reply.in_reply_to_tweet_id`), null for a top-level tweet. */
+  inReplyToId: string | null;
   createdAt: string;
   counts: FakeCounts & { impressions: number };
 }
@@ -89,7 +91,7 @@ export class XFake extends FakeHttpServer {
   private readonly media = new Map<string, Media>();
   private nextId = 1_800_000_000_000_000_000n;
   private denyNextConsent = false;
-  private failAfterCreate: number[] = [];
+  private failAfterCreate: Array<{ status: number; when?: (text: string) => boolean }> = [];
 
   constructor(private readonly opts: XFakeOptions = {}) {
     super(opts);
@@ -145,9 +147,12 @@ export class XFake extends FakeHttpServer {
     this.refreshTokens.clear();
   }
 
-  /** The next tweet is created, then answered with `status` (the outcome is unknown to the client). */
-  failAfterCreateNext(status = 503): void {
-    this.failAfterCreate.push(status);
+  /**
+   * The next tweet (whose text `when` accepts, when given) is created, then answered with `status`
+   * (the outcome is unknown to the client).
+   */
+  failAfterCreateNext(status = 503, when?: (text: string) => boolean): void {
+    this.failAfterCreate.push({ status, when });
   }
 
   setCounts(id: string, counts: Partial<FakeCounts & { impressions: number }>): void {
@@ -330,7 +335,7 @@ export class XFake extends FakeHttpServer {
   }
 
   private async createTweet(req: FakeRequest, userId: string): Promise<FakeReply> {
-    let body: { text?: unknown; media?: { media_ids?: unknown } };
+    let body: { text?: unknown; media?: { media_ids?: unknown }; reply?: { in_reply_to_tweet_id?: unknown } };
     try {
       body = JSON.parse(req.body.toString()) as typeof body;
     } catch {
@@ -345,6 +350,10 @@ export class XFake extends FakeHttpServer {
         return problem(400, 'Invalid Request', `Your media IDs are invalid.`);
       }
     }
+    const inReplyTo = body.reply?.in_reply_to_tweet_id;
+    if (inReplyTo !== undefined && (typeof inReplyTo !== 'string' || !this.tweets.some((t) => t.id === inReplyTo))) {
+      return problem(403, 'Forbidden', 'You attempted to reply to a Tweet that is deleted or not visible to you.');
+    }
     if (this.tweets.some((t) => t.authorId === userId && t.text === text)) {
       return problem(403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
     }
@@ -353,13 +362,14 @@ export class XFake extends FakeHttpServer {
       authorId: userId,
       text,
       mediaIds,
+      inReplyToId: typeof inReplyTo === 'string' ? inReplyTo : null,
       createdAt: new Date().toISOString(),
       counts: { likes: 0, reposts: 0, replies: 0, quotes: 0, impressions: 0 },
     };
     this.tweets.push(tweet);
     await this.waitIfHeld();
-    const failStatus = this.failAfterCreate.shift();
-    if (failStatus !== undefined) return this.injectedFailure(failStatus);
+    const rule = this.failAfterCreate.findIndex((r) => r.when?.(text) ?? true);
+    if (rule >= 0) return this.injectedFailure(this.failAfterCreate.splice(rule, 1)[0].status);
     return { status: 201, body: { data: { id: tweet.id, text: tweet.text, edit_history_tweet_ids: [tweet.id] } } };
   }
 
@@ -404,6 +414,12 @@ export class XFake extends FakeHttpServer {
       edit_history_tweet_ids: [tweet.id],
     };
     if (wanted.has('created_at')) json.created_at = tweet.createdAt;
+    if (wanted.has('referenced_tweets') && tweet.inReplyToId) {
+      json.referenced_tweets = [{ type: 'replied_to', id: tweet.inReplyToId }];
+    }
+    if (wanted.has('in_reply_to_user_id') && tweet.inReplyToId) {
+      json.in_reply_to_user_id = this.tweets.find((t) => t.id === tweet.inReplyToId)?.authorId;
+    }
     if (wanted.has('public_metrics')) {
       json.public_metrics = {
         retweet_count: tweet.counts.reposts,

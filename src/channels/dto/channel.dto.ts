@@ -7,6 +7,8 @@ export class ChannelLimitsDto {
   maxCharacters!: number;
   /** Most media attachments per post. */
   maxMedia!: number;
+  /** Whether posts to this channel may carry a `thread` (published as a chain of replies). */
+  threads!: boolean;
 }
 
 /** A connected social account. Credentials are never returned. */
@@ -56,7 +58,7 @@ export class ChannelDto {
       avatarUrl: c.avatarUrl,
       profileUrl: c.profileUrl,
       status: c.status,
-      limits: { maxCharacters: c.limits.maxCharacters, maxMedia: c.limits.maxMedia },
+      limits: { maxCharacters: c.limits.maxCharacters, maxMedia: c.limits.maxMedia, threads: c.limits.threads },
       connectedAt: c.connectedAt.toISOString(),
       disconnectedAt: c.disconnectedAt?.toISOString() ?? null,
       createdAt: c.createdAt.toISOString(),

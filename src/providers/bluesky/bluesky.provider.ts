@@ -22,6 +22,7 @@ import type {
   PublishResult,
   PublishedRef,
   SocialProvider,
+  ThreadPost,
 } from '../social-provider.interface';
 import { BlueskySession, createSession, parseSessionTokens } from './bluesky-session';
 import { BLUESKY, BlueskyXrpc, XrpcResponse, xrpcErrorText } from './bluesky-xrpc.client';
@@ -43,12 +44,20 @@ export interface BlueskyProviderOptions {
   uploadTimeoutMs?: number;
 }
 
+/** com.atproto.repo.strongRef: a record by URI and content hash. */
+interface StrongRef {
+  uri: string;
+  cid: string;
+}
+
 interface PostRecord {
   $type: 'app.bsky.feed.post';
   text: string;
   createdAt: string;
   facets?: Facet[];
   embed?: { $type: 'app.bsky.embed.images'; images: ImageEmbed[] };
+  /** A reply: the thread's first post and the post answered. */
+  reply?: { root: StrongRef; parent: StrongRef };
 }
 
 interface ImageEmbed {
@@ -72,7 +81,9 @@ function rkeyOf(uri: string): string {
 
 /**
  * Bluesky adapter (AT Protocol XRPC). Publishing is idempotent through a record key derived from the
- * publication (createdAt + idempotency key): a retry hits the existing record and returns it.
+ * publication (createdAt + idempotency key): a retry hits the existing record and returns it. A thread
+ * part is a post whose `reply` names the thread's first post (root) and the previous part (parent) as
+ * strong references (URI + CID); the CID of each part is returned as `replyRef` for the next one.
  */
 export class BlueskyProvider implements SocialProvider {
   readonly id = 'bluesky' as const;
@@ -160,13 +171,20 @@ export class BlueskyProvider implements SocialProvider {
     const facets = await this.buildFacets(session, input.content);
     if (facets.length > 0) record.facets = facets;
     if (images.length > 0) record.embed = { $type: 'app.bsky.embed.images', images };
+    if (input.replyTo) {
+      record.reply = {
+        root: await this.strongRef(session, input.replyTo.root),
+        parent: await this.strongRef(session, input.replyTo.parent),
+      };
+    }
 
     const rkey = deterministicTid(input.createdAt, input.idempotencyKey);
-    const uri = await this.createRecord(session, rkey, record);
+    const { uri, cid } = await this.createRecord(session, rkey, record);
     const current = session.credentials;
     return {
       platformPostId: uri,
       url: `https://bsky.app/profile/${current.handle}/post/${rkeyOf(uri)}`,
+      replyRef: { cid },
       ...(session.changed ? { credentials: toStoredRecord(current) } : {}),
     };
   }
@@ -267,11 +285,30 @@ export class BlueskyProvider implements SocialProvider {
   }
 
   /**
+   * The strong reference of a post of the thread: its URI and the CID kept when it was published, or,
+   * when none was kept, the CID read back from the repository.
+   */
+  private async strongRef(session: BlueskySession, post: ThreadPost): Promise<StrongRef> {
+    const kept = post.replyRef?.cid;
+    if (kept) return { uri: post.platformPostId, cid: kept };
+    const [, , repo = '', collection = '', rkey = ''] = post.platformPostId.replace(/^at:\/\//, '//').split('/');
+    const res = await session.call({
+      method: 'GET',
+      nsid: 'com.atproto.repo.getRecord',
+      params: { repo, collection, rkey },
+    });
+    if (!isOk(res)) throw failure(res, 'content');
+    const cid = asNonEmptyString(asObject(res.data)?.cid);
+    if (!cid) throw new ContentRejectedError(`Bluesky returned no CID for ${post.platformPostId}`);
+    return { uri: post.platformPostId, cid };
+  }
+
+  /**
    * Creates the post under its deterministic record key. When the key is taken (the reference PDS
    * answers 500 InternalServerError today; newer ones a 400/409 error), the existing record is read
    * back and returned if it is this publication's post.
    */
-  private async createRecord(session: BlueskySession, rkey: string, record: PostRecord): Promise<string> {
+  private async createRecord(session: BlueskySession, rkey: string, record: PostRecord): Promise<StrongRef> {
     const repo = session.credentials.did;
     const res = await session.call({
       method: 'POST',
@@ -279,9 +316,13 @@ export class BlueskyProvider implements SocialProvider {
       json: { repo, collection: POST_COLLECTION, rkey, record },
     });
     if (isOk(res)) {
-      const uri = asNonEmptyString(asObject(res.data)?.uri);
-      if (!uri) throw new TransientProviderError('Bluesky created the post but returned no URI', res.status);
-      return uri;
+      const created = asObject(res.data);
+      const uri = asNonEmptyString(created?.uri);
+      const cid = asNonEmptyString(created?.cid);
+      if (!uri || !cid) {
+        throw new TransientProviderError('Bluesky created the post but returned no URI or CID', res.status);
+      }
+      return { uri, cid };
     }
     if (res.status === 400 || res.status === 409 || res.status === 500) {
       const existing = await this.findExisting(session, repo, rkey, record);
@@ -295,7 +336,7 @@ export class BlueskyProvider implements SocialProvider {
     repo: string,
     rkey: string,
     record: PostRecord,
-  ): Promise<string | undefined> {
+  ): Promise<StrongRef | undefined> {
     let res: XrpcResponse;
     try {
       res = await session.call({
@@ -310,11 +351,12 @@ export class BlueskyProvider implements SocialProvider {
     const found = asObject(res.data);
     const value = asObject(found?.value);
     const uri = asNonEmptyString(found?.uri);
-    if (!uri || !value) return undefined;
+    const cid = asNonEmptyString(found?.cid);
+    if (!uri || !cid || !value) return undefined;
     if (value.text !== record.text || value.createdAt !== record.createdAt) {
       throw new ContentRejectedError(`Another Bluesky post already uses the record key ${rkey}`, 409);
     }
-    return uri;
+    return { uri, cid };
   }
 }
 

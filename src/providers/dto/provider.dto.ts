@@ -6,6 +6,8 @@ export class ProviderLimitsDto {
   maxMedia!: number;
   maxImageBytes!: number;
   supportedMimeTypes!: string[];
+  /** Whether the network takes threads: a post's follow-up parts published as a chain of replies. */
+  threads!: boolean;
 }
 
 export class ProviderDto {

@@ -6,6 +6,8 @@ export const MASTODON_DEFAULT_LIMITS: ChannelLimits = Object.freeze({
   maxMedia: 4,
   maxImageBytes: 16 * 1024 * 1024,
   supportedMimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/heic', 'image/heif', 'image/avif'],
+  // A reply is a status with in_reply_to_id.
+  threads: true,
 });
 
 function positiveInt(value: unknown): number | undefined {
@@ -26,5 +28,6 @@ export function limitsFromInstance(instance: unknown): ChannelLimits {
     maxMedia: positiveInt(at(statuses, 'max_media_attachments')) ?? MASTODON_DEFAULT_LIMITS.maxMedia,
     maxImageBytes: positiveInt(at(media, 'image_size_limit')) ?? MASTODON_DEFAULT_LIMITS.maxImageBytes,
     supportedMimeTypes: mimeTypes && mimeTypes.length > 0 ? mimeTypes : [...MASTODON_DEFAULT_LIMITS.supportedMimeTypes],
+    threads: true,
   };
 }

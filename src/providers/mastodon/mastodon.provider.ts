@@ -39,7 +39,8 @@ const MAX_POLL_DELAY_MS = 2_000;
 
 /**
  * Mastodon adapter (REST API v1/v2). The status is created with `Idempotency-Key`, so retries of a
- * publication never create a second status (Mastodon keeps keys for one hour). Media ids uploaded for
+ * publication never create a second status (Mastodon keeps keys for one hour). A thread part is a
+ * status with `in_reply_to_id` set to the previous part. Media ids uploaded for
  * a publication are remembered in-process for an hour so a retry after a failed status call reuses them.
  */
 export class MastodonProvider implements SocialProvider {
@@ -123,7 +124,13 @@ export class MastodonProvider implements SocialProvider {
       {
         method: 'POST',
         path: '/api/v1/statuses',
-        json: { status: input.content, media_ids: mediaIds, visibility: 'public' },
+        json: {
+          status: input.content,
+          media_ids: mediaIds,
+          visibility: 'public',
+          // A thread part: a reply to the previous part (Mastodon keeps the chain from there).
+          ...(input.replyTo ? { in_reply_to_id: input.replyTo.parent.platformPostId } : {}),
+        },
         headers: { 'idempotency-key': input.idempotencyKey },
       },
       'content',

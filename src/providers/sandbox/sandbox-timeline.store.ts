@@ -8,8 +8,11 @@ import { SandboxMedia, SandboxPost } from './sandbox-post.entity';
 export interface SandboxTimeline {
   /** Counts one attempt of a publication, creating its row on the first; returns the row after counting. */
   attempt(accountId: string, idempotencyKey: string): Promise<SandboxPost>;
-  /** Puts the attempted post on the timeline; a post already there is returned unchanged. */
-  publish(id: string, content: string, media: SandboxMedia[]): Promise<SandboxPost>;
+  /**
+   * Puts the attempted post on the timeline (as a reply to `inReplyTo` when given); a post already
+   * there is returned unchanged.
+   */
+  publish(id: string, content: string, media: SandboxMedia[], inReplyTo?: string | null): Promise<SandboxPost>;
   /** A published post of the account, or null. */
   find(accountId: string, id: string): Promise<SandboxPost | null>;
 }
@@ -29,11 +32,16 @@ export class SandboxTimelineStore implements SandboxTimeline {
     return this.posts.findOneByOrFail({ id: rows[0].id });
   }
 
-  async publish(id: string, content: string, media: SandboxMedia[]): Promise<SandboxPost> {
+  async publish(
+    id: string,
+    content: string,
+    media: SandboxMedia[],
+    inReplyTo: string | null = null,
+  ): Promise<SandboxPost> {
     await this.posts
       .createQueryBuilder()
       .update()
-      .set({ content, media, publishedAt: () => 'clock_timestamp()' })
+      .set({ content, media, inReplyTo, publishedAt: () => 'clock_timestamp()' })
       .where('id = :id AND published_at IS NULL', { id })
       .execute();
     return this.posts.findOneByOrFail({ id });

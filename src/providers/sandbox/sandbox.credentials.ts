@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { parseWithSchema } from '../credentials-schema';
 import { SANDBOX_MAX_CHARACTERS, SANDBOX_MAX_MEDIA } from './sandbox.limits';
 
@@ -36,6 +36,15 @@ export class SandboxCredentialsDto {
   @Min(0)
   @Max(SANDBOX_MAX_MEDIA)
   maxMedia?: number;
+
+  @ApiProperty({
+    required: false,
+    default: true,
+    description: 'Whether posts may carry a thread; false plays a network without replies (threads refused)',
+  })
+  @IsOptional()
+  @IsBoolean()
+  threads?: boolean;
 }
 
 /** What is stored (sealed) for a sandbox channel: the given fields plus the timeline's account id. */
@@ -48,6 +57,7 @@ export interface SandboxCredentials {
   name: string;
   maxCharacters?: number;
   maxMedia?: number;
+  threads?: boolean;
 }
 
 export interface StoredSandboxAccount extends SandboxCredentials {
@@ -57,11 +67,17 @@ export interface StoredSandboxAccount extends SandboxCredentials {
 /** The credentials given to connect; throws InvalidCredentialsError. */
 export function parseSandboxCredentials(raw: unknown): SandboxCredentials {
   const c = parseWithSchema(SandboxCredentialsDto, raw, 'Sandbox credentials') as unknown as SandboxCredentials;
-  return { name: c.name.trim(), maxCharacters: c.maxCharacters, maxMedia: c.maxMedia };
+  return { name: c.name.trim(), maxCharacters: c.maxCharacters, maxMedia: c.maxMedia, threads: c.threads };
 }
 
 /** The stored credentials of a connected sandbox channel; throws InvalidCredentialsError. */
 export function parseStoredSandboxAccount(raw: unknown): StoredSandboxAccount {
   const c = parseWithSchema(StoredSandboxCredentials, raw, 'Sandbox credentials') as unknown as StoredSandboxAccount;
-  return { name: c.name, maxCharacters: c.maxCharacters, maxMedia: c.maxMedia, accountId: c.accountId };
+  return {
+    name: c.name,
+    maxCharacters: c.maxCharacters,
+    maxMedia: c.maxMedia,
+    threads: c.threads,
+    accountId: c.accountId,
+  };
 }

@@ -35,9 +35,9 @@ class MemoryTimeline implements SandboxTimeline {
     return Promise.resolve({ ...row });
   }
 
-  publish(id: string, content: string, media: SandboxMedia[]): Promise<SandboxPost> {
+  publish(id: string, content: string, media: SandboxMedia[], inReplyTo: string | null = null): Promise<SandboxPost> {
     const row = this.rows.find((r) => r.id === id)!;
-    if (!row.publishedAt) Object.assign(row, { content, media, publishedAt: new Date() });
+    if (!row.publishedAt) Object.assign(row, { content, media, inReplyTo, publishedAt: new Date() });
     return Promise.resolve({ ...row });
   }
 
@@ -110,6 +110,22 @@ describe('SandboxProvider', () => {
         sha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
       },
     ]);
+  });
+
+  it('publishes a reply under its parent, and refuses a parent that is not on the timeline', async () => {
+    const root = await sandbox.publish(input('part 1'));
+    const ref = { ...root, replyRef: null };
+    const reply = await sandbox.publish({ ...input('part 2'), replyTo: { root: ref, parent: ref } });
+    expect(timeline.rows.find((r) => r.id === reply.platformPostId)?.inReplyTo).toBe(root.platformPostId);
+    const missing = { platformPostId: randomUUID(), url: 'sandbox:posts/x', replyRef: null };
+    await expect(sandbox.publish({ ...input('orphan'), replyTo: { root: missing, parent: missing } })).rejects.toThrow(
+      ContentRejectedError,
+    );
+  });
+
+  it('lets an account play a network without threads', async () => {
+    expect((await sandbox.connect({ name: 'Flat', threads: false })).limits.threads).toBe(false);
+    expect((await sandbox.connect({ name: 'Default' })).limits.threads).toBe(true);
   });
 
   it('refuses everything when disabled', async () => {

@@ -115,7 +115,7 @@ export class SandboxProvider implements SocialProvider {
       handle: `@${slug}@sandbox`,
       avatarUrl: null,
       profileUrl: null,
-      limits: sandboxLimits(given.maxCharacters, given.maxMedia),
+      limits: sandboxLimits(given.maxCharacters, given.maxMedia, given.threads),
       credentials: { ...given, accountId },
     });
   }
@@ -150,9 +150,13 @@ export class SandboxProvider implements SocialProvider {
         503,
       );
     }
+    const parent = input.replyTo?.parent.platformPostId ?? null;
+    if (parent !== null && !(await this.timeline.find(account.accountId, parent))) {
+      throw new ContentRejectedError(`sandbox: the post ${parent} to reply to is not on this account's timeline`, 404);
+    }
     const media: SandboxMedia[] = [];
     for (const item of input.media) media.push(await receive(item));
-    const published = await this.timeline.publish(row.id, input.content, media);
+    const published = await this.timeline.publish(row.id, input.content, media, parent);
     return this.ref(published.id);
   }
 

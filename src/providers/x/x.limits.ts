@@ -6,6 +6,8 @@ export const X_LIMITS: ChannelLimits = Object.freeze({
   maxMedia: 4,
   maxImageBytes: 5 * 1024 * 1024,
   supportedMimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'],
+  // A reply is a post with `reply.in_reply_to_tweet_id`.
+  threads: true,
 });
 
 /** Bytes sent per APPEND of the chunked media upload. */

@@ -35,6 +35,16 @@ function comparable(text: string): string {
     .trim();
 }
 
+/** The post a tweet replies to (`referenced_tweets` of type `replied_to`), if any. */
+function repliedTo(tweet: Record<string, unknown> | undefined): string | undefined {
+  const refs = tweet?.referenced_tweets;
+  for (const ref of Array.isArray(refs) ? refs : []) {
+    const r = asObject(ref);
+    if (r?.type === 'replied_to') return asString(r.id);
+  }
+  return undefined;
+}
+
 /** X API v2 with a user's OAuth 2.0 token (connected through the oauth module). */
 export class XProvider implements SocialProvider {
   readonly id = 'x';
@@ -90,8 +100,9 @@ export class XProvider implements SocialProvider {
 
   /**
    * X has no idempotency key. A retry (attempt > 1) first looks for the post on the account's recent
-   * timeline (same text, created since the publication started) and returns it when found; X's own
-   * duplicate-content refusal on a retry triggers the same lookup. See docs/adr/0017.
+   * timeline (same text, created since the publication started, and for a thread part replying to the
+   * previous part) and returns it when found; X's own duplicate-content refusal on a retry triggers the
+   * same lookup. See docs/adr/0017.
    */
   async publish(input: PublishInput): Promise<PublishResult> {
     const creds = parseXCredentials(input.credentials);
@@ -103,11 +114,11 @@ export class XProvider implements SocialProvider {
     }
     const mediaIds: string[] = [];
     for (const media of input.media) mediaIds.push(await this.upload(api, media));
-    const res = await api.send({
-      method: 'POST',
-      path: '/2/tweets',
-      json: mediaIds.length ? { text: input.content, media: { media_ids: mediaIds } } : { text: input.content },
-    });
+    const json: Record<string, unknown> = { text: input.content };
+    if (mediaIds.length) json.media = { media_ids: mediaIds };
+    // A thread part: a reply to the previous part.
+    if (input.replyTo) json.reply = { in_reply_to_tweet_id: input.replyTo.parent.platformPostId };
+    const res = await api.send({ method: 'POST', path: '/2/tweets', json });
     if (isDuplicateRefusal(res.status, res.data) && retry) {
       const found = await this.findRecent(api, creds.userId, input);
       if (found) return found;
@@ -140,23 +151,31 @@ export class XProvider implements SocialProvider {
     };
   }
 
-  /** The account's post with this text created since the publication started, if any. */
+  /**
+   * The account's post with this text created since the publication started (and, for a thread part,
+   * replying to the previous part), if any.
+   */
   private async findRecent(api: XApi, userId: string | null, input: PublishInput): Promise<PublishResult | null> {
     if (!userId) return null;
     const since = new Date(input.createdAt.getTime() - LOOKUP_SLACK_MS).toISOString();
     const res = await api.call(
       {
         method: 'GET',
-        path: `/2/users/${encodeURIComponent(userId)}/tweets?max_results=20&tweet.fields=created_at&start_time=${encodeURIComponent(since)}`,
+        path:
+          `/2/users/${encodeURIComponent(userId)}/tweets?max_results=20&tweet.fields=created_at,referenced_tweets` +
+          `&start_time=${encodeURIComponent(since)}`,
       },
       'content',
     );
     const wanted = comparable(input.content);
+    const parent = input.replyTo?.parent.platformPostId;
     const items = asObject(res.data)?.data;
     for (const item of Array.isArray(items) ? items : []) {
       const tweet = asObject(item);
       const id = asString(tweet?.id);
-      if (id && comparable(asString(tweet?.text) ?? '') === wanted) return { platformPostId: id, url: this.urlOf(id) };
+      if (!id || comparable(asString(tweet?.text) ?? '') !== wanted) continue;
+      if (parent !== undefined && repliedTo(tweet) !== parent) continue;
+      return { platformPostId: id, url: this.urlOf(id) };
     }
     return null;
   }
