@@ -4,7 +4,7 @@ import { Repository } from 'typeorm';
 import type { MediaUsage } from '../media/media-usage.port';
 import { Post } from './post.entity';
 
-/** Answers media's MEDIA_USAGE port from the posts table (owned here). */
+/** Answers media's MEDIA_USAGE port from the posts table (owned here): media of the post or of its thread. */
 @Injectable()
 export class PostMediaUsageStore implements MediaUsage {
   constructor(@InjectRepository(Post) private readonly posts: Repository<Post>) {}
@@ -15,7 +15,11 @@ export class PostMediaUsageStore implements MediaUsage {
       .select('1')
       .where('p.workspaceId = :workspaceId', { workspaceId })
       .andWhere("p.status IN ('scheduled', 'publishing')")
-      .andWhere(':mediaId = ANY(p.mediaIds)', { mediaId })
+      // The post's own media, or a thread part's (`thread @> [{"mediaIds": [id]}]`).
+      .andWhere(
+        "(:mediaId = ANY(p.mediaIds) OR p.thread @> jsonb_build_array(jsonb_build_object('mediaIds', jsonb_build_array(CAST(:mediaId AS text)))))",
+        { mediaId },
+      )
       .limit(1)
       .getRawOne<unknown>();
     return found !== undefined && found !== null;

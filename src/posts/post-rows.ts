@@ -1,13 +1,16 @@
+import { PostTargetPart } from './post-target-part.entity';
 import { PostTarget } from './post-target.entity';
 import { Post } from './post.entity';
 
 /** Raw-row mappers for the publishing hot path, which uses plain SQL (see PublisherService). */
 export const POST_COLUMNS =
-  'id, workspace_id, content, status, media_ids, scheduled_at, timeline_at, published_at, metadata, external_id, publication, created_at, updated_at';
+  'id, workspace_id, content, status, media_ids, thread, scheduled_at, timeline_at, published_at, metadata, external_id, publication, created_at, updated_at';
 
 export const TARGET_COLUMNS =
   'id, post_id, channel_id, position, status, publication, due_at, publication_started_at, claim_job_id, claimed_until, ' +
   'attempts, platform_post_id, url, published_at, error_code, error_message, updated_at';
+
+export const PART_COLUMNS = 'target_id, index, platform_post_id, url, reply_ref, published_at';
 
 type Row = Record<string, unknown>;
 
@@ -18,6 +21,7 @@ export function toPost(r: Row): Post {
     content: r.content,
     status: r.status,
     mediaIds: r.media_ids ?? [],
+    thread: r.thread ?? [],
     scheduledAt: r.scheduled_at ?? null,
     timelineAt: r.timeline_at,
     publishedAt: r.published_at ?? null,
@@ -48,5 +52,16 @@ export function toTarget(r: Row): PostTarget {
     errorCode: r.error_code ?? null,
     errorMessage: r.error_message ?? null,
     updatedAt: r.updated_at,
+  });
+}
+
+export function toPart(r: Row): PostTargetPart {
+  return Object.assign(new PostTargetPart(), {
+    targetId: r.target_id,
+    index: r.index,
+    platformPostId: r.platform_post_id,
+    url: r.url,
+    replyRef: r.reply_ref ?? null,
+    publishedAt: r.published_at,
   });
 }

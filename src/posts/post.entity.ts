@@ -15,6 +15,12 @@ import { PostTarget } from './post-target.entity';
 export const POST_STATUSES = ['draft', 'scheduled', 'publishing', 'published', 'failed'] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
+/** A follow-up part of a thread: published as a reply to the part before it. */
+export interface ThreadPart {
+  content: string;
+  mediaIds: string[];
+}
+
 /**
  * A post to one or more channels. States: draft -> scheduled -> publishing -> published | failed,
  * and draft -> publishing for publish-now. One PostTarget per channel carries the per-network outcome.
@@ -46,6 +52,10 @@ export class Post {
 
   @Column({ type: 'uuid', array: true, default: () => "'{}'" })
   mediaIds!: string[];
+
+  /** Parts 2, 3, ... of a thread (the post's own content and media are part 1); empty for a single post. */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  thread!: ThreadPart[];
 
   @Column({ type: 'timestamptz', nullable: true })
   scheduledAt!: Date | null;

@@ -5,6 +5,8 @@ import { OAuthModule } from '../oauth/oauth.module';
 import { MediaModule } from '../media/media.module';
 import { MediaService } from '../media/media.service';
 import { POST_MEDIA } from './post-media.port';
+import { PostTargetPart } from './post-target-part.entity';
+import { PostTargetPartsStore } from './post-target-parts.store';
 import { PostTarget } from './post-target.entity';
 import { Post } from './post.entity';
 import { PostsController } from './posts.controller';
@@ -14,14 +16,28 @@ import { PublishedTargetsStore } from './published-targets.store';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Post, PostTarget]),
+    TypeOrmModule.forFeature([Post, PostTarget, PostTargetPart]),
     PublishQueue.registration(),
     ChannelsModule,
     OAuthModule,
     MediaModule,
   ],
   controllers: [PostsController],
-  providers: [PostsService, PublishQueue, PublishedTargetsStore, { provide: POST_MEDIA, useExisting: MediaService }],
-  exports: [PostsService, PublishQueue, PublishedTargetsStore, POST_MEDIA, ChannelsModule, OAuthModule],
+  providers: [
+    PostsService,
+    PublishQueue,
+    PublishedTargetsStore,
+    PostTargetPartsStore,
+    { provide: POST_MEDIA, useExisting: MediaService },
+  ],
+  exports: [
+    PostsService,
+    PublishQueue,
+    PublishedTargetsStore,
+    PostTargetPartsStore,
+    POST_MEDIA,
+    ChannelsModule,
+    OAuthModule,
+  ],
 })
 export class PostsModule {}

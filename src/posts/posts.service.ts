@@ -12,8 +12,9 @@ import { CreatePostDto } from './dto/create-post.dto';
 import { ListPostsQueryDto } from './dto/list-posts.query.dto';
 import { PostDto, PostProblemDto } from './dto/post.dto';
 import { POST_MEDIA, PostMediaItem, PostMediaPort } from './post-media.port';
+import { PostTargetPartsStore } from './post-target-parts.store';
 import { PostTarget } from './post-target.entity';
-import { Post, PostStatus } from './post.entity';
+import { Post, PostStatus, ThreadPart } from './post.entity';
 import { PublishQueue } from './publish.queue';
 
 const EDITABLE: PostStatus[] = ['draft', 'scheduled', 'failed'];
@@ -38,6 +39,14 @@ interface Checked {
   media: PostMediaItem[];
 }
 
+/** The thread of a request body as stored: every part with its media list. */
+function threadOf(dto: CreatePostDto): ThreadPart[] {
+  return (dto.thread ?? []).map((p) => ({ content: p.content, mediaIds: p.mediaIds ?? [] }));
+}
+
+/** Problems of a provider's validate that concern one part (the others are the post's, reported once). */
+const PART_FIELDS = new Set(['content', 'mediaIds']);
+
 /** Posts: create (draft / schedule / publish now), read, replace, delete, validate. */
 @Injectable()
 export class PostsService {
@@ -49,6 +58,7 @@ export class PostsService {
     private readonly providers: ProviderRegistry,
     private readonly queue: PublishQueue,
     @Inject(POST_MEDIA) private readonly media: PostMediaPort,
+    private readonly parts: PostTargetPartsStore,
   ) {}
 
   /** POST /posts/validate: every problem, nothing saved. Malformed bodies still answer 400. */
@@ -66,6 +76,7 @@ export class PostsService {
         workspaceId,
         content: dto.content,
         mediaIds: dto.mediaIds ?? [],
+        thread: threadOf(dto),
         metadata: dto.metadata ?? {},
         externalId: dto.externalId ?? null,
         publishedAt: null,
@@ -90,13 +101,25 @@ export class PostsService {
         throw AppError.conflict(`A ${post.status} post cannot be edited`);
       }
       const old = await em.getRepository(PostTarget).find({ where: { postId: id } });
-      // Targets already published (a failed multi-channel post) are kept: never post twice.
-      const kept = old.filter((t) => t.status === 'published' && dto.channelIds.includes(t.channelId));
+      const withParts = new Set(
+        (
+          await this.parts.forTargets(
+            old.map((t) => t.id),
+            em,
+          )
+        ).map((p) => p.targetId),
+      );
+      // Never post twice: targets already published (a failed multi-channel post) are kept, and so are
+      // targets with published parts of a thread, which continue after those parts.
+      const kept = old.filter(
+        (t) => dto.channelIds.includes(t.channelId) && (t.status === 'published' || withParts.has(t.id)),
+      );
       const dropped = old.filter((t) => !kept.includes(t));
       if (dropped.length) await em.getRepository(PostTarget).delete(dropped.map((t) => t.id));
       Object.assign(post, {
         content: dto.content,
         mediaIds: dto.mediaIds ?? [],
+        thread: threadOf(dto),
         metadata: dto.metadata ?? {},
         // Omitted on a replace: the post keeps its reference.
         externalId: dto.externalId ?? post.externalId,
@@ -110,8 +133,12 @@ export class PostsService {
         dto.channelIds.filter((c) => !kept.some((t) => t.channelId === c)),
         dto.channelIds,
       );
-      for (const t of kept)
-        await em.getRepository(PostTarget).update(t.id, { position: dto.channelIds.indexOf(t.channelId) });
+      for (const t of kept) {
+        const changes: Partial<PostTarget> = { position: dto.channelIds.indexOf(t.channelId) };
+        if (t.status !== 'published') Object.assign(changes, this.freshTarget(post));
+        Object.assign(t, changes);
+        await em.getRepository(PostTarget).update(t.id, changes);
+      }
       return { post, targets: [...kept, ...fresh], dropped };
     });
     await this.queue.cancel(result.dropped);
@@ -136,7 +163,8 @@ export class PostsService {
   async get(workspaceId: string, id: string): Promise<PostDto> {
     const post = isUuid(id) ? await this.posts.findOne({ where: { id, workspaceId } }) : null;
     if (!post) throw AppError.notFound('Post');
-    return PostDto.from(post, await this.targets.find({ where: { postId: id } }));
+    const targets = await this.targets.find({ where: { postId: id } });
+    return PostDto.from(post, targets, await this.parts.forTargets(targets.map((t) => t.id)));
   }
 
   /** Keyset pagination on (sort column, id); the channel filter is an indexed EXISTS. */
@@ -166,11 +194,13 @@ export class PostsService {
           .where('t.post_id IN (:...ids)', { ids: page.map((p) => p.id) })
           .getMany()
       : [];
+    const parts = await this.parts.forTargets(targets.map((t) => t.id));
     return {
       data: page.map((p) =>
         PostDto.from(
           p,
           targets.filter((t) => t.postId === p.id),
+          parts,
         ),
       ),
       nextCursor,
@@ -190,22 +220,34 @@ export class PostsService {
     }
   }
 
-  /** Channels active and in the workspace, media ready and in the workspace, each channel's limits. */
+  /**
+   * Channels active and in the workspace, media of every part ready and in the workspace, every part
+   * against each channel's limits, and threads only where the channel takes them.
+   */
   private async check(workspaceId: string, dto: CreatePostDto): Promise<Checked> {
     const problems: PostProblemDto[] = [];
-    const mediaIds = dto.mediaIds ?? [];
+    const thread = threadOf(dto);
+    const parts = [{ content: dto.content, mediaIds: dto.mediaIds ?? [] }, ...thread];
+    const allMediaIds = [...new Set(parts.flatMap((p) => p.mediaIds))];
     const [channels, media] = await Promise.all([
       this.channels.findMany(workspaceId, dto.channelIds),
-      mediaIds.length ? this.media.findMany(workspaceId, mediaIds) : Promise.resolve([]),
+      allMediaIds.length ? this.media.findMany(workspaceId, allMediaIds) : Promise.resolve([]),
     ]);
-    const ordered = mediaIds.map((id) => media.find((m) => m.id === id));
-    mediaIds.forEach((id, i) => {
-      const m = ordered[i];
-      if (!m) problems.push({ channelId: null, field: 'mediaIds', message: `media ${id} not found` });
-      else if (m.status !== 'ready')
-        problems.push({ channelId: null, field: 'mediaIds', message: `media ${id} is ${m.status}, not ready` });
+    // Part 0's problems are named as before (`mediaIds`); part i's under `thread[i - 1]`.
+    const path = (index: number, field: string) => (index === 0 ? field : `thread[${index - 1}].${field}`);
+    const label = (index: number) => (index === 0 ? '' : `thread[${index - 1}]: `);
+    const readyByPart = parts.map((part, index) => {
+      const ordered = part.mediaIds.map((id) => media.find((m) => m.id === id));
+      part.mediaIds.forEach((id, i) => {
+        const m = ordered[i];
+        const field = path(index, 'mediaIds');
+        if (!m) problems.push({ channelId: null, field, message: `${label(index)}media ${id} not found` });
+        else if (m.status !== 'ready')
+          problems.push({ channelId: null, field, message: `${label(index)}media ${id} is ${m.status}, not ready` });
+      });
+      return ordered.filter((m): m is PostMediaItem => !!m && m.status === 'ready');
     });
-    const readyMedia = ordered.filter((m): m is PostMediaItem => !!m && m.status === 'ready');
+    const readyMedia = readyByPart[0];
     for (const channelId of dto.channelIds) {
       const channel = channels.find((c) => c.id === channelId);
       if (!channel) {
@@ -220,18 +262,29 @@ export class PostsService {
         });
         continue;
       }
-      const found = this.providers
-        .get(channel.provider)
-        .validate({ content: dto.content, media: readyMedia }, channel.limits);
-      for (const p of found) {
+      const provider = this.providers.get(channel.provider);
+      const prefix = `channel ${channelId} (${channel.provider} ${channel.handle}): `;
+      const found = provider.validate({ content: dto.content, media: readyMedia }, channel.limits);
+      for (const p of found) problems.push({ channelId, field: p.field, message: `${prefix}${p.message}` });
+      if (thread.length === 0) continue;
+      if (!channel.limits.threads) {
+        const network = this.providers.plugin(channel.provider).displayName;
         problems.push({
           channelId,
-          field: p.field,
-          message: `channel ${channelId} (${channel.provider} ${channel.handle}): ${p.message}`,
+          field: 'thread',
+          message: `${prefix}${network} does not take threads; publish the parts as separate posts`,
         });
+        continue;
       }
+      thread.forEach((part, i) => {
+        const index = i + 1;
+        for (const p of provider.validate({ content: part.content, media: readyByPart[index] }, channel.limits)) {
+          if (!PART_FIELDS.has(p.field)) continue;
+          problems.push({ channelId, field: path(index, p.field), message: `${prefix}${label(index)}${p.message}` });
+        }
+      });
     }
-    return { problems, channels, media: readyMedia };
+    return { problems, channels, media: readyByPart.flat() };
   }
 
   private problemsError(problems: PostProblemDto[]): AppError {
@@ -259,28 +312,35 @@ export class PostsService {
   ): Promise<PostTarget[]> {
     if (channelIds.length === 0) return [];
     const repo = em.getRepository(PostTarget);
-    const dueAt = post.status === 'draft' ? null : (post.scheduledAt ?? new Date());
     return repo.save(
       channelIds.map((channelId) =>
         repo.create({
           postId: post.id,
           channelId,
           position: order.indexOf(channelId),
-          status: 'pending',
-          publication: post.publication,
-          dueAt,
-          publicationStartedAt: dueAt,
-          attempts: 0,
-          claimJobId: null,
-          claimedUntil: null,
+          ...this.freshTarget(post),
           platformPostId: null,
           url: null,
           publishedAt: null,
-          errorCode: null,
-          errorMessage: null,
         }),
       ),
     );
+  }
+
+  /** The state of a target at the start of the post's (re)publication. */
+  private freshTarget(post: Post): Partial<PostTarget> {
+    const dueAt = post.status === 'draft' ? null : (post.scheduledAt ?? new Date());
+    return {
+      status: 'pending',
+      publication: post.publication,
+      dueAt,
+      publicationStartedAt: dueAt,
+      attempts: 0,
+      claimJobId: null,
+      claimedUntil: null,
+      errorCode: null,
+      errorMessage: null,
+    };
   }
 
   private async lockPost(em: EntityManager, workspaceId: string, id: string): Promise<Post> {

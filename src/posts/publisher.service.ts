@@ -8,10 +8,12 @@ import { EventsService } from '../events/events.service';
 import { ChannelCredentialsService } from '../oauth/channel-credentials.service';
 import { CredentialsRevokedError, ProviderError, TransientProviderError } from '../providers/provider.errors';
 import { ProviderRegistry } from '../providers/provider.registry';
-import { PublishMedia, PublishResult } from '../providers/social-provider.interface';
+import { PublishMedia, PublishResult, ThreadPost } from '../providers/social-provider.interface';
 import { PostDto } from './dto/post.dto';
 import { POST_MEDIA, PostMediaPort } from './post-media.port';
-import { POST_COLUMNS, TARGET_COLUMNS, toPost, toTarget } from './post-rows';
+import { PART_COLUMNS, POST_COLUMNS, TARGET_COLUMNS, toPart, toPost, toTarget } from './post-rows';
+import { PostTargetPart } from './post-target-part.entity';
+import { PostTargetPartsStore } from './post-target-parts.store';
 import { PostTarget, TargetErrorCode } from './post-target.entity';
 import { Post } from './post.entity';
 import { PublishQueue } from './publish.queue';
@@ -19,10 +21,18 @@ import { MicroBatcher } from '../common/batching/micro-batcher';
 import { withDeadlockRetry } from '../database/deadlock-retry';
 import { MetricsService } from '../metrics/metrics.service';
 
-type Outcome =
+/**
+ * What an attempt comes to. `credentials`: session tokens the network refreshed on the way (a thread
+ * may refresh them on one part and fail on a later one), stored whatever the outcome.
+ */
+type Outcome = (
   | { kind: 'published'; result: PublishResult }
   | { kind: 'failed'; code: TargetErrorCode; message: string; revoked?: boolean }
-  | { kind: 'retry'; code: TargetErrorCode; message: string; retryAfterMs?: number };
+  | { kind: 'retry'; code: TargetErrorCode; message: string; retryAfterMs?: number }
+) & { credentials?: Record<string, unknown> };
+
+/** A thread's job lost its claim to another job between two parts: that job settles the target. */
+const CLAIM_LOST = Symbol('claim lost');
 
 interface ClaimRequest {
   targetId: string;
@@ -34,6 +44,15 @@ interface Claimed {
   target: PostTarget;
   post: Post;
   channel: Channel;
+  /** Thread parts already published on this target (none for a post without a thread). */
+  parts: PostTargetPart[];
+}
+
+/** One part to publish: index 0 is the post's own content, i is `thread[i - 1]`. */
+interface Part {
+  index: number;
+  content: string;
+  mediaIds: string[];
 }
 
 interface Settlement {
@@ -87,6 +106,7 @@ export class PublisherService {
     @Inject(POST_MEDIA) private readonly media: PostMediaPort,
     @Inject(publishingConfig.KEY) private readonly cfg: ConfigType<typeof publishingConfig>,
     private readonly metrics: MetricsService,
+    private readonly parts: PostTargetPartsStore,
   ) {
     const batching = { maxBatch: MAX_BATCH, maxInFlight: cfg.batchesInFlight };
     this.claims = new MicroBatcher((r) => this.claimBatch(r), batching);
@@ -96,7 +116,8 @@ export class PublisherService {
   async publishTarget(targetId: string, publication: number, jobId: string): Promise<void> {
     const claimed = await this.claims.push({ targetId, publication, jobId });
     if (!claimed) return;
-    const outcome = await this.attempt(claimed.post, claimed.channel, claimed.target);
+    const outcome = await this.attempt(claimed, jobId);
+    if (outcome === CLAIM_LOST) return;
     await this.settlements.push({ claimed, outcome });
     this.metrics.recordPublish(claimed.channel.provider, outcome.kind);
   }
@@ -122,7 +143,9 @@ export class PublisherService {
          p AS (
            UPDATE posts SET status = 'publishing', updated_at = now()
             WHERE id IN (SELECT post_id FROM t) AND status = 'scheduled' RETURNING id)
-         SELECT row_to_json(t) AS target, row_to_json(po) AS post
+         SELECT row_to_json(t) AS target, row_to_json(po) AS post,
+                (SELECT json_agg(row_to_json(pp)) FROM (
+                   SELECT ${PART_COLUMNS} FROM post_target_parts WHERE target_id = t.id ORDER BY index) pp) AS parts
            FROM t JOIN posts po ON po.id = t.post_id`,
         [
           requests.map((r) => r.targetId),
@@ -135,36 +158,41 @@ export class PublisherService {
     const claimed = rows.map((r) => ({
       target: toTarget(reviveDates(r.target as Record<string, unknown>)),
       post: toPost(reviveDates(r.post as Record<string, unknown>)),
+      parts: ((r.parts as Array<Record<string, unknown>> | null) ?? []).map((p) => toPart(reviveDates(p))),
     }));
     // The channels table belongs to the channels module: one read for the batch, through its service.
     const channels = await this.channels.findByIds([...new Set(claimed.map((c) => c.target.channelId))]);
     const byJob = new Map<string, Claimed>();
-    for (const { target, post } of claimed) {
+    for (const { target, post, parts } of claimed) {
       const channel = channels.get(target.channelId);
-      if (channel) byJob.set(`${target.id}:${target.claimJobId}`, { target, post, channel });
+      if (channel) byJob.set(`${target.id}:${target.claimJobId}`, { target, post, channel, parts });
     }
     return requests.map((r) => byJob.get(`${r.targetId}:${r.jobId}`) ?? null);
   }
 
-  private async attempt(post: Post, channel: Channel, target: PostTarget): Promise<Outcome> {
+  private async attempt(claimed: Claimed, jobId: string): Promise<Outcome | typeof CLAIM_LOST> {
+    const { post, channel, target } = claimed;
     try {
       // OAuth networks: an access token about to expire is refreshed first, once per channel.
       const credentials = await this.credentials.open(channel);
       if (!credentials) {
         return { kind: 'failed', code: 'CHANNEL_DISCONNECTED', message: `Channel ${channel.handle} is disconnected` };
       }
-      const media: PublishMedia[] = post.mediaIds.length
-        ? (await this.media.findMany(post.workspaceId, post.mediaIds))
-            .sort((a, b) => post.mediaIds.indexOf(a.id) - post.mediaIds.indexOf(b.id))
-            .map((m) => ({ ...m, open: () => this.media.open(m.id) }))
-        : [];
-      if (media.length !== post.mediaIds.length) {
+      const parts: Part[] = [
+        { index: 0, content: post.content, mediaIds: post.mediaIds },
+        ...post.thread.map((p, i) => ({ index: i + 1, content: p.content, mediaIds: p.mediaIds })),
+      ];
+      const media = await this.mediaOf(post.workspaceId, parts);
+      if (!media) {
         return { kind: 'failed', code: 'MEDIA_REJECTED', message: 'A media item of the post no longer exists' };
       }
+      // A thread, or a target that published parts of one before its post was edited into a single post.
+      if (parts.length > 1 || claimed.parts.length > 0)
+        return await this.publishThread(claimed, jobId, credentials, parts, media);
       const result = await this.providers.get(channel.provider).publish({
         credentials,
         content: post.content,
-        media,
+        media: media[0],
         idempotencyKey: `${target.id}:${target.publication}`,
         attempt: target.attempts,
         createdAt: target.publicationStartedAt ?? post.createdAt,
@@ -175,7 +203,90 @@ export class PublisherService {
     }
   }
 
-  private classify(err: unknown): Outcome {
+  /** The media of each part, in order; null when an item no longer exists. One read for the whole post. */
+  private async mediaOf(workspaceId: string, parts: Part[]): Promise<PublishMedia[][] | null> {
+    const ids = [...new Set(parts.flatMap((p) => p.mediaIds))];
+    if (ids.length === 0) return parts.map(() => []);
+    const found = new Map((await this.media.findMany(workspaceId, ids)).map((m) => [m.id, m]));
+    if (ids.some((id) => !found.has(id))) return null;
+    return parts.map((p) =>
+      p.mediaIds.map((id) => {
+        const m = found.get(id)!;
+        return { ...m, open: () => this.media.open(m.id) };
+      }),
+    );
+  }
+
+  /**
+   * Publishes the parts of a thread not yet published on this target, in order, each as a reply to the
+   * one before. Each accepted part is recorded (and the claim extended) before the next is sent, so a
+   * failure anywhere leaves exactly the published parts recorded, and the retry starts after them. Each
+   * part has its own idempotency key (the target's key and the part's index), so a part whose outcome
+   * was unknown is found again rather than posted twice.
+   */
+  private async publishThread(
+    claimed: Claimed,
+    jobId: string,
+    credentials: Record<string, unknown>,
+    parts: Part[],
+    media: PublishMedia[][],
+  ): Promise<Outcome | typeof CLAIM_LOST> {
+    const { post, channel, target } = claimed;
+    const provider = this.providers.get(channel.provider);
+    const recorded = new Map(claimed.parts.map((p) => [p.index, p]));
+    const started = target.publicationStartedAt ?? post.createdAt;
+    let current = credentials;
+    let refreshed: Record<string, unknown> | undefined;
+    let root: ThreadPost | undefined = recorded.get(0);
+    let parent: ThreadPost | undefined;
+    let firstTry = true;
+    for (const part of parts) {
+      const done = recorded.get(part.index);
+      if (done) {
+        parent = done;
+        continue; // on the network already: never posted twice
+      }
+      let result: PublishResult;
+      try {
+        result = await provider.publish({
+          credentials: current,
+          content: part.content,
+          media: media[part.index],
+          idempotencyKey: partKey(target, part.index),
+          // Only the part this attempt starts with may have reached the network before; later ones are first tries.
+          attempt: firstTry ? target.attempts : 1,
+          // Distinct and ordered per part, and stable across retries (Bluesky's createdAt and record key).
+          createdAt: new Date(started.getTime() + part.index),
+          replyTo: root && parent ? { root, parent } : undefined,
+        });
+      } catch (err) {
+        const outcome = this.classify(err);
+        return {
+          ...outcome,
+          message: `Part ${part.index + 1} of ${parts.length}: ${outcome.message}`,
+          credentials: refreshed,
+        };
+      }
+      firstTry = false;
+      if (result.credentials) current = refreshed = result.credentials;
+      const published: ThreadPost = {
+        platformPostId: result.platformPostId,
+        url: result.url,
+        replyRef: result.replyRef ?? null,
+      };
+      const held = await this.parts.record(target.id, jobId, { index: part.index, ...published }, this.cfg.claimMs);
+      if (!held) return CLAIM_LOST;
+      root ??= published;
+      parent = published;
+    }
+    if (!root) return { kind: 'failed', code: 'INTERNAL', message: 'The thread has no first part' };
+    return {
+      kind: 'published',
+      result: { platformPostId: root.platformPostId, url: root.url, credentials: refreshed },
+    };
+  }
+
+  private classify(err: unknown): Exclude<Outcome, { kind: 'published' }> {
     if (err instanceof CredentialsRevokedError) {
       return { kind: 'failed', code: 'CREDENTIALS_REVOKED', message: err.message, revoked: true };
     }
@@ -247,10 +358,11 @@ export class PublisherService {
           ],
         );
         for (const { claimed, outcome } of settlements) {
-          if (outcome.kind === 'published' && outcome.result.credentials) {
-            await this.channels.updateCredentials(claimed.channel, outcome.result.credentials, em);
-          } else if (outcome.kind === 'failed' && outcome.revoked) {
+          const refreshed = outcome.kind === 'published' ? outcome.result.credentials : outcome.credentials;
+          if (outcome.kind === 'failed' && outcome.revoked) {
             await this.channels.disconnectInTransaction(em, claimed.channel.id, 'credentials_revoked');
+          } else if (refreshed) {
+            await this.channels.updateCredentials(claimed.channel, refreshed, em);
           }
         }
         await this.settle(
@@ -275,7 +387,13 @@ export class PublisherService {
    */
   private async settle(em: EntityManager, lockedPostIds: string[]): Promise<void> {
     if (lockedPostIds.length === 0) return;
-    const settled = await em.query<Array<{ post: Record<string, unknown>; targets: Array<Record<string, unknown>> }>>(
+    const settled = await em.query<
+      Array<{
+        post: Record<string, unknown>;
+        targets: Array<Record<string, unknown>>;
+        parts: Array<Record<string, unknown>> | null;
+      }>
+    >(
       `WITH agg AS (
          SELECT post_id, bool_and(status = 'published') AS all_published, max(published_at) AS last_published
            FROM post_targets WHERE post_id = ANY($1::uuid[])
@@ -288,7 +406,10 @@ export class PublisherService {
          RETURNING ${qualified('p', POST_COLUMNS)})
        SELECT row_to_json(s) AS post,
               (SELECT json_agg(row_to_json(t)) FROM (SELECT ${TARGET_COLUMNS} FROM post_targets WHERE post_id = s.id) t)
-                AS targets
+                AS targets,
+              (SELECT json_agg(row_to_json(pp)) FROM (
+                 SELECT ${qualified('x', PART_COLUMNS)} FROM post_target_parts x
+                   JOIN post_targets pt ON pt.id = x.target_id WHERE pt.post_id = s.id) pp) AS parts
          FROM s`,
       [lockedPostIds],
     );
@@ -297,14 +418,24 @@ export class PublisherService {
       settled.map((r) => {
         const post = toPost(reviveDates(r.post));
         const targets = r.targets.map((t) => toTarget(reviveDates(t)));
+        const parts = (r.parts ?? []).map((p) => toPart(reviveDates(p)));
         return {
           type: post.status === 'published' ? 'post.published' : 'post.failed',
           workspaceId: post.workspaceId,
-          data: PostDto.from(post, targets),
+          data: PostDto.from(post, targets, parts),
         };
       }),
     );
   }
+}
+
+/**
+ * The idempotency key of one part of a thread: the target's key for the first part (the same as for a
+ * post without a thread), the target's key and the part's index for the others.
+ */
+function partKey(target: PostTarget, index: number): string {
+  const key = `${target.id}:${target.publication}`;
+  return index === 0 ? key : `${key}:part-${index}`;
 }
 
 /** row_to_json gives timestamps as strings; the entities carry Dates. */

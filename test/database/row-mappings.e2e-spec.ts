@@ -1,6 +1,7 @@
 import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
-import { POST_COLUMNS, TARGET_COLUMNS, toPost, toTarget } from '../../src/posts/post-rows';
+import { PART_COLUMNS, POST_COLUMNS, TARGET_COLUMNS, toPart, toPost, toTarget } from '../../src/posts/post-rows';
+import { PostTargetPart } from '../../src/posts/post-target-part.entity';
 import { AnalyticsSnapshot } from '../../src/analytics/analytics-snapshot.entity';
 import {
   FIGURES_UPDATE_COLUMNS,
@@ -96,6 +97,7 @@ describe('raw-row mappings match the entity metadata', () => {
 
   it('posts: POST_COLUMNS and toPost', () => expectMapping(Post, POST_COLUMNS, toPost));
   it('post_targets: TARGET_COLUMNS and toTarget', () => expectMapping(PostTarget, TARGET_COLUMNS, toTarget));
+  it('post_target_parts: PART_COLUMNS and toPart', () => expectMapping(PostTargetPart, PART_COLUMNS, toPart));
 
   describe('posts: PublishedTargetsStore (read by analytics)', () => {
     it('PUBLISHED_TARGET_COLUMNS and toPublishedTarget', () =>

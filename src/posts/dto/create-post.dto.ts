@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -11,9 +12,31 @@ import {
   IsUUID,
   Length,
   MaxLength,
+  ValidateNested,
 } from 'class-validator';
 import { IsRfc3339 } from '../../common/validators';
 import { IsStringMap } from './string-map.validator';
+
+/** Most follow-up parts of a thread (so a thread has at most 25 parts with the post's own). */
+export const MAX_THREAD_PARTS = 24;
+
+/** A follow-up part of a thread: published as a reply to the part before it. */
+export class ThreadPartDto {
+  /** The part's text; checked against every target channel's limits like the post's own. */
+  @ApiProperty({ example: 'And here is why it matters.' })
+  @IsString()
+  @MaxLength(100_000)
+  content!: string;
+
+  /** Media items of this part (`ready` media of this workspace), in order. */
+  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: 10 })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @ArrayUnique()
+  @IsUUID('all', { each: true, message: 'each value must be a UUID' })
+  mediaIds?: string[];
+}
 
 /** Body of POST /posts, PUT /posts/{id} and POST /posts/validate. */
 export class CreatePostDto {
@@ -40,6 +63,19 @@ export class CreatePostDto {
   @ArrayUnique()
   @IsUUID('all', { each: true, message: 'each value must be a UUID' })
   mediaIds?: string[];
+
+  /**
+   * Follow-up parts that make the post a thread: the post's own `content` and `mediaIds` are part 1,
+   * `thread[0]` is part 2 (a reply to part 1), and so on. Only for channels whose `limits.threads` is
+   * true; every part is checked against every channel's limits (problems name `thread[i].content`).
+   */
+  @ApiPropertyOptional({ type: [ThreadPartDto], maxItems: MAX_THREAD_PARTS })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_THREAD_PARTS)
+  @ValidateNested({ each: true })
+  @Type(() => ThreadPartDto)
+  thread?: ThreadPartDto[];
 
   /** Publish at this time (RFC 3339 with `Z` or an offset, in the future). */
   @ApiPropertyOptional({ format: 'date-time', example: '2026-12-01T09:00:00Z' })
@@ -89,6 +125,18 @@ export const CREATE_POST_EXAMPLES = {
       content: 'Live now!',
       channelIds: [EXAMPLE_CHANNEL],
       mediaIds: ['5e2d8f7a-1c3b-4d6e-8f9a-0b1c2d3e4f50'],
+      publishNow: true,
+    },
+  },
+  thread: {
+    summary: 'Publish a thread of three',
+    value: {
+      content: 'We shipped threads today. A short tour (1/3)',
+      channelIds: [EXAMPLE_CHANNEL],
+      thread: [
+        { content: 'Each part is published as a reply to the one before (2/3)' },
+        { content: 'And a failed part is retried without posting the others again (3/3)' },
+      ],
       publishNow: true,
     },
   },

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { POST_STATUSES, Post, PostStatus } from '../post.entity';
+import { PostTargetPart } from '../post-target-part.entity';
 import { PostTarget, TARGET_ERROR_CODES, TARGET_STATUSES, TargetErrorCode, TargetStatus } from '../post-target.entity';
 
 export class TargetErrorDto {
@@ -10,6 +11,31 @@ export class TargetErrorDto {
   message!: string;
 }
 
+/** A part of a thread as published on one channel. */
+export class PostTargetPartDto {
+  /** 0 for the post's own content, i for `thread[i - 1]`. */
+  @ApiProperty({ type: 'integer', minimum: 0, example: 1 })
+  index!: number;
+
+  /** Id of the part on the network. */
+  platformPostId!: string;
+
+  /** Public URL of the part. */
+  @ApiProperty({ format: 'uri' })
+  url!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  publishedAt!: string;
+}
+
+/** A follow-up part of a thread. */
+export class PostThreadPartDto {
+  content!: string;
+
+  @ApiProperty({ type: [String], format: 'uuid' })
+  mediaIds!: string[];
+}
+
 /** The publication of the post to one channel. */
 export class PostTargetDto {
   @ApiProperty({ format: 'uuid' })
@@ -18,11 +44,11 @@ export class PostTargetDto {
   @ApiProperty({ enum: TARGET_STATUSES })
   status!: TargetStatus;
 
-  /** Id of the post on the network (Mastodon status id, Bluesky at:// URI). */
+  /** Id of the post on the network (Mastodon status id, Bluesky at:// URI); of a thread, its first part. */
   @ApiProperty({ nullable: true, type: String })
   platformPostId!: string | null;
 
-  /** Public URL of the published post. */
+  /** Public URL of the published post (of a thread, its first part). */
   @ApiProperty({ nullable: true, type: String, format: 'uri' })
   url!: string | null;
 
@@ -34,6 +60,13 @@ export class PostTargetDto {
 
   @ApiProperty({ type: TargetErrorDto, nullable: true })
   error!: TargetErrorDto | null;
+
+  /**
+   * The parts of a thread already published on this channel, in order; empty for a post without a
+   * thread. A failed target lists what was published before the failure; a retry continues after it.
+   */
+  @ApiProperty({ type: [PostTargetPartDto] })
+  parts!: PostTargetPartDto[];
 }
 
 export class PostDto {
@@ -50,6 +83,10 @@ export class PostDto {
 
   @ApiProperty({ type: [String], format: 'uuid' })
   mediaIds!: string[];
+
+  /** Follow-up parts of a thread (the post's own content is part 1); empty for a single post. */
+  @ApiProperty({ type: [PostThreadPartDto] })
+  thread!: PostThreadPartDto[];
 
   @ApiProperty({ format: 'date-time', nullable: true, type: String })
   scheduledAt!: string | null;
@@ -74,14 +111,26 @@ export class PostDto {
   @ApiProperty({ format: 'date-time' })
   updatedAt!: string;
 
-  static from(post: Post, targets: PostTarget[]): PostDto {
+  /** `parts`: the recorded thread parts of these targets (any order; others are ignored). */
+  static from(post: Post, targets: PostTarget[], parts: PostTargetPart[] = []): PostDto {
     const ordered = [...targets].sort((a, b) => a.position - b.position);
+    const partsOf = (targetId: string): PostTargetPartDto[] =>
+      parts
+        .filter((p) => p.targetId === targetId)
+        .sort((a, b) => a.index - b.index)
+        .map((p) => ({
+          index: p.index,
+          platformPostId: p.platformPostId,
+          url: p.url,
+          publishedAt: p.publishedAt.toISOString(),
+        }));
     return {
       id: post.id,
       content: post.content,
       status: post.status,
       channelIds: ordered.map((t) => t.channelId),
       mediaIds: post.mediaIds,
+      thread: post.thread.map((p) => ({ content: p.content, mediaIds: p.mediaIds })),
       scheduledAt: post.scheduledAt?.toISOString() ?? null,
       publishedAt: post.publishedAt?.toISOString() ?? null,
       metadata: post.metadata,
@@ -94,6 +143,7 @@ export class PostDto {
         publishedAt: t.publishedAt?.toISOString() ?? null,
         attempts: t.attempts,
         error: t.errorCode ? { code: t.errorCode, message: t.errorMessage ?? '' } : null,
+        parts: partsOf(t.id),
       })),
       createdAt: post.createdAt.toISOString(),
       updatedAt: post.updatedAt.toISOString(),
@@ -106,7 +156,7 @@ export class PostProblemDto {
   @ApiProperty({ format: 'uuid', nullable: true, type: String })
   channelId!: string | null;
 
-  /** `content`, `mediaIds`, `channelIds` or `scheduledAt`. */
+  /** `content`, `mediaIds`, `channelIds`, `scheduledAt`, `thread`, or a thread part's `thread[i].content` / `thread[i].mediaIds`. */
   field!: string;
 
   message!: string;
