@@ -127,6 +127,7 @@ describe('BlueskyProvider against BlueskyFake', () => {
       expect(result).toEqual({
         platformPostId: `at://${did}/app.bsky.feed.post/${rkey}`,
         url: `https://bsky.app/profile/alice.test/post/${rkey}`,
+        replyRef: { cid: fake.posts[0].cid },
       });
       expect(fake.posts).toHaveLength(1);
       expect(fake.posts[0].record).toEqual({
@@ -134,6 +135,18 @@ describe('BlueskyProvider against BlueskyFake', () => {
         text: 'Hello Bluesky',
         createdAt: '2025-01-01T10:00:00.000Z',
       });
+    });
+
+    it('publishes a reply with root and parent strong refs, reading a CID it was not given', async () => {
+      await setup();
+      const root = await provider.publish(input());
+      const rootRef = { platformPostId: root.platformPostId, url: root.url, replyRef: null };
+      const reply = await provider.publish(
+        input({ content: 'A reply', idempotencyKey: 'target-1:part-1', replyTo: { root: rootRef, parent: rootRef } }),
+      );
+      const strong = { uri: root.platformPostId, cid: root.replyRef!.cid };
+      expect(fake.getPost(reply.platformPostId)?.record.reply).toEqual({ root: strong, parent: strong });
+      expect(routes()).toContain(BLUESKY_ROUTES.getRecord);
     });
 
     it.each(['internal-error', 'invalid-request'] as const)(

@@ -61,6 +61,7 @@ describe('MastodonProvider against MastodonFake', () => {
           maxMedia: 4,
           maxImageBytes: 16 * 1024 * 1024,
           supportedMimeTypes: expect.arrayContaining(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
+          threads: true,
         },
         credentials: { instanceUrl: base, accessToken: 'tok-b' },
       });
