@@ -71,6 +71,37 @@ export class MediaEnv {
   @IsInt()
   @Min(1)
   MEDIA_URL_TIMEOUT_SECONDS: number = 300;
+
+  /**
+   * POST /media/upload/url answers 202 (`processing`, downloaded by a worker) when the server announces
+   * more bytes than this (Content-Length); smaller files are downloaded while the request waits.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  MEDIA_URL_ASYNC_BYTES: number = 16 * 1024 * 1024;
+
+  /** How long POST /media/upload/url waits for a download before it answers 202 and a worker takes over. */
+  @IsInt()
+  @Min(1)
+  MEDIA_URL_WAIT_SECONDS: number = 5;
+
+  /** Background downloads tried for one item before it is `failed` (a crashed worker's try counts). */
+  @IsInt()
+  @Min(1)
+  @Max(10)
+  MEDIA_URL_IMPORT_ATTEMPTS: number = 3;
+
+  /** Background downloads one worker runs at a time. */
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  MEDIA_URL_IMPORT_CONCURRENCY: number = 2;
+
+  /** Interval of the job that re-queues background downloads Redis lost and takes over ones whose worker died. */
+  @IsInt()
+  @Min(1)
+  MEDIA_URL_SWEEP_SECONDS: number = 60;
 }
 
 /** The S3 driver's settings, read and validated only when MEDIA_STORAGE=s3. */
@@ -151,6 +182,13 @@ export const mediaConfig = registerAs('media', () => {
     maxPendingUploads: env.MEDIA_MAX_PENDING_UPLOADS,
     expiredRetentionSeconds: env.MEDIA_EXPIRED_RETENTION_SECONDS,
     urlTimeoutMs: env.MEDIA_URL_TIMEOUT_SECONDS * 1000,
+    urlAsyncBytes: env.MEDIA_URL_ASYNC_BYTES,
+    urlWaitMs: env.MEDIA_URL_WAIT_SECONDS * 1000,
+    urlImportAttempts: env.MEDIA_URL_IMPORT_ATTEMPTS,
+    urlImportConcurrency: env.MEDIA_URL_IMPORT_CONCURRENCY,
+    urlSweepMs: env.MEDIA_URL_SWEEP_SECONDS * 1000,
+    // A background download holds its item for its time budget twice over, plus a minute to store it.
+    urlImportClaimMs: env.MEDIA_URL_TIMEOUT_SECONDS * 2000 + 60_000,
   };
 });
 export type MediaConfig = ReturnType<typeof mediaConfig>;

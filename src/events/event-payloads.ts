@@ -1,5 +1,6 @@
 import { PostAnalyticsDto } from '../analytics/dto/post-analytics.dto';
 import { ChannelDisconnectedDto } from '../channels/dto/channel.dto';
+import { MediaDto } from '../media/dto/media.dto';
 import { PostDto } from '../posts/dto/post.dto';
 import type { EventType } from './event.entity';
 
@@ -14,6 +15,8 @@ export const EVENT_PAYLOADS = {
   'post.failed': PostDto,
   'channel.disconnected': ChannelDisconnectedDto,
   'analytics.updated': PostAnalyticsDto,
+  'media.ready': MediaDto,
+  'media.failed': MediaDto,
 } as const satisfies Record<EventType, new () => object>;
 
 /** The `data` of an event of type T. */

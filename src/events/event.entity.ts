@@ -1,7 +1,14 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { Workspace } from '../auth/workspace.entity';
 
-export const EVENT_TYPES = ['post.published', 'post.failed', 'channel.disconnected', 'analytics.updated'] as const;
+export const EVENT_TYPES = [
+  'post.published',
+  'post.failed',
+  'channel.disconnected',
+  'analytics.updated',
+  'media.ready',
+  'media.failed',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**

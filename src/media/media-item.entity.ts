@@ -11,8 +11,8 @@ import {
 } from 'typeorm';
 import { Workspace } from '../auth/workspace.entity';
 
-export type MediaStatus = 'uploading' | 'ready' | 'failed' | 'expired';
-export const MEDIA_STATUSES: readonly MediaStatus[] = ['uploading', 'ready', 'failed', 'expired'];
+export type MediaStatus = 'uploading' | 'processing' | 'ready' | 'failed' | 'expired';
+export const MEDIA_STATUSES: readonly MediaStatus[] = ['uploading', 'processing', 'ready', 'failed', 'expired'];
 
 /** `bigint` comes back from pg as a string; sizes stay far below 2^53. */
 const bigintAsNumber: ValueTransformer = {
@@ -24,10 +24,13 @@ const bigintAsNumber: ValueTransformer = {
  * One uploaded file. Its bytes live in `MediaStorage` under the item's id: numbered parts while
  * `uploading`, one immutable object once `ready`. `receivedChunks` is the set of stored parts, kept
  * sorted and updated with one atomic UPDATE per chunk (safe under concurrent chunk uploads).
+ * An upload from a URL that takes long is `processing` while a worker downloads it (`sourceUrl`,
+ * `importAttempts`, `importClaimedUntil`), then `ready` or `failed` with `errorCode`/`errorMessage`.
  */
 @Entity('media')
 @Index('IDX_media_workspace_created', ['workspaceId', 'createdAt', 'id'])
 @Index('IDX_media_uploading_expires', ['expiresAt'], { where: `status = 'uploading'` })
+@Index('IDX_media_processing', ['importClaimedUntil'], { where: `status = 'processing'` })
 export class MediaItem {
   /** Chosen by the service before the row is written, so storage and row share it from the start. */
   @PrimaryColumn('uuid')
@@ -91,6 +94,25 @@ export class MediaItem {
 
   @Column({ type: 'timestamptz', nullable: true })
   finalizedAt!: Date | null;
+
+  /** Where an upload from a URL downloads from (kept for the background download and its retries). */
+  @Column({ type: 'varchar', length: 2048, nullable: true })
+  sourceUrl!: string | null;
+
+  /** Background downloads started for a `processing` item (each claim counts one). */
+  @Column({ type: 'integer', default: 0 })
+  importAttempts!: number;
+
+  /** Until when the worker running the background download holds it; a lapsed claim is taken over by the sweep. */
+  @Column({ type: 'timestamptz', nullable: true })
+  importClaimedUntil!: Date | null;
+
+  /** Why the item is `failed`: the error code the request would have answered (`UNSUPPORTED_MEDIA_TYPE`, ...). */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  errorCode!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  errorMessage!: string | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;

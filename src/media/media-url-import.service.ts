@@ -4,14 +4,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { AppError } from '../common/errors';
-import { OutboundHttp, OutboundHttpError, OutboundTimeoutError, SsrfBlockedError } from '../common/http/outbound-http';
+import {
+  OutboundHttp,
+  OutboundHttpError,
+  OutboundStreamResponse,
+  OutboundTimeoutError,
+  SsrfBlockedError,
+} from '../common/http/outbound-http';
 import { mediaConfig } from '../config/media.config';
+import { afterCommit } from '../database/request-transaction';
 import { MediaItem } from './media-item.entity';
 import { normalizeMimeType } from './media-type.util';
-import { MediaService } from './media.service';
+import { MediaService, ReceivingStatus } from './media.service';
+import { MediaQueue } from './media.queue';
 
 /** The outbound client of URL imports: its own instance, with the download time budget. */
 export const MEDIA_DOWNLOADER = Symbol('MEDIA_DOWNLOADER');
@@ -22,7 +30,43 @@ export interface UploadFromUrlInput {
   mimeType?: string;
 }
 
+/** What POST /media/upload/url comes to: the ready item (201), or the processing one a worker finishes (202). */
+export interface UrlImport {
+  item: MediaItem;
+  /** True when the download goes on in the background (answer 202). */
+  accepted: boolean;
+}
+
 class DownloadTooLargeError extends Error {}
+
+/** The request's wait is over: the download is left to a worker. */
+const DEFERRED = Symbol('deferred');
+
+interface Downloaded {
+  size: number;
+  mimeType: string;
+}
+
+/** What was learnt before the download was handed over (the answer's headers, if they came in time). */
+interface Deferred {
+  deferred: typeof DEFERRED;
+  mimeType?: string;
+  size?: number;
+}
+
+/** Resolves to `DEFERRED` at `deadline` (ms since the epoch) unless `work` settles first. */
+async function until<T>(work: Promise<T>, deadline: number | undefined): Promise<T | typeof DEFERRED> {
+  if (deadline === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<typeof DEFERRED>((resolve) => {
+    timer = setTimeout(() => resolve(DEFERRED), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function urlProblem(message: string): AppError {
   return AppError.validation(`url: ${message}`, [{ field: 'url', message }]);
@@ -43,11 +87,20 @@ function filenameOf(url: string): string {
  * refused unless OUTBOUND_ALLOW_PRIVATE), streaming to a temporary file with the size cap applied
  * as bytes arrive, then feeds the file through the chunked flow itself (initialize, chunks,
  * finalize), so the type, size, sniffing and image-dimension checks are exactly the same.
+ *
+ * The request waits for small, quick downloads. When the server announces more than
+ * MEDIA_URL_ASYNC_BYTES, or the download is not over after MEDIA_URL_WAIT_SECONDS, the request
+ * answers with a `processing` item instead and a worker downloads the file again from the start,
+ * as a job of the media queue: the item's row is the record (claimed per try, swept when a worker
+ * dies or Redis loses the job), and its end is `ready` or `failed` with `media.ready` / `media.failed`.
  */
 @Injectable()
 export class MediaUrlImportService implements OnApplicationShutdown {
+  private readonly logger = new Logger('MediaUrlImport');
+
   constructor(
     private readonly media: MediaService,
+    private readonly queue: MediaQueue,
     @Inject(MEDIA_DOWNLOADER) private readonly http: OutboundHttp,
     @Inject(mediaConfig.KEY) private readonly cfg: ConfigType<typeof mediaConfig>,
   ) {}
@@ -56,27 +109,30 @@ export class MediaUrlImportService implements OnApplicationShutdown {
     this.http.close();
   }
 
-  async importFromUrl(workspaceId: string, input: UploadFromUrlInput): Promise<MediaItem> {
+  async importFromUrl(workspaceId: string, input: UploadFromUrlInput): Promise<UrlImport> {
     if (input.mimeType) this.assertAllowedType(input.mimeType);
+    const filename = input.filename ?? filenameOf(input.url);
     const dir = await mkdtemp(join(tmpdir(), 'sps-media-url-'));
     try {
-      const { file, size, mimeType } = await this.download(input, join(dir, 'download'));
-      const item = await this.media.initialize(workspaceId, {
-        filename: input.filename ?? filenameOf(input.url),
-        mimeType,
-        size,
+      const file = join(dir, 'download');
+      const got = await this.download(input, file, {
+        deadline: Date.now() + this.cfg.urlWaitMs,
+        deferAboveBytes: this.cfg.urlAsyncBytes,
       });
+      if ('deferred' in got) {
+        const item = await this.media.createImport(workspaceId, {
+          filename,
+          mimeType: got.mimeType ?? '',
+          size: got.size ?? 0,
+          sourceUrl: input.url,
+        });
+        // Under Idempotency-Key this runs inside the request transaction: the job must find the row.
+        await afterCommit(() => this.queue.enqueueImports([item]));
+        return { item, accepted: true };
+      }
+      const item = await this.media.initialize(workspaceId, { filename, mimeType: got.mimeType, size: got.size });
       try {
-        for (let index = 0; index < item.totalChunks; index++) {
-          const start = index * item.chunkSize;
-          const end = Math.min(size, start + item.chunkSize) - 1;
-          await this.media.receiveChunk(
-            workspaceId,
-            { mediaId: item.id, chunkIndex: index },
-            createReadStream(file, { start, end }),
-          );
-        }
-        return await this.media.finalize(workspaceId, item.id);
+        return { item: await this.store(workspaceId, item, file, 'uploading'), accepted: false };
       } catch (err) {
         // The client gets the reason; no half-imported item is left behind.
         await this.media.remove(workspaceId, item.id).catch(() => undefined);
@@ -87,22 +143,85 @@ export class MediaUrlImportService implements OnApplicationShutdown {
     }
   }
 
+  /**
+   * One background download of a `processing` item (a job of the media queue): claims the item, downloads
+   * the whole file with the full time budget, stores and checks it like a chunked upload. A refusal (type,
+   * size, bytes, an unreachable URL) fails the item with its reason; anything else (storage or database
+   * trouble) is thrown, and the sweep tries again once the claim lapses.
+   */
+  async runImport(mediaId: string): Promise<void> {
+    const item = await this.media.claimImport(mediaId, this.cfg.urlImportClaimMs, this.cfg.urlImportAttempts);
+    if (!item?.sourceUrl) return; // done, deleted, or held by another worker
+    const dir = await mkdtemp(join(tmpdir(), 'sps-media-url-'));
+    try {
+      const file = join(dir, 'download');
+      const given = item.mimeType ? { mimeType: item.mimeType } : {};
+      const got = await this.download({ url: item.sourceUrl, ...given }, file, {});
+      if ('deferred' in got) throw new Error('A background download cannot be deferred');
+      const planned = await this.media.planImport(item, got.size, got.mimeType);
+      await this.store(item.workspaceId, planned, file, 'processing');
+      this.logger.log({ msg: 'Downloaded an upload from URL', mediaId, size: got.size });
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      await this.media.failImport(mediaId, err);
+      this.logger.log({ msg: 'An upload from URL failed', mediaId, error: err.code, reason: err.message });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** The sweep: fails items whose tries are used up, queues the others no worker holds. */
+  async sweep(): Promise<{ failed: number; requeued: number }> {
+    const { failed, pending } = await this.media.sweepImports(this.cfg.urlImportAttempts);
+    return { failed, requeued: await this.queue.enqueueImports(pending) };
+  }
+
+  /** Feeds the downloaded file through the chunked flow (chunk 0 is sniffed, finalize checks the rest). */
+  private async store(workspaceId: string, item: MediaItem, file: string, via: ReceivingStatus): Promise<MediaItem> {
+    for (let index = 0; index < item.totalChunks; index++) {
+      const start = index * item.chunkSize;
+      const end = Math.min(item.size, start + item.chunkSize) - 1;
+      await this.media.receiveChunk(
+        workspaceId,
+        { mediaId: item.id, chunkIndex: index },
+        createReadStream(file, { start, end }),
+        via,
+      );
+    }
+    return this.media.finalize(workspaceId, item.id, via);
+  }
+
+  /**
+   * Downloads `input.url` into `file`. With a `deadline`, gives up waiting at that moment (or at once when
+   * the server announces more than `deferAboveBytes`) and says what it learnt; the connection is dropped.
+   */
   private async download(
     input: UploadFromUrlInput,
     file: string,
-  ): Promise<{ file: string; size: number; mimeType: string }> {
+    opts: { deadline?: number; deferAboveBytes?: number },
+  ): Promise<Downloaded | Deferred> {
     const max = this.cfg.maxBytes;
-    let res;
+    const opening = this.http.stream({
+      method: 'GET',
+      url: input.url,
+      headers: { accept: '*/*' },
+      timeoutMs: this.cfg.urlTimeoutMs,
+    });
+    let res: OutboundStreamResponse | typeof DEFERRED;
     try {
-      res = await this.http.stream({
-        method: 'GET',
-        url: input.url,
-        headers: { accept: '*/*' },
-        timeoutMs: this.cfg.urlTimeoutMs,
-      });
+      res = await until(opening, opts.deadline);
     } catch (err) {
       throw this.downloadProblem(err);
     }
+    if (res === DEFERRED) {
+      // No answer yet: drop the connection whenever it comes; the worker starts over.
+      opening.then(
+        (late) => late.body.destroy(),
+        () => undefined,
+      );
+      return { deferred: DEFERRED, mimeType: input.mimeType };
+    }
+    const body = res.body;
     try {
       if (res.status < 200 || res.status > 299) {
         throw urlProblem(
@@ -116,7 +235,11 @@ export class MediaUrlImportService implements OnApplicationShutdown {
       }
       this.assertAllowedType(mimeType);
       const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > max) throw this.tooLarge(declared);
+      const announced = Number.isFinite(declared) && declared >= 0 ? declared : undefined;
+      if (announced !== undefined && announced > max) throw this.tooLarge(announced);
+      if (announced !== undefined && opts.deferAboveBytes !== undefined && announced > opts.deferAboveBytes) {
+        return { deferred: DEFERRED, mimeType, size: announced };
+      }
 
       let size = 0;
       const cap = new Transform({
@@ -126,16 +249,22 @@ export class MediaUrlImportService implements OnApplicationShutdown {
           else callback(null, chunk);
         },
       });
+      const copying = pipeline(body, cap, createWriteStream(file));
+      let copied: void | typeof DEFERRED;
       try {
-        await pipeline(res.body, cap, createWriteStream(file));
+        copied = await until(copying, opts.deadline);
       } catch (err) {
         if (err instanceof DownloadTooLargeError) throw this.tooLarge(null);
         throw this.downloadProblem(err);
       }
+      if (copied === DEFERRED) {
+        copying.catch(() => undefined); // destroyed below
+        return { deferred: DEFERRED, mimeType, size: announced };
+      }
       if (size === 0) throw urlProblem('the server sent an empty body');
-      return { file, size, mimeType: normalizeMimeType(mimeType) };
+      return { size, mimeType: normalizeMimeType(mimeType) };
     } finally {
-      res.body.destroy();
+      body.destroy();
     }
   }
 

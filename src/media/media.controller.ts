@@ -2,6 +2,7 @@ import type { Multipart } from '@fastify/multipart';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import {
+  ApiAcceptedResponse,
   ApiBody,
   ApiConsumes,
   ApiCreatedResponse,
@@ -60,13 +61,23 @@ export class MediaController {
       'Downloads the file (http or https, no redirects, public addresses only in production) and runs it through ' +
       'the same checks as a chunked upload: supported type (`mimeType`, else the response `Content-Type`; 415), ' +
       'size limit (413, also when the download grows past it), the bytes matching the type (415) and, for images, ' +
-      'readable dimensions (415). Answers with the `ready` item once it is stored. A URL that cannot be downloaded ' +
-      '(refused address, error status, timeout) is 400.',
+      'readable dimensions (415). A URL that cannot be downloaded (refused address, error status, timeout) is 400. ' +
+      'Small files: 201 with the `ready` item once it is stored. Big files (the server announces more than ' +
+      '`MEDIA_URL_ASYNC_BYTES`) and slow downloads (not over within `MEDIA_URL_WAIT_SECONDS`): 202 with the item in ' +
+      '`processing` at once; a worker downloads it, and it becomes `ready` or `failed` (with `error`), which ' +
+      '`GET /media/{id}` shows and the `media.ready` / `media.failed` events announce.',
   })
   @ApiCreatedResponse({ type: MediaDto, description: 'The `ready` item' })
+  @ApiAcceptedResponse({ type: MediaDto, description: 'The `processing` item; it becomes `ready` or `failed`' })
   @ApiErrors(400, 409, 413, 415)
-  async uploadFromUrl(@WorkspaceId() workspaceId: string, @Body() body: UploadFromUrlDto): Promise<MediaDto> {
-    return MediaDto.from(await this.urlImport.importFromUrl(workspaceId, body));
+  async uploadFromUrl(
+    @WorkspaceId() workspaceId: string,
+    @Body() body: UploadFromUrlDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<MediaDto> {
+    const { item, accepted } = await this.urlImport.importFromUrl(workspaceId, body);
+    if (accepted) void reply.status(202);
+    return MediaDto.from(item);
   }
 
   @Post('upload/file')

@@ -10,6 +10,7 @@ import { MediaItem } from './media-item.entity';
 import { MediaController } from './media.controller';
 import { MEDIA_DOWNLOADER, MediaUrlImportService } from './media-url-import.service';
 import { MediaService } from './media.service';
+import { MediaQueue } from './media.queue';
 import { LocalDiskStorage } from './storage/local-disk.storage';
 import { MediaMultipartStore } from './storage/media-multipart.store';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage.interface';
@@ -29,11 +30,12 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
 
 /** Chunked media uploads, storage and reads. Exports MediaService (posts attach and publish media). */
 @Module({
-  imports: [TypeOrmModule.forFeature([MediaItem]), PostMediaUsageModule],
+  imports: [TypeOrmModule.forFeature([MediaItem]), PostMediaUsageModule, MediaQueue.registration()],
   controllers: [MediaController],
   providers: [
     MediaService,
     MediaUrlImportService,
+    MediaQueue,
     { provide: MEDIA_STORAGE, inject: [mediaConfig.KEY, DataSource], useFactory: createMediaStorage },
     {
       provide: MEDIA_DOWNLOADER,
@@ -42,6 +44,6 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
         new OutboundHttp({ allowPrivate: app.outboundAllowPrivate, defaultTimeoutMs: media.urlTimeoutMs }),
     },
   ],
-  exports: [MediaService, MEDIA_STORAGE],
+  exports: [MediaService, MediaUrlImportService, MediaQueue, MEDIA_STORAGE],
 })
 export class MediaModule {}

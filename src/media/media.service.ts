@@ -3,11 +3,13 @@ import { Readable, pipeline } from 'node:stream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { AppError } from '../common/errors';
 import { mediaConfig } from '../config/media.config';
+import { EventsService } from '../events/events.service';
+import { MediaDto } from './dto/media.dto';
 import { ImageSize, readImageSizeFromStream } from './image-size.util';
-import { MediaItem } from './media-item.entity';
+import { MediaItem, MediaStatus } from './media-item.entity';
 import { MEDIA_USAGE, MediaUsage } from './media-usage.port';
 import { MIME_SNIFF_BYTES, mimeMatches, normalizeMimeType, sniffMimeType } from './media-type.util';
 import { MimeMismatchError, MimeSniffer } from './mime-sniffer';
@@ -39,6 +41,18 @@ export interface ChunkInput {
   chunkIndex: number;
   /** Hex SHA-256 of the chunk, checked before it is kept. */
   sha256?: string;
+}
+
+/** The states in which an item takes bytes: a client's chunked upload, or a background download from a URL. */
+export type ReceivingStatus = Extract<MediaStatus, 'uploading' | 'processing'>;
+
+export interface ImportInput {
+  filename: string;
+  /** The type as far as known ('' until the download's answer says). */
+  mimeType: string;
+  /** Bytes announced (Content-Length), 0 when unknown. */
+  size: number;
+  sourceUrl: string;
 }
 
 export interface ChunkReceipt {
@@ -79,6 +93,7 @@ export class MediaService {
     @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
     @Inject(mediaConfig.KEY) private readonly cfg: ConfigType<typeof mediaConfig>,
     @Inject(MEDIA_USAGE) private readonly usage: MediaUsage,
+    private readonly events: EventsService,
   ) {}
 
   /** Largest chunk the service ever asks for (the multipart parser's file size limit is derived from it). */
@@ -137,15 +152,53 @@ export class MediaService {
       createdAt,
       updatedAt: createdAt,
     });
-    // Storage is prepared when the first chunk arrives, so an initialize alone costs one row, and
-    // the rows are capped per workspace (serialized per workspace by a transaction advisory lock).
+    // Storage is prepared when the first chunk arrives, so an initialize alone costs one row.
+    await this.insertCapped(item);
+    return item;
+  }
+
+  /**
+   * An upload from a URL that a worker finishes: the `processing` item, without bytes yet. Counts
+   * against the workspace's unfinished uploads like an initialize.
+   */
+  async createImport(workspaceId: string, input: ImportInput): Promise<MediaItem> {
+    const createdAt = new Date();
+    const item = this.media.create({
+      id: randomUUID(),
+      workspaceId,
+      status: 'processing',
+      filename: cleanFilename(input.filename),
+      mimeType: input.mimeType ? normalizeMimeType(input.mimeType) : '',
+      size: input.size,
+      sha256: null,
+      width: null,
+      height: null,
+      chunkSize: 0,
+      totalChunks: 0,
+      receivedChunks: [],
+      expiresAt: null,
+      finalizedAt: null,
+      sourceUrl: input.sourceUrl,
+      importAttempts: 0,
+      importClaimedUntil: null,
+      errorCode: null,
+      errorMessage: null,
+      createdAt,
+      updatedAt: createdAt,
+    });
+    await this.insertCapped(item);
+    return item;
+  }
+
+  /** Inserts an unfinished item unless the workspace has too many (serialized per workspace by an advisory lock). */
+  private async insertCapped(item: MediaItem): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       // Two statements: the count's snapshot must be taken after the lock is held.
-      await em.query(`SELECT pg_advisory_xact_lock(hashtext('media-pending'), hashtext($1::text))`, [workspaceId]);
+      await em.query(`SELECT pg_advisory_xact_lock(hashtext('media-pending'), hashtext($1::text))`, [item.workspaceId]);
       const [{ pending }] = await em.query<[{ pending: number }]>(
         `SELECT count(*)::int AS pending FROM media
-          WHERE workspace_id = $1::uuid AND status = 'uploading' AND expires_at > now()`,
-        [workspaceId],
+          WHERE workspace_id = $1::uuid AND (status = 'processing' OR (status = 'uploading' AND expires_at > now()))`,
+        [item.workspaceId],
       );
       if (pending >= this.cfg.maxPendingUploads) {
         throw AppError.conflict(
@@ -156,7 +209,125 @@ export class MediaService {
       }
       await em.getRepository(MediaItem).insert(item);
     });
-    return item;
+  }
+
+  // ---- background downloads (uploads from a URL that take long) --------------------------------
+
+  /**
+   * Takes a `processing` item for one background download: counts the try and holds the item for
+   * `claimMs`. Null when another worker holds it, it is no longer processing, or its tries are used up
+   * (the sweep fails it then).
+   */
+  async claimImport(mediaId: string, claimMs: number, maxAttempts: number): Promise<MediaItem | null> {
+    const [rows] = await this.media.query<[Array<{ id: string }>, number]>(
+      `UPDATE media SET import_attempts = import_attempts + 1, updated_at = now(),
+              import_claimed_until = now() + ($2 || ' milliseconds')::interval
+        WHERE id = $1 AND status = 'processing' AND import_attempts < $3
+          AND (import_claimed_until IS NULL OR import_claimed_until < now())
+        RETURNING id`,
+      [mediaId, String(claimMs), maxAttempts],
+    );
+    return rows[0] ? this.media.findOneBy({ id: mediaId }) : null;
+  }
+
+  /**
+   * The download is in: checks its type and size like initialize, drops the bytes of an earlier,
+   * interrupted try and plans the chunks the bytes are stored in.
+   */
+  async planImport(item: MediaItem, size: number, mimeType: string): Promise<MediaItem> {
+    const type = normalizeMimeType(mimeType);
+    if (!this.cfg.allowedTypes.includes(type)) {
+      throw new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `Media type '${mimeType}' is not supported; use one of ${this.cfg.allowedTypes.join(', ')}`,
+      );
+    }
+    if (size > this.cfg.maxBytes) {
+      throw new AppError('PAYLOAD_TOO_LARGE', `Media of ${size} bytes exceeds the limit of ${this.cfg.maxBytes} bytes`);
+    }
+    const { chunkSize, totalChunks } = this.planChunks(size);
+    await this.storage.remove(item.id);
+    const [rows] = await this.media.query<[Array<{ id: string }>, number]>(
+      `UPDATE media SET size = $2, mime_type = $3, chunk_size = $4, total_chunks = $5, received_chunks = '{}',
+              multipart_upload_id = NULL, part_etags = '{}', updated_at = now()
+        WHERE id = $1 AND status = 'processing' RETURNING id`,
+      [item.id, size, type, chunkSize, totalChunks],
+    );
+    if (!rows[0]) throw AppError.conflict('The media item is no longer processing');
+    return this.media.findOneByOrFail({ id: item.id });
+  }
+
+  /**
+   * A background download failed for good: the item becomes `failed` with the reason (the error the
+   * request would have answered), its bytes are removed, and `media.failed` is recorded with it.
+   */
+  async failImport(mediaId: string, problem: AppError): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const repo = em.getRepository(MediaItem);
+      const item = await repo.findOne({ where: { id: mediaId }, lock: { mode: 'pessimistic_write' } });
+      if (!item || item.status !== 'processing') return;
+      await this.storage.remove(item.id);
+      await this.markFailed(em, item, problem.code, problem.message);
+    });
+  }
+
+  /**
+   * The sweep of background downloads: items whose tries are used up and whose last worker is gone
+   * become `failed`; the others not held by a worker are returned, to be queued again (Redis may have
+   * lost their job, or their worker died).
+   */
+  async sweepImports(
+    maxAttempts: number,
+  ): Promise<{ failed: number; pending: Array<{ id: string; importAttempts: number }> }> {
+    const failed = await this.dataSource.transaction(async (em) => {
+      const rows = await em
+        .getRepository(MediaItem)
+        .createQueryBuilder('m')
+        .where("m.status = 'processing' AND m.import_attempts >= :max", { max: maxAttempts })
+        .andWhere('(m.import_claimed_until IS NULL OR m.import_claimed_until < now())')
+        .orderBy('m.created_at', 'ASC')
+        .limit(SWEEP_BATCH)
+        .setLock('pessimistic_write')
+        .setOnLocked('skip_locked')
+        .getMany();
+      for (const item of rows) {
+        await this.storage.remove(item.id);
+        await this.markFailed(
+          em,
+          item,
+          'INTERNAL_ERROR',
+          `The download was interrupted ${item.importAttempts} time${item.importAttempts === 1 ? '' : 's'} ` +
+            '(the worker stopped before it finished); upload the file again',
+        );
+      }
+      return rows.length;
+    });
+    const pending = await this.media.query<Array<{ id: string; import_attempts: number }>>(
+      `SELECT id, import_attempts FROM media
+        WHERE status = 'processing' AND import_attempts < $1
+          AND (import_claimed_until IS NULL OR import_claimed_until < now())
+        ORDER BY created_at LIMIT ${SWEEP_BATCH * 10}`,
+      [maxAttempts],
+    );
+    if (failed > 0) this.logger.warn({ msg: 'Failed uploads from URL whose downloads kept stopping', count: failed });
+    return { failed, pending: pending.map((r) => ({ id: r.id, importAttempts: r.import_attempts })) };
+  }
+
+  /** Marks a processing item `failed` (its bytes already removed) and records `media.failed`, in `em`'s transaction. */
+  private async markFailed(em: EntityManager, item: MediaItem, code: string, message: string): Promise<void> {
+    await em.getRepository(MediaItem).update(
+      { id: item.id },
+      {
+        status: 'failed',
+        receivedChunks: [],
+        expiresAt: null,
+        importClaimedUntil: null,
+        errorCode: code,
+        errorMessage: message,
+      },
+    );
+    const failed = await em.getRepository(MediaItem).findOneByOrFail({ id: item.id });
+    await this.events.record(em, { type: 'media.failed', workspaceId: item.workspaceId, data: MediaDto.from(failed) });
   }
 
   /**
@@ -164,12 +335,18 @@ export class MediaService {
    * A chunk must have exactly its expected size (chunkSize, or the remainder for the last one); more bytes
    * stop the read at once (413). Chunk 0 is sniffed on the way through (415 when it is not the declared type).
    * Re-sending a chunk replaces it; a refused chunk leaves any earlier copy of it in place.
+   * `via`: clients send chunks of `uploading` items; the background download of a URL, of its `processing` item.
    */
-  async receiveChunk(workspaceId: string, input: ChunkInput, data: Readable): Promise<ChunkReceipt> {
+  async receiveChunk(
+    workspaceId: string,
+    input: ChunkInput,
+    data: Readable,
+    via: ReceivingStatus = 'uploading',
+  ): Promise<ChunkReceipt> {
     let item: MediaItem;
     try {
       item = await this.get(workspaceId, input.mediaId);
-      this.assertUploading(item);
+      this.assertReceiving(item, via);
       if (input.chunkIndex >= item.totalChunks) {
         const message = `must be below totalChunks (${item.totalChunks})`;
         throw AppError.validation(`chunkIndex: ${message}`, [{ field: 'chunkIndex', message }]);
@@ -198,28 +375,29 @@ export class MediaService {
         computeSha256: false, // the whole file is hashed at finalize; a part's digest is only needed to check it
       });
     } catch (err) {
-      throw await this.chunkRefusal(err, workspaceId, item, index, expected);
+      throw await this.chunkRefusal(err, workspaceId, item, index, expected, via);
     }
 
     // One statement: concurrent chunks of the item serialize on its row, each adding its index to the latest set.
     const [rows] = await this.media.query<[Array<{ received_chunks: number[] }>, number]>(
       `UPDATE media SET updated_at = now(),
          received_chunks = ARRAY(SELECT DISTINCT c FROM unnest(array_append(received_chunks, $3::integer)) AS c ORDER BY c)
-       WHERE id = $1 AND workspace_id = $2 AND status = 'uploading' AND expires_at > now()
+       WHERE id = $1 AND workspace_id = $2 AND status = $4 AND (expires_at IS NULL OR expires_at > now())
        RETURNING received_chunks`,
-      [item.id, workspaceId, index],
+      [item.id, workspaceId, index, via],
     );
     const row = rows[0];
-    if (!row) throw await this.lateChunk(workspaceId, item.id, index);
+    if (!row) throw await this.lateChunk(workspaceId, item.id, index, via);
     return { id: item.id, chunkIndex: index, receivedChunks: row.received_chunks, totalChunks: item.totalChunks };
   }
 
   /**
    * Step 3: joins the chunks and verifies size, SHA-256 (when declared), real type and image dimensions.
    * Runs under the row lock, so concurrent calls finalize once; a `ready` item is returned unchanged.
-   * A verification failure marks the item `failed` and removes its bytes.
+   * A verification failure marks the item `failed` (with the reason) and removes its bytes. The end of a
+   * background download (`via: 'processing'`) records `media.ready` or `media.failed` with it.
    */
-  async finalize(workspaceId: string, mediaId: string): Promise<MediaItem> {
+  async finalize(workspaceId: string, mediaId: string, via: ReceivingStatus = 'uploading'): Promise<MediaItem> {
     const outcome = await this.dataSource.transaction<{ item: MediaItem } | { problem: AppError }>(async (em) => {
       const repo = em.getRepository(MediaItem);
       const item = isUuid(mediaId)
@@ -227,7 +405,7 @@ export class MediaService {
         : null;
       if (!item) throw AppError.notFound('Media');
       if (item.status === 'ready') return { item };
-      this.assertUploading(item);
+      this.assertReceiving(item, via);
 
       const received = new Set(item.receivedChunks);
       const missing: number[] = [];
@@ -249,7 +427,18 @@ export class MediaService {
       const checked = await this.inspect(item, digest);
       if ('problem' in checked) {
         await this.storage.remove(item.id);
-        await repo.update({ id: item.id }, { status: 'failed', receivedChunks: [], expiresAt: null });
+        if (via === 'processing') await this.markFailed(em, item, checked.problem.code, checked.problem.message);
+        else
+          await repo.update(
+            { id: item.id },
+            {
+              status: 'failed',
+              receivedChunks: [],
+              expiresAt: null,
+              errorCode: checked.problem.code,
+              errorMessage: checked.problem.message,
+            },
+          );
         return checked;
       }
       const { dims } = checked;
@@ -261,10 +450,15 @@ export class MediaService {
           width: dims?.width ?? null,
           height: dims?.height ?? null,
           expiresAt: null,
+          importClaimedUntil: null,
           finalizedAt: () => 'now()',
         },
       );
-      return { item: await repo.findOneByOrFail({ id: item.id }) };
+      const ready = await repo.findOneByOrFail({ id: item.id });
+      if (via === 'processing') {
+        await this.events.record(em, { type: 'media.ready', workspaceId, data: MediaDto.from(ready) });
+      }
+      return { item: ready };
     });
     if ('problem' in outcome) throw outcome.problem;
     return outcome.item;
@@ -362,8 +556,8 @@ export class MediaService {
     return index < item.totalChunks - 1 ? item.chunkSize : item.size - item.chunkSize * (item.totalChunks - 1);
   }
 
-  private assertUploading(item: MediaItem): void {
-    if (item.status !== 'uploading') {
+  private assertReceiving(item: MediaItem, via: ReceivingStatus): void {
+    if (item.status !== via) {
       throw AppError.conflict(
         item.status === 'ready' ? 'Media upload is already finalized' : `Media upload is ${item.status}`,
       );
@@ -412,6 +606,7 @@ export class MediaService {
     item: MediaItem,
     index: number,
     expected: number,
+    via: ReceivingStatus,
   ): Promise<unknown> {
     if (err instanceof PartTooLargeError) {
       return new AppError(
@@ -436,7 +631,7 @@ export class MediaService {
     );
     if (!current) return AppError.notFound('Media');
     try {
-      this.assertUploading(current);
+      this.assertReceiving(current, via);
     } catch (stateError) {
       return stateError;
     }
@@ -444,7 +639,12 @@ export class MediaService {
   }
 
   /** The chunk was stored but the item stopped accepting chunks meanwhile: drop it and say why. */
-  private async lateChunk(workspaceId: string, mediaId: string, index: number): Promise<AppError> {
+  private async lateChunk(
+    workspaceId: string,
+    mediaId: string,
+    index: number,
+    via: ReceivingStatus,
+  ): Promise<AppError> {
     const current = await this.media.findOne({ where: { id: mediaId, workspaceId } });
     try {
       if (!current || current.status === 'failed' || current.status === 'expired') await this.storage.remove(mediaId);
@@ -454,7 +654,7 @@ export class MediaService {
     }
     if (!current) return AppError.notFound('Media');
     try {
-      this.assertUploading(current);
+      this.assertReceiving(current, via);
     } catch (err) {
       return err as AppError;
     }

@@ -1,64 +1,7 @@
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { makePng } from '../factories/png.factory';
+import { FileServer } from '../support/file-server';
 import { TestApp } from '../support/test-app';
 import { hasBytes, sha256, tempMediaDir } from './media-support';
-
-interface Served {
-  status?: number;
-  type?: string;
-  body: Buffer;
-  /** Send without Content-Length (chunked), so only the running count can stop it. */
-  chunked?: boolean;
-}
-
-/** A local file server: each path answers what was put there. */
-class FileServer {
-  private readonly files = new Map<string, Served>();
-  private server?: Server;
-  base = '';
-
-  put(path: string, served: Served): string {
-    this.files.set(path, served);
-    return `${this.base}${path}`;
-  }
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      const f = this.files.get(req.url ?? '');
-      if (!f) {
-        res.writeHead(404).end('not found');
-        return;
-      }
-      const headers: Record<string, string> = {};
-      if (f.type) headers['content-type'] = f.type;
-      if (!f.chunked) headers['content-length'] = String(f.body.length);
-      res.writeHead(f.status ?? 200, headers);
-      if (f.chunked) {
-        // In pieces, so the download is streamed rather than one buffer.
-        let offset = 0;
-        const step = (): void => {
-          if (offset >= f.body.length) {
-            res.end();
-            return;
-          }
-          const ok = res.write(f.body.subarray(offset, offset + 64 * 1024));
-          offset += 64 * 1024;
-          if (ok) setImmediate(step);
-          else res.once('drain', step);
-        };
-        step();
-      } else res.end(f.body);
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
-  }
-}
 
 describe('POST /media/upload/url', () => {
   const media = tempMediaDir();

@@ -4,7 +4,14 @@ import { syntheticEvent } from '../support/synthetic-event';
 import { TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
-const ALL_TYPES = ['post.published', 'post.failed', 'channel.disconnected', 'analytics.updated'];
+const ALL_TYPES = [
+  'post.published',
+  'post.failed',
+  'channel.disconnected',
+  'analytics.updated',
+  'media.ready',
+  'media.failed',
+];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('webhook subscriptions', () => {

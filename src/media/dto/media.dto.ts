@@ -1,14 +1,30 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { MEDIA_STATUSES, MediaItem, MediaStatus } from '../media-item.entity';
 
+/** Why a media item is `failed`. */
+export class MediaErrorDto {
+  /**
+   * The error code the upload would have answered had it failed during the request:
+   * `VALIDATION_ERROR` (the URL could not be downloaded), `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`,
+   * `CONFLICT`, or `INTERNAL_ERROR` (the download kept being interrupted).
+   */
+  @ApiProperty({ example: 'UNSUPPORTED_MEDIA_TYPE' })
+  code!: string;
+
+  @ApiProperty({ example: "The file's bytes are image/gif, not the declared image/png" })
+  message!: string;
+}
+
 /** An uploaded (or uploading) media file. */
 export class MediaDto {
   @ApiProperty({ format: 'uuid' })
   id!: string;
 
   /**
-   * `uploading` until finalized; `ready` once the bytes are verified; `failed` when finalize found the bytes
-   * unusable (they are removed); `expired` when the upload was not finalized in time (parts removed).
+   * `uploading` until finalized; `processing` while the service downloads an upload from a URL in the
+   * background; `ready` once the bytes are verified; `failed` when the bytes were unusable or the download
+   * failed (`error` says why; the bytes are removed); `expired` when the upload was not finalized in time
+   * (parts removed).
    */
   @ApiProperty({ enum: MEDIA_STATUSES })
   status!: MediaStatus;
@@ -17,11 +33,11 @@ export class MediaDto {
   @ApiProperty({ example: 'sunset.png' })
   filename!: string;
 
-  /** The declared type, normalized; verified against the bytes' magic numbers. */
+  /** The declared type, normalized; verified against the bytes' magic numbers. Empty while `processing` if not known yet. */
   @ApiProperty({ example: 'image/png' })
   mimeType!: string;
 
-  /** Size in bytes. */
+  /** Size in bytes (while `processing`: as announced by the server, 0 when it did not say). */
   @ApiProperty({ type: 'integer', example: 12_000_000 })
   size!: number;
 
@@ -53,6 +69,10 @@ export class MediaDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   expiresAt!: string | null;
 
+  /** Why the item is `failed`; null otherwise (and for items that failed before this was recorded). */
+  @ApiProperty({ type: MediaErrorDto, nullable: true })
+  error!: MediaErrorDto | null;
+
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;
 
@@ -72,6 +92,7 @@ export class MediaDto {
       totalChunks: m.totalChunks,
       receivedChunks: [...m.receivedChunks].sort((a, b) => a - b),
       expiresAt: m.expiresAt?.toISOString() ?? null,
+      error: m.status === 'failed' && m.errorCode ? { code: m.errorCode, message: m.errorMessage ?? '' } : null,
       createdAt: m.createdAt.toISOString(),
     };
   }
