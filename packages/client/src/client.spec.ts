@@ -183,3 +183,55 @@ describe('pagination', () => {
     expect(s.calls).toHaveLength(1);
   });
 });
+
+describe('media.uploadFromUrl', () => {
+  const ID = '22222222-2222-4222-8222-222222222222';
+  const item = (status: string, extra: Record<string, unknown> = {}) => ({ id: ID, status, ...extra });
+
+  it('returns the ready item of a 201 at once', async () => {
+    const s = stubFetch(() => json(201, item('ready')));
+    await expect(client(s.fetch).media.uploadFromUrl({ url: 'https://cdn.test/a.png' })).resolves.toEqual(
+      item('ready'),
+    );
+    expect(s.calls).toHaveLength(1);
+    expect(s.calls[0].method).toBe('POST');
+    expect(s.calls[0].url).toBe('http://api.test/api/media/upload/url');
+    expect(await s.calls[0].json()).toEqual({ url: 'https://cdn.test/a.png' });
+  });
+
+  it('on a 202 reads the processing item until it is ready', async () => {
+    const s = stubFetch((_req, n) =>
+      n === 1 ? json(202, item('processing')) : json(200, item(n < 3 ? 'processing' : 'ready')),
+    );
+    const ready = await client(s.fetch).media.uploadFromUrl({ url: 'https://cdn.test/big.mp4' }, { pollIntervalMs: 1 });
+    expect(ready).toEqual(item('ready'));
+    expect(s.calls.map((c) => `${c.method} ${new URL(c.url).pathname}`)).toEqual([
+      'POST /api/media/upload/url',
+      `GET /api/media/${ID}`,
+      `GET /api/media/${ID}`,
+    ]);
+  });
+
+  it("throws the item's error when it ends failed", async () => {
+    const failed = item('failed', { error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'not a png' } });
+    const s = stubFetch((_req, n) => (n === 1 ? json(202, item('processing')) : json(200, failed)));
+    const err = await client(s.fetch)
+      .media.uploadFromUrl({ url: 'https://cdn.test/liar.png' }, { pollIntervalMs: 1 })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SocialPublishingError);
+    expect(err).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'not a png' });
+  });
+
+  it('returns the processing item without waiting when asked, and gives up waiting after waitTimeoutMs', async () => {
+    const s = stubFetch((_req, n) => json(n === 1 ? 202 : 200, item('processing')));
+    const sp = client(s.fetch);
+    await expect(sp.media.uploadFromUrl({ url: 'https://cdn.test/x' }, { waitUntilReady: false })).resolves.toEqual(
+      item('processing'),
+    );
+    expect(s.calls).toHaveLength(1);
+    const err = await sp.media
+      .uploadFromUrl({ url: 'https://cdn.test/x' }, { pollIntervalMs: 5, waitTimeoutMs: 30 })
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'TIMEOUT' });
+  });
+});

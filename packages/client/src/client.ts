@@ -15,6 +15,7 @@ import type {
   PostAnalyticsDto,
   PostDto,
   PostValidationDto,
+  UploadFromUrlDto,
   WebhookDeliveryDto,
   WebhookDto,
   WebhookInputDto,
@@ -57,6 +58,19 @@ export type { RateLimit };
 /** Per-call options. */
 export interface CallOptions {
   signal?: AbortSignal;
+}
+
+/** Options of `media.uploadFromUrl`. */
+export interface UploadFromUrlOptions extends CallOptions {
+  /**
+   * When the service answers 202 (a big or slow download it finishes in the background), read the item
+   * until it is `ready` (returned) or `failed` (thrown). Default true; false returns the `processing` item.
+   */
+  waitUntilReady?: boolean;
+  /** Pause between two reads of a `processing` item, in ms. Default 2,000. */
+  pollIntervalMs?: number;
+  /** Longest wait for a `processing` item, in ms. Default 900,000 (15 minutes). */
+  waitTimeoutMs?: number;
 }
 
 /** What a generated call resolves to (throwOnError off): data, or an error the interceptor made a SocialPublishingError. */
@@ -197,12 +211,62 @@ export class Media extends Resource {
       this.maxRounds,
     );
   }
+  /**
+   * Lets the service download a file (`POST /media/upload/url`). Small files come back `ready` (201). A
+   * big or slow download is answered 202 with the item `processing` while the service finishes it; this
+   * then reads the item until it is `ready`, and throws a SocialPublishingError with the item's
+   * `error.code` when it ends `failed` (`TIMEOUT` after `waitTimeoutMs`). `waitUntilReady: false`
+   * returns the `processing` item instead (watch `media.ready` / `media.failed` events, or `get`).
+   */
+  async uploadFromUrl(body: UploadFromUrlDto, opts: UploadFromUrlOptions = {}): Promise<MediaDto> {
+    const { signal } = opts;
+    let item: MediaDto = await this.call(api.uploadFromUrl({ client: this.client, body, signal }));
+    if (opts.waitUntilReady === false) return item;
+    const deadline = Date.now() + (opts.waitTimeoutMs ?? 900_000);
+    while (item.status === 'processing') {
+      if (Date.now() >= deadline) {
+        throw new SocialPublishingError({
+          status: 0,
+          code: 'TIMEOUT',
+          message: `Media ${item.id} was still processing after ${opts.waitTimeoutMs ?? 900_000} ms`,
+        });
+      }
+      await pause(opts.pollIntervalMs ?? 2_000, signal);
+      item = await this.get(item.id, { signal });
+    }
+    if (item.status === 'failed') {
+      throw new SocialPublishingError({
+        status: 0,
+        code: item.error?.code ?? 'MEDIA_FAILED',
+        message: item.error?.message ?? `Media ${item.id} failed`,
+      });
+    }
+    return item;
+  }
   get(id: string, opts: CallOptions = {}): Promise<MediaDto> {
     return this.call(api.getMedia({ client: this.client, path: { id }, ...opts }));
   }
   async delete(id: string, opts: CallOptions = {}): Promise<void> {
     await this.call(api.deleteMedia({ client: this.client, path: { id }, ...opts }));
   }
+}
+
+/** Waits `ms`; an abort ends the wait with an `ABORTED` SocialPublishingError. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const aborted = () =>
+      new SocialPublishingError({ status: 0, code: 'ABORTED', message: 'The wait was aborted', cause: signal?.reason });
+    if (signal?.aborted) return reject(aborted());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(aborted());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 export class Channels extends Resource {

@@ -1,4 +1,4 @@
-import type { ChannelDto, PostAnalyticsDto, PostDto } from './generated/types.gen';
+import type { ChannelDto, MediaDto, PostAnalyticsDto, PostDto } from './generated/types.gen';
 
 /** Why a channel was disconnected: by a user (`DELETE /channels/{id}`) or because the network refused its credentials. */
 export type ChannelDisconnectReason = 'user_request' | 'credentials_revoked' | (string & {});
@@ -18,7 +18,11 @@ export type SocialPublishingEvent =
   | Envelope<'post.published', PostDto>
   | Envelope<'post.failed', PostDto>
   | Envelope<'channel.disconnected', ChannelDto & { reason: ChannelDisconnectReason }>
-  | Envelope<'analytics.updated', PostAnalyticsDto>;
+  | Envelope<'analytics.updated', PostAnalyticsDto>
+  /** An upload from a URL that went on in the background (answered 202) is `ready`. */
+  | Envelope<'media.ready', MediaDto>
+  /** An upload from a URL that went on in the background failed; `data.error` says why. */
+  | Envelope<'media.failed', MediaDto>;
 
 /** The event sent by `POST /webhooks/{id}/test` (to that endpoint only; never listed by `GET /events`). */
 export type WebhookTestEvent = Envelope<'webhook.test', { webhookId: string; url: string; message: string }>;

@@ -9,6 +9,7 @@ export {
   ApiKeys,
   type SocialPublishingOptions,
   type CallOptions,
+  type UploadFromUrlOptions,
   type PageQuery,
   type ListPostsQuery,
   type ListChannelsQuery,

@@ -156,6 +156,10 @@ export type ProviderLimitsDto = {
     maxMedia: number;
     maxImageBytes: number;
     supportedMimeTypes: Array<string>;
+    /**
+     * Whether the network takes threads: a post's follow-up parts published as a chain of replies.
+     */
+    threads: boolean;
 };
 
 export type ProviderDto = {
@@ -185,6 +189,11 @@ export type ProviderListDto = {
     data: Array<ProviderDto>;
 };
 
+export type PostThreadPartDto = {
+    mediaIds: Array<string>;
+    content: string;
+};
+
 export type TargetErrorDto = {
     code: 'CREDENTIALS_REVOKED' | 'CHANNEL_DISCONNECTED' | 'CONTENT_REJECTED' | 'MEDIA_REJECTED' | 'PROVIDER_RATE_LIMITED' | 'PROVIDER_UNAVAILABLE' | 'INTERNAL';
     /**
@@ -193,19 +202,40 @@ export type TargetErrorDto = {
     message: string;
 };
 
+export type PostTargetPartDto = {
+    /**
+     * 0 for the post's own content, i for `thread[i - 1]`.
+     */
+    index: number;
+    /**
+     * Public URL of the part.
+     */
+    url: string;
+    publishedAt: string;
+    /**
+     * Id of the part on the network.
+     */
+    platformPostId: string;
+};
+
 export type PostTargetDto = {
     channelId: string;
     status: 'pending' | 'publishing' | 'published' | 'failed';
     /**
-     * Id of the post on the network (Mastodon status id, Bluesky at:// URI).
+     * Id of the post on the network (Mastodon status id, Bluesky at:// URI); of a thread, its first part.
      */
     platformPostId: string | null;
     /**
-     * Public URL of the published post.
+     * Public URL of the published post (of a thread, its first part).
      */
     url: string | null;
     publishedAt: string | null;
     error: TargetErrorDto | null;
+    /**
+     * The parts of a thread already published on this channel, in order; empty for a post without a
+     * thread. A failed target lists what was published before the failure; a retry continues after it.
+     */
+    parts: Array<PostTargetPartDto>;
     /**
      * Publish attempts made in the current publication.
      */
@@ -217,6 +247,10 @@ export type PostDto = {
     status: 'draft' | 'scheduled' | 'publishing' | 'published' | 'failed';
     channelIds: Array<string>;
     mediaIds: Array<string>;
+    /**
+     * Follow-up parts of a thread (the post's own content is part 1); empty for a single post.
+     */
+    thread: Array<PostThreadPartDto>;
     scheduledAt: string | null;
     /**
      * When the last target was published.
@@ -244,6 +278,10 @@ export type ChannelLimitsDto = {
      * Most media attachments per post.
      */
     maxMedia: number;
+    /**
+     * Whether posts to this channel may carry a `thread` (published as a chain of replies).
+     */
+    threads: boolean;
 };
 
 export type ChannelDisconnectedDto = {
@@ -316,18 +354,84 @@ export type PostAnalyticsDto = {
     totals: MetricsDto;
 };
 
+export type MediaErrorDto = {
+    /**
+     * The error code the upload would have answered had it failed during the request:
+     * `VALIDATION_ERROR` (the URL could not be downloaded), `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`,
+     * `CONFLICT`, or `INTERNAL_ERROR` (the download kept being interrupted).
+     */
+    code: string;
+    message: string;
+};
+
+export type MediaDto = {
+    id: string;
+    /**
+     * `uploading` until finalized; `processing` while the service downloads an upload from a URL in the
+     * background; `ready` once the bytes are verified; `failed` when the bytes were unusable or the download
+     * failed (`error` says why; the bytes are removed); `expired` when the upload was not finalized in time
+     * (parts removed).
+     */
+    status: 'uploading' | 'processing' | 'ready' | 'failed' | 'expired';
+    /**
+     * The client's file name (informational).
+     */
+    filename: string;
+    /**
+     * The declared type, normalized; verified against the bytes' magic numbers. Empty while `processing` if not known yet.
+     */
+    mimeType: string;
+    /**
+     * Size in bytes (while `processing`: as announced by the server, 0 when it did not say).
+     */
+    size: number;
+    /**
+     * Lower-case hex SHA-256: as declared while uploading (null if none was given), of the stored bytes once ready.
+     */
+    sha256: string | null;
+    /**
+     * Pixel width of an image once ready; null for videos and unfinished uploads.
+     */
+    width: number | null;
+    /**
+     * Pixel height of an image once ready; null for videos and unfinished uploads.
+     */
+    height: number | null;
+    /**
+     * Size of every chunk but the last, chosen by the server.
+     */
+    chunkSize: number;
+    /**
+     * Number of chunks: ceil(size / chunkSize).
+     */
+    totalChunks: number;
+    /**
+     * 0-based indexes of the chunks received so far, ascending: resume by sending the others.
+     */
+    receivedChunks: Array<number>;
+    /**
+     * When an unfinished upload expires (initialize + 24 h); null once ready.
+     */
+    expiresAt: string | null;
+    /**
+     * Why the item is `failed`; null otherwise (and for items that failed before this was recorded).
+     */
+    error: MediaErrorDto | null;
+    createdAt: string;
+};
+
 export type EventDto = {
     /**
      * Event id; also the `webhook-id` of its deliveries
      */
     id: string;
-    type: 'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated';
+    type: 'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
     timestamp: string;
     workspaceId: string;
     /**
-     * The post, channel (plus `reason`) or analytics object as the API returns it, by type: `post.published`: PostDto; `post.failed`: PostDto; `channel.disconnected`: ChannelDisconnectedDto; `analytics.updated`: PostAnalyticsDto
+     * The post, channel (plus `reason`) or analytics object as the API returns it, by type: `post.published`: PostDto; `post.failed`: PostDto; `channel.disconnected`: ChannelDisconnectedDto; `analytics.updated`: PostAnalyticsDto; `media.ready`: MediaDto; `media.failed`: MediaDto
      */
-    data: PostDto | ChannelDisconnectedDto | PostAnalyticsDto;
+    data: PostDto | ChannelDisconnectedDto | PostAnalyticsDto | MediaDto;
 };
 
 export type SandboxCredentialsDto = {
@@ -343,6 +447,10 @@ export type SandboxCredentialsDto = {
      * Most media per post
      */
     maxMedia?: number;
+    /**
+     * Whether posts may carry a thread; false plays a network without replies (threads refused)
+     */
+    threads?: boolean;
 };
 
 export type MastodonCredentialsDto = {
@@ -480,56 +588,6 @@ export type InitializeUploadDto = {
     sha256?: string;
 };
 
-export type MediaDto = {
-    id: string;
-    /**
-     * `uploading` until finalized; `ready` once the bytes are verified; `failed` when finalize found the bytes
-     * unusable (they are removed); `expired` when the upload was not finalized in time (parts removed).
-     */
-    status: 'uploading' | 'ready' | 'failed' | 'expired';
-    /**
-     * The client's file name (informational).
-     */
-    filename: string;
-    /**
-     * The declared type, normalized; verified against the bytes' magic numbers.
-     */
-    mimeType: string;
-    /**
-     * Size in bytes.
-     */
-    size: number;
-    /**
-     * Lower-case hex SHA-256: as declared while uploading (null if none was given), of the stored bytes once ready.
-     */
-    sha256: string | null;
-    /**
-     * Pixel width of an image once ready; null for videos and unfinished uploads.
-     */
-    width: number | null;
-    /**
-     * Pixel height of an image once ready; null for videos and unfinished uploads.
-     */
-    height: number | null;
-    /**
-     * Size of every chunk but the last, chosen by the server.
-     */
-    chunkSize: number;
-    /**
-     * Number of chunks: ceil(size / chunkSize).
-     */
-    totalChunks: number;
-    /**
-     * 0-based indexes of the chunks received so far, ascending: resume by sending the others.
-     */
-    receivedChunks: Array<number>;
-    /**
-     * When an unfinished upload expires (initialize + 24 h); null once ready.
-     */
-    expiresAt: string | null;
-    createdAt: string;
-};
-
 export type UploadFromUrlDto = {
     /**
      * Where to download the file from (http or https; redirects are not followed).
@@ -568,6 +626,17 @@ export type FinalizeUploadDto = {
     mediaId: string;
 };
 
+export type ThreadPartDto = {
+    /**
+     * The part's text; checked against every target channel's limits like the post's own.
+     */
+    content: string;
+    /**
+     * Media items of this part (`ready` media of this workspace), in order.
+     */
+    mediaIds?: Array<string>;
+};
+
 export type CreatePostDto = {
     /**
      * The text of the post; checked against every target channel's limits.
@@ -581,6 +650,12 @@ export type CreatePostDto = {
      * Media items to attach (`ready` media of this workspace), in order.
      */
     mediaIds?: Array<string>;
+    /**
+     * Follow-up parts that make the post a thread: the post's own `content` and `mediaIds` are part 1,
+     * `thread[0]` is part 2 (a reply to part 1), and so on. Only for channels whose `limits.threads` is
+     * true; every part is checked against every channel's limits (problems name `thread[i].content`).
+     */
+    thread?: Array<ThreadPartDto>;
     /**
      * Publish at this time (RFC 3339 with `Z` or an offset, in the future).
      */
@@ -608,7 +683,7 @@ export type PostProblemDto = {
      */
     channelId: string | null;
     /**
-     * `content`, `mediaIds`, `channelIds` or `scheduledAt`.
+     * `content`, `mediaIds`, `channelIds`, `scheduledAt`, `thread`, or a thread part's `thread[i].content` / `thread[i].mediaIds`.
      */
     field: string;
     message: string;
@@ -628,7 +703,7 @@ export type WebhookInputDto = {
     /**
      * Event types to receive. Empty or absent: every type, including types added later.
      */
-    events?: Array<'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated'>;
+    events?: Array<'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
     /**
      * A note for humans, e.g. what consumes the endpoint.
      */
@@ -645,7 +720,7 @@ export type WebhookWithSecretDto = {
     /**
      * The event types delivered to this endpoint (every type when it subscribed with none).
      */
-    events: Array<'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated'>;
+    events: Array<'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
     description: string | null;
     /**
      * Set when the service disabled the endpoint: `gone` (it answered 410) or `failing` (every
@@ -675,7 +750,7 @@ export type WebhookDto = {
     /**
      * The event types delivered to this endpoint (every type when it subscribed with none).
      */
-    events: Array<'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated'>;
+    events: Array<'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
     description: string | null;
     /**
      * Set when the service disabled the endpoint: `gone` (it answered 410) or `failing` (every
@@ -1144,7 +1219,7 @@ export type ListEventsData = {
         /**
          * Only events of this type
          */
-        type?: 'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated';
+        type?: 'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
     };
     url: '/events';
 };
@@ -1695,6 +1770,10 @@ export type UploadFromUrlResponses = {
      * The `ready` item
      */
     201: MediaDto;
+    /**
+     * The `processing` item; it becomes `ready` or `failed`
+     */
+    202: MediaDto;
 };
 
 export type UploadFromUrlResponse = UploadFromUrlResponses[keyof UploadFromUrlResponses];
