@@ -53,6 +53,7 @@ describe('media upload (default 5 MiB chunks)', () => {
       totalChunks: 3,
       receivedChunks: [],
       expiresAt: expect.any(String),
+      error: null,
       createdAt: expect.any(String),
     });
     const { id, chunkSize } = init.body;

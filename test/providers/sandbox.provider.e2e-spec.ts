@@ -46,7 +46,11 @@ describe('sandbox provider', () => {
       limits: { maxCharacters: 20, maxMedia: 1 },
     });
     expect(JSON.stringify(res.body)).not.toContain('accountId');
-    expect((await connect({ name: 'Defaults' })).body.limits).toEqual({ maxCharacters: 500, maxMedia: 4 });
+    expect((await connect({ name: 'Defaults' })).body.limits).toEqual({
+      maxCharacters: 500,
+      maxMedia: 4,
+      threads: true,
+    });
 
     for (const bad of [
       {},

@@ -96,7 +96,13 @@ describe('limitsFromInstance', () => {
           media_attachments: { image_size_limit: 1024, supported_mime_types: ['image/png', 'video/mp4'] },
         },
       }),
-    ).toEqual({ maxCharacters: 1000, maxMedia: 6, maxImageBytes: 1024, supportedMimeTypes: ['image/png'] });
+    ).toEqual({
+      maxCharacters: 1000,
+      maxMedia: 6,
+      maxImageBytes: 1024,
+      supportedMimeTypes: ['image/png'],
+      threads: true,
+    });
   });
 
   it('falls back to defaults', () => {
