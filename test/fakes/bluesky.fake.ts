@@ -620,7 +620,13 @@ export function contractFake(): ProviderContractFake {
     posts: () =>
       fake.posts.map((p) => {
         const embed = p.record.embed as { images?: unknown[] } | undefined;
-        return { platformPostId: p.uri, text: String(p.record.text), mediaCount: embed?.images?.length ?? 0 };
+        const reply = p.record.reply as { parent?: { uri?: string } } | undefined;
+        return {
+          platformPostId: p.uri,
+          text: String(p.record.text),
+          mediaCount: embed?.images?.length ?? 0,
+          inReplyTo: reply?.parent?.uri ?? null,
+        };
       }),
     setCounts: (id, counts) => fake.setCounts(id, counts),
   };

@@ -561,7 +561,13 @@ export function contractFake(): ProviderContractFake {
     rejectStatus: 422,
     failNext: (n, status, route) => fake.failNext(n, status, route),
     revokeAll: () => fake.revokeAll(),
-    posts: () => fake.statuses.map((s) => ({ platformPostId: s.id, text: s.text, mediaCount: s.mediaIds.length })),
+    posts: () =>
+      fake.statuses.map((s) => ({
+        platformPostId: s.id,
+        text: s.text,
+        mediaCount: s.mediaIds.length,
+        inReplyTo: s.inReplyToId,
+      })),
     setCounts: (id, counts) => fake.setCounts(id, counts),
   };
 }

@@ -6,6 +6,8 @@ export interface ContractPost {
   platformPostId: string;
   text: string;
   mediaCount: number;
+  /** The `platformPostId` of the post this one replies to; null for a top-level post. */
+  inReplyTo: string | null;
 }
 
 /**

@@ -448,7 +448,13 @@ export function contractFake(): ProviderContractFake {
     rejectStatus: 403,
     failNext: (n, status, route) => fake.failNext(n, status, route),
     revokeAll: () => fake.revokeAll(),
-    posts: () => fake.tweets.map((t) => ({ platformPostId: t.id, text: t.text, mediaCount: t.mediaIds.length })),
+    posts: () =>
+      fake.tweets.map((t) => ({
+        platformPostId: t.id,
+        text: t.text,
+        mediaCount: t.mediaIds.length,
+        inReplyTo: t.inReplyToId,
+      })),
     setCounts: (id, counts) => fake.setCounts(id, counts),
     appEnv: () => fake.appEnv(),
     consent: (url) => fake.consent(url),

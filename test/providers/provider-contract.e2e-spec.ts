@@ -162,6 +162,40 @@ describe('provider contract', () => {
       expect(postsWithText(`contract transient ${id}`)).toHaveLength(1);
     });
 
+    it('publishes a thread as a chain of replies where the network takes threads, and refuses it elsewhere', async () => {
+      const text = (n: number) => `contract thread ${id} part ${n}`;
+      const created = await t.request('POST', '/api/posts', {
+        key,
+        body: {
+          content: text(1),
+          thread: [{ content: text(2) }, { content: text(3) }],
+          channelIds: [channelId],
+          publishNow: true,
+        },
+      });
+      if (!plugin.defaultLimits.threads) {
+        expect(created.status).toBe(400);
+        expect(created.body.details).toEqual([{ field: 'thread', message: expect.any(String) }]);
+        return;
+      }
+      expect(created.status).toBe(201);
+      const post = await waitFor(
+        () => getPost(created.body.id),
+        (p) => p.status === 'published' || p.status === 'failed',
+      );
+      expect(post.status).toBe('published');
+      const [one, two, three] = [1, 2, 3].map((n) => postsWithText(text(n)));
+      expect([one.length, two.length, three.length]).toEqual([1, 1, 1]);
+      expect([one[0].inReplyTo, two[0].inReplyTo, three[0].inReplyTo]).toEqual([
+        null,
+        one[0].platformPostId,
+        two[0].platformPostId,
+      ]);
+      expect(post.targets[0].parts.map((p: { platformPostId: string }) => p.platformPostId)).toEqual(
+        [one, two, three].map((p) => p[0].platformPostId),
+      );
+    });
+
     it('fails the target without retrying when the network refuses the post', async () => {
       fake.failNext(1, fake.rejectStatus, fake.publishRoute);
       const post = await publishNow(`contract rejected ${id}`);
