@@ -269,6 +269,24 @@ describe('threads: a post with follow-up parts published as a reply chain', () =
       });
       expect(malformed.status).toBe(400);
       expect(malformed.body.details).toEqual([{ field: 'thread[1].content', message: expect.any(String) }]);
+      for (const thread of [
+        [[]],
+        [null],
+        ['text'],
+        'text',
+        [{}],
+        Array.from({ length: 25 }, () => ({ content: 'x' })),
+      ]) {
+        const res = await t.request('POST', '/api/posts/validate', {
+          key,
+          body: { content: 'x', channelIds: [sandbox], thread },
+        });
+        expect({ thread, status: res.status, error: res.body.error }).toEqual({
+          thread,
+          status: 400,
+          error: 'VALIDATION_ERROR',
+        });
+      }
       const pending = await new MediaClient(t, key).initialize({ filename: 'a.png', mimeType: 'image/png', size: 10 });
       const missing = '00000000-0000-4000-8000-000000000000';
       const res = await problemsOf({
@@ -301,6 +319,16 @@ describe('threads: a post with follow-up parts published as a reply chain', () =
     expect(scheduled.status).toBe(201);
     expect((await client.delete(item.id)).status).toBe(409);
     expect((await t.request('DELETE', `/api/posts/${scheduled.body.id}`, { key })).status).toBe(204);
+
+    // Each part takes its own media to the network.
+    const post = await settled(
+      (await publish(sandbox, { content: 'M part one', thread: [{ content: 'M part two', mediaIds: [item.id] }] })).id,
+    );
+    expect(post.status).toBe('published');
+    const timeline = (await t.request('GET', `/api/channels/${sandbox}/sandbox/posts?limit=100`, { key })).body.data;
+    const byContent = (c: string) => timeline.find((p: { content: string }) => p.content === c);
+    expect(byContent('M part one').media).toEqual([]);
+    expect(byContent('M part two').media).toEqual([expect.objectContaining({ id: item.id, size: png.length })]);
     expect((await client.delete(item.id)).status).toBe(204);
   });
 });

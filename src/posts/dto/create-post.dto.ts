@@ -73,6 +73,7 @@ export class CreatePostDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_THREAD_PARTS)
+  @IsObject({ each: true, message: 'each part must be an object {content, mediaIds?}' })
   @ValidateNested({ each: true })
   @Type(() => ThreadPartDto)
   thread?: ThreadPartDto[];
