@@ -729,7 +729,8 @@ export function contractFake(): ProviderContractFake {
     rejectStatus: 422,
     failNext: (n, status, route) => fake.failNext(n, status, route),
     revokeAll: () => fake.revokeAll(),
-    posts: () => fake.posts.map((p) => ({ platformPostId: p.id, text: p.text, mediaCount: p.images.length })),
+    posts: () =>
+      fake.posts.map((p) => ({ platformPostId: p.id, text: p.text, mediaCount: p.images.length, inReplyTo: null })),
     setCounts: (id, counts) => fake.setCounts(id, counts),
     appEnv: () => fake.appEnv(),
     consent: (url) => fake.consent(url),

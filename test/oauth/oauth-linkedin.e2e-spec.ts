@@ -136,6 +136,7 @@ describe('OAuth connection of LinkedIn (against the fake)', () => {
           maxMedia: 20,
           maxImageBytes: 5 * 1024 * 1024,
           supportedMimeTypes: ['image/jpeg', 'image/png', 'image/gif'],
+          threads: false,
         },
       });
     });

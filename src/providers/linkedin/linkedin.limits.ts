@@ -10,6 +10,8 @@ export const LINKEDIN_LIMITS: ChannelLimits = Object.freeze({
   maxMedia: 20,
   maxImageBytes: 5 * 1024 * 1024,
   supportedMimeTypes: ['image/jpeg', 'image/png', 'image/gif'],
+  // A post cannot reply to a post (replies are comments, not posts): no threads.
+  threads: false,
 });
 
 /** Largest image LinkedIn's Images API accepts, in pixels (width x height). */
