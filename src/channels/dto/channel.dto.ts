@@ -58,7 +58,11 @@ export class ChannelDto {
       avatarUrl: c.avatarUrl,
       profileUrl: c.profileUrl,
       status: c.status,
-      limits: { maxCharacters: c.limits.maxCharacters, maxMedia: c.limits.maxMedia, threads: c.limits.threads },
+      limits: {
+        maxCharacters: c.limits.maxCharacters,
+        maxMedia: c.limits.maxMedia,
+        threads: c.limits.threads === true,
+      },
       connectedAt: c.connectedAt.toISOString(),
       disconnectedAt: c.disconnectedAt?.toISOString() ?? null,
       createdAt: c.createdAt.toISOString(),
