@@ -35,6 +35,16 @@ interface FastifyError extends Error {
   statusCode?: number;
 }
 
+/** SQLSTATE foreign_key_violation. */
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/** The SQLSTATE of a Postgres error, as pg raises it or as TypeORM wraps it. */
+function sqlState(e: unknown): string | undefined {
+  const err = e as { code?: unknown; driverError?: { code?: unknown } } | null;
+  const code = err?.driverError?.code ?? err?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 function isFastifyError(e: unknown): e is FastifyError {
   return e instanceof Error && e.name === 'FastifyError' && typeof (e as FastifyError).code === 'string';
 }
@@ -61,6 +71,14 @@ export function toErrorResponse(exception: unknown): {
     const status = exception.code === 'FST_ERR_ASYNC_CONSTRAINT' ? 404 : (exception.statusCode ?? 400);
     const code = CODE_BY_STATUS[status] ?? 'VALIDATION_ERROR';
     return { status, body: { error: code, message: FASTIFY_MESSAGES[exception.code] } };
+  }
+  if (sqlState(exception) === FOREIGN_KEY_VIOLATION) {
+    // A row the request refers to was deleted by a concurrent request between our read and our write
+    // (for example a webhook deleted while a test delivery is being queued): the client's view is stale.
+    return {
+      status: 409,
+      body: { error: 'CONFLICT', message: 'A resource this request refers to was deleted meanwhile; read it again' },
+    };
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
