@@ -47,6 +47,9 @@ interface KeyRow {
   revoked_at: Date | null;
   rate_limit_per_minute: number | null;
   rate_limit_burst: number | null;
+  environment: string;
+  /** created_at at microsecond precision, for the cursor (as the service's lists issue it). */
+  cursor_at?: string;
 }
 
 type BucketRedis = Redis & {
@@ -57,10 +60,12 @@ const TTL_MS = 5_000;
 const LAST_USED_EVERY_MS = 60_000;
 const COLUMNS =
   'id, workspace_id, name, prefix, key_hash, created_at, last_used_at, expires_at, revoked_at, ' +
-  'rate_limit_per_minute, rate_limit_burst';
+  'rate_limit_per_minute, rate_limit_burst, environment';
 const LOOKUP_SQL = `SELECT ${COLUMNS} FROM api_keys WHERE key_hash = $1 LIMIT 1`;
 // The same columns, predicate, order and literal LIMIT as the SQL TypeORM generates for ApiKeysService.list().
-const LIST_SQL = `SELECT ${COLUMNS} FROM api_keys WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT `;
+const LIST_SQL =
+  `SELECT ${COLUMNS}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at ` +
+  'FROM api_keys WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT ';
 const TOUCH_SQL =
   "UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')";
 
@@ -172,6 +177,7 @@ export async function startBareServer(opts: BareOptions): Promise<BareServer> {
         id: k.id,
         name: k.name,
         prefix: k.prefix,
+        environment: k.environment,
         createdAt: k.created_at.toISOString(),
         lastUsedAt: k.last_used_at?.toISOString() ?? null,
         expiresAt: k.expires_at?.toISOString() ?? null,
@@ -179,7 +185,7 @@ export async function startBareServer(opts: BareOptions): Promise<BareServer> {
         rateLimitPerMinute: k.rate_limit_per_minute ?? opts.defaults.perMinute,
         rateLimitBurst: k.rate_limit_burst ?? opts.defaults.burst,
       })),
-      nextCursor: more && last ? encodeCursor([last.created_at.toISOString(), last.id]) : null,
+      nextCursor: more && last ? encodeCursor([last.cursor_at!, last.id]) : null,
     };
   });
 
