@@ -1,27 +1,13 @@
-import { ChannelsService } from '../../src/channels/channels.service';
 import { makePng } from '../factories/png.factory';
 import { LINKEDIN_ROUTES, LinkedInFake } from '../fakes/linkedin.fake';
-import { MediaClient, tempMediaDir } from '../media/media-support';
-import { FAST_PUBLISHING_ENV, waitFor } from '../support/publishing-env';
+import { MediaClient } from '../media/media-support';
+import { waitFor } from '../support/publishing-env';
 import { TestApp } from '../support/test-app';
+import { browse, CLIENT_ORIGIN, pathOf, PUBLIC_BASE_URL, useOAuthApp } from './oauth-harness';
 
-const PUBLIC_BASE_URL = 'http://app.test';
-const CLIENT_ORIGIN = 'http://client.test';
 const ALICE = 'urn:li:person:aliceMember1';
 const ACME = 'urn:li:organization:2414183';
 const BETA = 'urn:li:organization:5515715';
-
-/** The path and query of a URL, to request it from the test app (callback URLs name PUBLIC_BASE_URL). */
-const pathOf = (url: string) => {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-};
-
-/** The browser arriving at our callback: redirects are not followed (they leave the test app). */
-async function browse(t: TestApp, path: string): Promise<{ status: number; headers: Headers; text: string }> {
-  const res = await fetch(`${t.baseUrl}${path}`, { redirect: 'manual' });
-  return { status: res.status, headers: res.headers, text: await res.text() };
-}
 
 describe('OAuth connection of LinkedIn (against the fake)', () => {
   const li = new LinkedInFake({
@@ -47,81 +33,25 @@ describe('OAuth connection of LinkedIn (against the fake)', () => {
       { id: '8888888', localizedName: 'Pending Co', vanityName: 'pending' },
     ],
   });
-  const media = tempMediaDir();
+  const h = useOAuthApp('linkedin', li);
   let t: TestApp;
   let key: string;
   let workspaceId: string;
+  beforeAll(() => ({ t, key, workspaceId } = h));
 
-  beforeAll(async () => {
-    await li.start();
-    t = await TestApp.start({
-      env: {
-        ...FAST_PUBLISHING_ENV,
-        ...li.appEnv(),
-        MEDIA_DIR: media.dir,
-        PUBLIC_BASE_URL,
-        OAUTH_REDIRECT_ORIGINS: CLIENT_ORIGIN,
-        PUBLISH_CONCURRENCY: '50',
-        ANALYTICS_REFRESH_COOLDOWN_SECONDS: '1',
-      },
-    });
-    ({ key, workspaceId } = await t.createWorkspace());
-  });
-  afterAll(async () => {
-    await t?.close();
-    await li.stop();
-    media.cleanup();
-  });
-
-  const start = (body: Record<string, unknown> = {}, k = key) =>
-    t.request('POST', '/api/channels/connect/linkedin', { key: k, body });
-  const channelCount = async () =>
-    Number((await t.dataSource.query(`SELECT count(*)::int AS n FROM channels`))[0].n as number);
-  const connectionCount = async () =>
-    Number((await t.dataSource.query(`SELECT count(*)::int AS n FROM oauth_connections`))[0].n as number);
-  const getPost = async (id: string) => (await t.request('GET', `/api/posts/${id}`, { key })).body;
-  const publishNow = async (channelId: string, content: string, mediaIds: string[] = []) => {
-    const created = await t.request('POST', '/api/posts', {
-      key,
-      body: { content, channelIds: [channelId], mediaIds, publishNow: true },
-    });
-    expect(created.status).toBe(201);
-    return created.body.id as string;
-  };
-  const settled = (id: string) =>
-    waitFor(
-      () => getPost(id),
-      (p) => p.status === 'published' || p.status === 'failed',
-      30_000,
-    );
-  /** Makes the stored access token look expired, as time passing would (through the owner's service). */
-  const expireStoredToken = async (channelId: string) => {
-    await t.app.get(ChannelsService).refreshCredentials(channelId, async (current) => ({
-      kind: 'refreshed',
-      credentials: { ...current, expiresAt: new Date(Date.now() - 1000).toISOString() },
-    }));
-  };
-  /** Runs the dance up to the callback's redirect and returns its query (connectionId, channelId or error). */
-  const authorize = async (k = key): Promise<URLSearchParams> => {
-    const res = await start({ redirectUri: `${CLIENT_ORIGIN}/done` }, k);
-    expect(res.status).toBe(201);
-    const callback = await li.consent(res.body.authorizationUrl);
-    const done = await browse(t, pathOf(callback));
-    expect(done.status).toBe(302);
-    const location = new URL(done.headers.get('location')!);
-    expect(location.origin + location.pathname).toBe(`${CLIENT_ORIGIN}/done`);
-    return location.searchParams;
-  };
-  const getConnection = (id: string, k = key) => t.request('GET', `/api/oauth/connections/${id}`, { key: k });
-  const choose = (id: string, targetIds: string[], k = key) =>
-    t.request('POST', `/api/oauth/connections/${id}/channels`, { key: k, body: { targetIds } });
-  /** The whole dance for Alice, choosing `targets`; returns the channel ids in that order. */
-  const connectTargets = async (targets: string[]): Promise<string[]> => {
-    const connectionId = (await authorize()).get('connectionId')!;
-    const res = await choose(connectionId, targets);
-    expect(res.status).toBe(201);
-    return res.body.data.map((c: { id: string }) => c.id);
-  };
+  const {
+    start,
+    channelCount,
+    connectionCount,
+    getPost,
+    publishNow,
+    settled,
+    expireStoredToken,
+    authorize,
+    getConnection,
+    choose,
+    connectTargets,
+  } = h;
 
   describe('GET /api/providers', () => {
     it('lists LinkedIn as an enabled OAuth network with its limits', async () => {

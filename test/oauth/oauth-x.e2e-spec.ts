@@ -1,90 +1,19 @@
-import { ChannelsService } from '../../src/channels/channels.service';
 import { makePng } from '../factories/png.factory';
 import { X_ROUTES, XFake } from '../fakes/x.fake';
-import { MediaClient, tempMediaDir } from '../media/media-support';
-import { FAST_PUBLISHING_ENV, waitFor } from '../support/publishing-env';
+import { MediaClient } from '../media/media-support';
+import { waitFor } from '../support/publishing-env';
 import { TestApp } from '../support/test-app';
-
-const PUBLIC_BASE_URL = 'http://app.test';
-const CLIENT_ORIGIN = 'http://client.test';
-
-/** The path and query of a URL, to request it from the test app (callback URLs name PUBLIC_BASE_URL). */
-const pathOf = (url: string) => {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-};
-
-/** The browser arriving at our callback: redirects are not followed (they leave the test app). */
-async function browse(t: TestApp, path: string): Promise<{ status: number; headers: Headers; text: string }> {
-  const res = await fetch(`${t.baseUrl}${path}`, { redirect: 'manual' });
-  return { status: res.status, headers: res.headers, text: await res.text() };
-}
+import { browse, CLIENT_ORIGIN, pathOf, PUBLIC_BASE_URL, useOAuthApp } from './oauth-harness';
 
 describe('OAuth connection of X (against the fake)', () => {
   const x = new XFake({ refreshLatencyMs: 300, rateLimitResetSeconds: 2 });
-  const media = tempMediaDir();
+  const h = useOAuthApp('x', x);
   let t: TestApp;
   let key: string;
   let workspaceId: string;
+  beforeAll(() => ({ t, key, workspaceId } = h));
 
-  beforeAll(async () => {
-    await x.start();
-    t = await TestApp.start({
-      env: {
-        ...FAST_PUBLISHING_ENV,
-        ...x.appEnv(),
-        MEDIA_DIR: media.dir,
-        PUBLIC_BASE_URL,
-        OAUTH_REDIRECT_ORIGINS: CLIENT_ORIGIN,
-        PUBLISH_CONCURRENCY: '50',
-        ANALYTICS_REFRESH_COOLDOWN_SECONDS: '1',
-      },
-    });
-    ({ key, workspaceId } = await t.createWorkspace());
-  });
-  afterAll(async () => {
-    await t?.close();
-    await x.stop();
-    media.cleanup();
-  });
-
-  const start = (body: Record<string, unknown> = {}, k = key) =>
-    t.request('POST', '/api/channels/connect/x', { key: k, body });
-  const channelCount = async () =>
-    Number((await t.dataSource.query(`SELECT count(*)::int AS n FROM channels`))[0].n as number);
-  const getPost = async (id: string) => (await t.request('GET', `/api/posts/${id}`, { key })).body;
-  const publishNow = async (channelId: string, content: string, mediaIds: string[] = []) => {
-    const created = await t.request('POST', '/api/posts', {
-      key,
-      body: { content, channelIds: [channelId], mediaIds, publishNow: true },
-    });
-    expect(created.status).toBe(201);
-    return created.body.id as string;
-  };
-  const settled = (id: string) =>
-    waitFor(
-      () => getPost(id),
-      (p) => p.status === 'published' || p.status === 'failed',
-      30_000,
-    );
-  /** Makes the stored access token look expired, as time passing would (through the owner's service). */
-  const expireStoredToken = async (channelId: string) => {
-    await t.app.get(ChannelsService).refreshCredentials(channelId, async (current) => ({
-      kind: 'refreshed',
-      credentials: { ...current, expiresAt: new Date(Date.now() - 1000).toISOString() },
-    }));
-  };
-  /** Runs the whole dance and returns the channel id the callback redirected with. */
-  const connect = async (k = key): Promise<string> => {
-    const res = await start({ redirectUri: `${CLIENT_ORIGIN}/done` }, k);
-    expect(res.status).toBe(201);
-    const callback = await x.consent(res.body.authorizationUrl);
-    const done = await browse(t, pathOf(callback));
-    expect(done.status).toBe(302);
-    const location = new URL(done.headers.get('location')!);
-    expect(location.origin + location.pathname).toBe(`${CLIENT_ORIGIN}/done`);
-    return location.searchParams.get('channelId')!;
-  };
+  const { start, channelCount, getPost, publishNow, settled, expireStoredToken, connect } = h;
 
   describe('GET /api/providers', () => {
     it('lists every provider with how it connects, whether it is enabled and its limits', async () => {
