@@ -1,10 +1,13 @@
+import type { Readable } from 'node:stream';
 import {
   OutboundBodyError,
   OutboundHeaders,
+  OutboundHttp,
   OutboundHttpError,
   OutboundResponseTooLargeError,
   OutboundTimeoutError,
   SsrfBlockedError,
+  parseJsonBody,
 } from '../common/http/outbound-http';
 import { MediaSizeMismatchError } from './media-stream.util';
 import {
@@ -105,4 +108,64 @@ export function mapThrown(provider: string, err: unknown): Error {
   if (err instanceof OutboundHttpError)
     return new TransientProviderError(`${provider} could not be reached: ${err.message}`);
   return err instanceof Error ? err : new Error(String(err));
+}
+
+/** A network's answer: any status, the body parsed as JSON (undefined when it is not JSON). */
+export interface ApiResponse {
+  status: number;
+  headers: OutboundHeaders;
+  data: unknown;
+}
+
+/** A call of a network's JSON API on behalf of one account. */
+export interface BearerRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Appended to the base URL (path and query). */
+  path: string;
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as is with `contentType` (default application/octet-stream). */
+  body?: Buffer | string | Readable;
+  contentType?: string;
+  /** Extra headers (API versions and the like). */
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/**
+ * Sends `req` to `baseUrl + req.path` with the account's bearer token through the SSRF-guarded client.
+ * Transport failures become provider errors named after `network`; every status is returned.
+ */
+export async function sendWithBearer(
+  http: OutboundHttp,
+  network: string,
+  baseUrl: string,
+  accessToken: string,
+  req: BearerRequest,
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    authorization: `Bearer ${accessToken}`,
+    ...req.headers,
+  };
+  let body: BearerRequest['body'];
+  if (req.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(req.json);
+  } else if (req.body !== undefined) {
+    headers['content-type'] = req.contentType ?? 'application/octet-stream';
+    body = req.body;
+  }
+  try {
+    const res = await http.request({
+      method: req.method,
+      url: `${baseUrl}${req.path}`,
+      headers,
+      body,
+      timeoutMs: req.timeoutMs,
+    });
+    return { status: res.status, headers: res.headers, data: parseJsonBody(res.body) };
+  } catch (err) {
+    throw mapThrown(network, err);
+  }
 }

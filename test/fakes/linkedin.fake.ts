@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
-import type { ProviderContractFake } from './provider-contract';
+import { oauthContractFake, type ProviderContractFake } from './provider-contract';
 
 /**
  * A local LinkedIn: the OAuth 2.0 authorization page (an "Allow" form; `consent()` is the test hook
@@ -718,21 +718,10 @@ export class LinkedInFake extends FakeHttpServer {
 /** LinkedInFake for the shared provider contract suite: one member without pages (see provider-contract.ts). */
 export function contractFake(): ProviderContractFake {
   const fake = new LinkedInFake();
-  return {
-    start: async () => {
-      const baseUrl = await fake.start();
-      return { accessToken: fake.issueToken(), apiBaseUrl: baseUrl };
-    },
-    stop: () => fake.stop(),
-    wrongCredentials: () => ({ accessToken: 'wrong-token', apiBaseUrl: fake.baseUrl }),
+  return oauthContractFake(fake, {
     publishRoute: LINKEDIN_ROUTES.createPost,
     rejectStatus: 422,
-    failNext: (n, status, route) => fake.failNext(n, status, route),
-    revokeAll: () => fake.revokeAll(),
     posts: () =>
       fake.posts.map((p) => ({ platformPostId: p.id, text: p.text, mediaCount: p.images.length, inReplyTo: null })),
-    setCounts: (id, counts) => fake.setCounts(id, counts),
-    appEnv: () => fake.appEnv(),
-    consent: (url) => fake.consent(url),
-  };
+  });
 }

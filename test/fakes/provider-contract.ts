@@ -44,3 +44,43 @@ export interface ProviderContractFake {
    */
   consent?(authorizationUrl: string): Promise<string>;
 }
+
+/** What an OAuth network's fake offers, for `oauthContractFake`. */
+export interface OAuthNetworkFake {
+  readonly baseUrl: string;
+  start(): Promise<string>;
+  stop(): Promise<void>;
+  /** A valid access token of the fake's account. */
+  issueToken(): string;
+  failNext(n: number, status: number, route?: string): void;
+  revokeAll(): void;
+  setCounts(platformPostId: string, counts: Partial<FakeCounts>): void;
+  appEnv(): Record<string, string>;
+  consent(authorizationUrl: string): Promise<string>;
+}
+
+/**
+ * The contract suite's view of an OAuth network's fake: the adapter is given an access token and the
+ * fake's API base URL (what the token exchange would have stored).
+ */
+export function oauthContractFake(
+  fake: OAuthNetworkFake,
+  network: Pick<ProviderContractFake, 'publishRoute' | 'rejectStatus' | 'posts'>,
+): ProviderContractFake {
+  return {
+    start: async () => {
+      const baseUrl = await fake.start();
+      return { accessToken: fake.issueToken(), apiBaseUrl: baseUrl };
+    },
+    stop: () => fake.stop(),
+    wrongCredentials: () => ({ accessToken: 'wrong-token', apiBaseUrl: fake.baseUrl }),
+    publishRoute: network.publishRoute,
+    rejectStatus: network.rejectStatus,
+    failNext: (n, status, route) => fake.failNext(n, status, route),
+    revokeAll: () => fake.revokeAll(),
+    posts: () => network.posts(),
+    setCounts: (id, counts) => fake.setCounts(id, counts),
+    appEnv: () => fake.appEnv(),
+    consent: (url) => fake.consent(url),
+  };
+}

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
-import type { ProviderContractFake } from './provider-contract';
+import { oauthContractFake, type ProviderContractFake } from './provider-contract';
 
 /**
  * A local X: OAuth 2.0 authorization code with PKCE (consent page that consents at once), the token
@@ -437,17 +437,9 @@ export class XFake extends FakeHttpServer {
 /** XFake for the shared provider contract suite (see provider-contract.ts). */
 export function contractFake(): ProviderContractFake {
   const fake = new XFake();
-  return {
-    start: async () => {
-      const baseUrl = await fake.start();
-      return { accessToken: fake.issueToken(), apiBaseUrl: baseUrl };
-    },
-    stop: () => fake.stop(),
-    wrongCredentials: () => ({ accessToken: 'wrong-token', apiBaseUrl: fake.baseUrl }),
+  return oauthContractFake(fake, {
     publishRoute: X_ROUTES.createTweet,
     rejectStatus: 403,
-    failNext: (n, status, route) => fake.failNext(n, status, route),
-    revokeAll: () => fake.revokeAll(),
     posts: () =>
       fake.tweets.map((t) => ({
         platformPostId: t.id,
@@ -455,8 +447,5 @@ export function contractFake(): ProviderContractFake {
         mediaCount: t.mediaIds.length,
         inReplyTo: t.inReplyToId,
       })),
-    setCounts: (id, counts) => fake.setCounts(id, counts),
-    appEnv: () => fake.appEnv(),
-    consent: (url) => fake.consent(url),
-  };
+  });
 }

@@ -1,17 +1,21 @@
 import type { Readable } from 'node:stream';
-import { OutboundHeaders, OutboundHttp, parseJsonBody } from '../../common/http/outbound-http';
-import { CallKind, mapHttpFailure, mapThrown, retryAfterSeconds } from '../provider-http.util';
+import { OutboundHttp, parseJsonBody } from '../../common/http/outbound-http';
+import {
+  ApiResponse,
+  BearerRequest,
+  CallKind,
+  mapHttpFailure,
+  mapThrown,
+  retryAfterSeconds,
+  sendWithBearer,
+} from '../provider-http.util';
 import { asArray, asObject, asString } from '../provider-json.util';
 import { ProviderError, TransientProviderError } from '../provider.errors';
 import type { LinkedInCredentials } from './linkedin.credentials';
 
 export const LINKEDIN_NAME = 'LinkedIn';
 
-export interface LinkedInResponse {
-  status: number;
-  headers: OutboundHeaders;
-  data: unknown;
-}
+export type LinkedInResponse = ApiResponse;
 
 /** LinkedIn's error text: `message`, else the first input error's description, else `code`. */
 export function linkedInErrorText(data: unknown): string {
@@ -69,37 +73,14 @@ export class LinkedInApi {
    * Sends a request to `apiBaseUrl` + `path` (`/rest/...` calls carry LinkedIn-Version and Rest.li
    * 2.0.0). Transport failures become provider errors; any status is returned.
    */
-  async send(req: {
-    method: 'GET' | 'POST';
-    path: string;
-    json?: unknown;
-    timeoutMs?: number;
-  }): Promise<LinkedInResponse> {
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      authorization: `Bearer ${this.credentials.accessToken}`,
-    };
-    if (req.path.startsWith('/rest/')) {
-      headers['linkedin-version'] = this.version;
-      headers['x-restli-protocol-version'] = '2.0.0';
-    }
-    let body: string | undefined;
-    if (req.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(req.json);
-    }
-    try {
-      const res = await this.http.request({
-        method: req.method,
-        url: `${this.credentials.apiBaseUrl}${req.path}`,
-        headers,
-        body,
-        timeoutMs: req.timeoutMs,
-      });
-      return { status: res.status, headers: res.headers, data: parseJsonBody(res.body) };
-    } catch (err) {
-      throw mapThrown(LINKEDIN_NAME, err);
-    }
+  send(req: BearerRequest): Promise<LinkedInResponse> {
+    const headers = req.path.startsWith('/rest/')
+      ? { 'linkedin-version': this.version, 'x-restli-protocol-version': '2.0.0', ...req.headers }
+      : req.headers;
+    return sendWithBearer(this.http, LINKEDIN_NAME, this.credentials.apiBaseUrl, this.credentials.accessToken, {
+      ...req,
+      headers,
+    });
   }
 
   /** Like send(), but a non-2xx answer is thrown as the matching provider error. */

@@ -1,15 +1,11 @@
-import { OutboundHeaders, OutboundHttp, parseJsonBody } from '../../common/http/outbound-http';
-import { CallKind, mapHttpFailure, mapThrown } from '../provider-http.util';
+import type { OutboundHttp } from '../../common/http/outbound-http';
+import { ApiResponse, BearerRequest, CallKind, mapHttpFailure, sendWithBearer } from '../provider-http.util';
 import { asObject, asString } from '../provider-json.util';
 import type { XCredentials } from './x.credentials';
 
 export const X_NAME = 'X';
 
-export interface XResponse {
-  status: number;
-  headers: OutboundHeaders;
-  data: unknown;
-}
+export type XResponse = ApiResponse;
 
 /** X's error text: v2 problem `detail`/`title`, or the first of `errors[].message`. */
 export function xErrorText(data: unknown): string {
@@ -31,38 +27,8 @@ export class XApi {
   ) {}
 
   /** Sends the request; transport failures are mapped to provider errors, any status is returned. */
-  async send(req: {
-    method: 'GET' | 'POST';
-    path: string;
-    json?: unknown;
-    body?: Buffer;
-    contentType?: string;
-    timeoutMs?: number;
-  }): Promise<XResponse> {
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      authorization: `Bearer ${this.credentials.accessToken}`,
-    };
-    let body: string | Buffer | undefined;
-    if (req.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(req.json);
-    } else if (req.body) {
-      headers['content-type'] = req.contentType ?? 'application/octet-stream';
-      body = req.body;
-    }
-    try {
-      const res = await this.http.request({
-        method: req.method,
-        url: `${this.credentials.apiBaseUrl}${req.path}`,
-        headers,
-        body,
-        timeoutMs: req.timeoutMs,
-      });
-      return { status: res.status, headers: res.headers, data: parseJsonBody(res.body) };
-    } catch (err) {
-      throw mapThrown(X_NAME, err);
-    }
+  send(req: BearerRequest): Promise<XResponse> {
+    return sendWithBearer(this.http, X_NAME, this.credentials.apiBaseUrl, this.credentials.accessToken, req);
   }
 
   /** Like send(), but a non-2xx answer is thrown as the matching provider error. */
