@@ -6,6 +6,7 @@ import { SetupLinkService } from '../../src/users/setup-link.service';
 import { UsersService } from '../../src/users/users.service';
 import { LinkedInFake } from '../fakes/linkedin.fake';
 import { MastodonFake } from '../fakes/mastodon.fake';
+import { compiledEntry } from '../support/service-process';
 import { TestApp, freePort } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { launchChromium, screenshot } from './browser';
@@ -392,9 +393,7 @@ describe('account console in Chromium', () => {
     const { stdout } = await run(
       process.execPath,
       [
-        '-r',
-        'ts-node/register/transpile-only',
-        'src/cli.ts',
+        ...compiledEntry('cli'),
         'users:create',
         '--email',
         'cli@example.com',

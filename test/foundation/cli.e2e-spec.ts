@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { BootstrapKeyService } from '../../src/auth/bootstrap-key.service';
+import { compiledEntry } from '../support/service-process';
 import { TestApp } from '../support/test-app';
 
 const run = promisify(execFile);
@@ -13,21 +14,17 @@ describe('command line and first-start key', () => {
   afterAll(() => t.close());
 
   const cli = async (...args: string[]) => {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['-r', 'ts-node/register/transpile-only', 'src/cli.ts', ...args],
-      {
-        env: { ...process.env, LOG_LEVEL: 'info' },
-        cwd: `${__dirname}/../..`,
-      },
-    );
+    const { stdout, stderr } = await run(process.execPath, [...compiledEntry('cli'), ...args], {
+      env: { ...process.env, LOG_LEVEL: 'info' },
+      cwd: `${__dirname}/../..`,
+    });
     return { out: JSON.parse(stdout), stdout, stderr };
   };
   const raw = (...args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       execFile(
         process.execPath,
-        ['-r', 'ts-node/register/transpile-only', 'src/cli.ts', ...args],
+        [...compiledEntry('cli'), ...args],
         { env: { ...process.env, LOG_LEVEL: 'info' }, cwd: `${__dirname}/../..` },
         (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr }),
       );

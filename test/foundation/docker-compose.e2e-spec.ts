@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { compiledEntry } from '../support/service-process';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -163,7 +164,7 @@ describe('docker-compose.yml and Dockerfile', () => {
       new Promise<number>((resolve) =>
         execFile(
           process.execPath,
-          ['-r', 'ts-node/register/transpile-only', 'src/healthcheck.ts'],
+          compiledEntry('healthcheck'),
           {
             cwd: ROOT,
             env: { ...process.env, APP_ROLE: 'worker', WORKER_HEARTBEAT_FILE: file, WORKER_HEARTBEAT_SECONDS: '10' },

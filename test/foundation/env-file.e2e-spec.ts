@@ -1,16 +1,16 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
 import { Client } from 'pg';
+import { compiledService } from '../support/service-process';
 import { CLONE_PREFIX, TEST_PG_BASE, TEST_REDIS_URL, databaseUrl } from '../setup/test-env';
 
 const run = promisify(execFile);
-const ROOT = join(__dirname, '..', '..');
 
 /** Variables the service reads that must come from `.env` in this spec, never from the test's environment. */
 const FROM_FILE = [
@@ -65,7 +65,7 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 60_00
  */
 describe('.env in the working directory', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sps-env-'));
-  const build = join(dir, 'build');
+  let build: string;
   const cwd = join(dir, 'cwd');
   const dbName = `${CLONE_PREFIX}env${randomBytes(4).toString('hex')}`;
   const redisPrefix = `tenv${randomBytes(4).toString('hex')}`;
@@ -93,15 +93,8 @@ describe('.env in the working directory', () => {
     run(process.execPath, [join(build, 'src', 'cli.js'), ...args], { cwd, env: cleanEnv() });
 
   beforeAll(async () => {
-    // Compile as `npm run build` does, into a directory of our own (dist/ may be stale or absent).
-    await run(
-      process.execPath,
-      [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', build],
-      {
-        cwd: ROOT,
-      },
-    );
-    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    // The compiled service (what `npm start` runs, transpiled once for every spec), run from a directory of its own.
+    build = compiledService();
     port = await freePort();
     mkdirSync(cwd);
     writeEnv('warn');

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { checksum, hashApiKey } from '../../src/auth/api-key.format';
+import { compiledEntry } from '../support/service-process';
 import { TestApp } from '../support/test-app';
 
 const run = promisify(execFile);
@@ -74,7 +75,7 @@ describe('API keys per environment (APP_ENVIRONMENT=production)', () => {
 
   it('the CLI creates a labelled key and refuses an unknown environment', async () => {
     const cli = (...args: string[]) =>
-      run(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli.ts', ...args], {
+      run(process.execPath, [...compiledEntry('cli'), ...args], {
         env: { ...process.env, LOG_LEVEL: 'warn' },
         cwd: `${__dirname}/../..`,
       });

@@ -2,11 +2,12 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { MastodonFake } from '../fakes/mastodon.fake';
 import { FAST_PUBLISHING_ENV, waitFor } from '../support/publishing-env';
+import { compiledEntry } from '../support/service-process';
 import { TestApp } from '../support/test-app';
 
 /** A real worker process (APP_ROLE=worker) on the same database and Redis prefix as the API under test. */
 function startWorker(t: TestApp): ChildProcess {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+  const child = spawn(process.execPath, compiledEntry('main'), {
     cwd: join(__dirname, '..', '..'),
     env: {
       ...process.env,
