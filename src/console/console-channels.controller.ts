@@ -13,11 +13,13 @@ import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleGuard } from './console.guard';
 import { consoleCsp, fields, redirect, sendPage } from './console-http';
 import { ConsolePagesService } from './console-pages.service';
-import { credentialFields } from './credential-fields';
+import { credentialFields, credentialValue } from './credential-fields';
 import { OAuthButton, ProviderForm, channelsPage, chooseTargetsPage } from './views/channels.page';
 
 const CREDENTIAL_PREFIX = 'credentials.';
 const OAUTH_PLUGINS = PROVIDER_PLUGINS.filter((p) => p.connectKind === 'oauth');
+/** The network's name for people (`mastodon` -> `Mastodon`). */
+const displayName = (id: string) => PROVIDER_PLUGINS.find((p) => p.id === id)?.displayName ?? id;
 
 /**
  * Channels: list, connect (forms generated from each provider's credentials schema; a button per
@@ -42,6 +44,7 @@ export class ConsoleChannelsController {
     // Every credentials-based network registered in the provider list gets a form.
     this.forms = PROVIDER_PLUGINS.filter((p) => p.connectKind === 'credentials').map((p) => ({
       id: p.id,
+      name: p.displayName,
       fields: credentialFields(p.credentials),
     }));
   }
@@ -70,11 +73,11 @@ export class ConsoleChannelsController {
     const provider = typeof body.provider === 'string' ? body.provider : '';
     const form = this.forms.find((f) => f.id === provider);
     if (!form) throw AppError.validation('provider: unknown network');
-    const credentials: Record<string, string> = {};
+    const credentials: Record<string, unknown> = {};
     for (const f of form.fields) {
       const raw = body[`${CREDENTIAL_PREFIX}${f.name}`];
-      const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-      if (value) credentials[f.name] = value;
+      const value = credentialValue(f, (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '');
+      if (value !== undefined) credentials[f.name] = value;
     }
     try {
       const { channel, created } = await this.channels.connect(
@@ -83,11 +86,11 @@ export class ConsoleChannelsController {
         credentials,
       );
       this.pages.setFlash(req, reply, {
-        ok: `${created ? 'Connected' : 'Reconnected'} ${channel.provider} account ${channel.handle}.`,
+        ok: `${created ? 'Connected' : 'Reconnected'} ${form.name} account ${channel.handle}.`,
       });
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'VALIDATION_ERROR') throw err;
-      this.pages.setFlash(req, reply, { error: `Could not connect ${provider}: ${err.message}` });
+      this.pages.setFlash(req, reply, { error: `Could not connect ${form.name}: ${err.message}` });
     }
     redirect(reply, '/console/channels');
   }
@@ -130,7 +133,7 @@ export class ConsoleChannelsController {
     if (channelId) {
       const channel = await this.channels.get(this.pages.actor(req).workspaceId, channelId).catch(() => null);
       this.pages.setFlash(req, reply, {
-        ok: channel ? `Connected ${channel.provider} account ${channel.handle}.` : 'Account connected.',
+        ok: channel ? `Connected ${displayName(channel.provider)} account ${channel.handle}.` : 'Account connected.',
       });
     } else {
       this.pages.setFlash(req, reply, {
@@ -176,7 +179,7 @@ export class ConsoleChannelsController {
     try {
       const saved = await this.oauth.chooseTargets(this.pages.actor(req).workspaceId, id, targetIds);
       this.pages.setFlash(req, reply, {
-        ok: `Connected ${saved.map((s) => `${s.channel.provider} account ${s.channel.handle}`).join(', ')}.`,
+        ok: `Connected ${saved.map((s) => `${displayName(s.channel.provider)} account ${s.channel.handle}`).join(', ')}.`,
       });
     } catch (err) {
       if (!(err instanceof AppError) || !['VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT'].includes(err.code)) throw err;

@@ -7,7 +7,8 @@ export interface CredentialField {
   name: string;
   label: string;
   required: boolean;
-  type: 'url' | 'password' | 'text';
+  /** How the form asks for it: `number` for integers, `boolean` a default/yes/no choice. */
+  type: 'url' | 'password' | 'text' | 'number' | 'boolean';
   placeholder: string | null;
   hint: string | null;
 }
@@ -29,7 +30,7 @@ export function credentialFields(dto: new () => object): CredentialField[] {
   return names.map((name) => {
     const own = metas.filter((m) => m.propertyName === name);
     const optional = own.some((m) => m.type === 'conditionalValidation');
-    const isUrl = own.some((m) => m.name === 'isUrl');
+    const has = (validator: string) => own.some((m) => m.name === validator);
     const swagger = (Reflect.getMetadata(SWAGGER_PROPERTY, dto.prototype as object, name) ?? {}) as {
       example?: string | number;
       description?: string;
@@ -38,9 +39,29 @@ export function credentialFields(dto: new () => object): CredentialField[] {
       name,
       label: labelOf(name),
       required: !optional,
-      type: isUrl ? 'url' : /token|password|secret/i.test(name) ? 'password' : 'text',
+      type: has('isUrl')
+        ? 'url'
+        : has('isInt') || has('isNumber')
+          ? 'number'
+          : has('isBoolean')
+            ? 'boolean'
+            : /token|password|secret/i.test(name)
+              ? 'password'
+              : 'text',
       placeholder: swagger.example === undefined ? null : String(swagger.example),
       hint: swagger.description ?? null,
     };
   });
+}
+
+/**
+ * A form's text as the value the credentials schema expects: integers and booleans are converted
+ * (`'true'`/`'false'`); a value that does not convert is passed on as text, so the schema's own
+ * message explains what is wrong. Empty means not given.
+ */
+export function credentialValue(field: CredentialField, text: string): unknown {
+  if (text === '') return undefined;
+  if (field.type === 'number' && /^-?\d+(\.\d+)?$/.test(text)) return Number(text);
+  if (field.type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+  return text;
 }

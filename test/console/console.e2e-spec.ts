@@ -236,8 +236,8 @@ describe('account console in Chromium', () => {
     const form = page.locator('form', { has: page.locator('input[name="provider"][value="mastodon"]') });
     await form.getByLabel('Instance URL').fill(mastodon.baseUrl);
     await form.getByLabel('Access token').fill('tok-console');
-    expect(await page.getByRole('heading', { name: 'Connect bluesky' }).isVisible()).toBe(true);
-    await form.getByRole('button', { name: 'Connect mastodon' }).click();
+    expect(await page.getByRole('heading', { name: 'Connect Bluesky' }).isVisible()).toBe(true);
+    await form.getByRole('button', { name: 'Connect Mastodon' }).click();
     await page.waitForURL('**/console/channels');
     const row = page.getByTestId('channel-row').filter({ hasText: 'Console User' });
     expect(await row.textContent()).toContain('active');
@@ -245,6 +245,20 @@ describe('account console in Chromium', () => {
     await row.getByRole('button', { name: /Disconnect/ }).click();
     await page.waitForURL('**/console/channels');
     expect(await page.getByTestId('channel-row').first().textContent()).toContain('user_request');
+  });
+
+  it('connects a sandbox channel with typed fields: a number and a yes/no choice reach its limits', async () => {
+    await page.goto(`${t.baseUrl}/console/channels`);
+    const form = page.locator('form', { has: page.locator('input[name="provider"][value="sandbox"]') });
+    await form.getByLabel('Name').fill('Typed sandbox');
+    await form.getByLabel(/Max characters/).fill('280');
+    expect(await form.getByLabel(/Max characters/).getAttribute('type')).toBe('number');
+    await form.getByLabel(/Threads/).selectOption('false');
+    await form.getByRole('button', { name: 'Connect Sandbox' }).click();
+    await page.waitForURL('**/console/channels');
+    expect(await page.getByRole('status').textContent()).toContain('Connected Sandbox account');
+    const [channel] = await t.dataSource.query(`SELECT limits FROM channels WHERE name = 'Typed sandbox'`);
+    expect(channel.limits).toEqual(expect.objectContaining({ maxCharacters: 280, threads: false }));
   });
 
   it('connects LinkedIn through its consent page and chooses the member and a page', async () => {
@@ -269,7 +283,7 @@ describe('account console in Chromium', () => {
     await page.getByLabel('Acme Corp').check();
     await page.getByRole('button', { name: 'Connect selected' }).click();
     await page.waitForURL('**/console/channels');
-    expect(await page.getByRole('status').textContent()).toContain('Connected linkedin account');
+    expect(await page.getByRole('status').textContent()).toContain('Connected LinkedIn account');
     for (const name of ['Console Member', 'Acme Corp']) {
       const row = page.getByTestId('channel-row').filter({ hasText: name });
       expect(await row.textContent()).toContain('linkedin');

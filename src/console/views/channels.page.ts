@@ -5,6 +5,8 @@ import { PageContext, csrfField, layout, notice } from './layout';
 
 export interface ProviderForm {
   id: string;
+  /** The network's name for people. */
+  name: string;
   fields: CredentialField[];
 }
 
@@ -41,9 +43,27 @@ function oauthCard(ctx: PageContext, o: OAuthButton): Html {
   </section>`;
 }
 
+function credentialInput(f: CredentialField): Html {
+  if (f.type === 'boolean') {
+    return html`<select name="credentials.${f.name}" ${f.required ? html`required` : ''}>
+      ${f.required ? '' : html`<option value="">Default</option>`}
+      <option value="true">Yes</option>
+      <option value="false">No</option>
+    </select>`;
+  }
+  return html`<input
+    name="credentials.${f.name}"
+    type="${f.type}"
+    ${f.type === 'number' ? html`inputmode="numeric" step="1"` : ''}
+    ${f.required ? html`required` : ''}
+    ${f.placeholder ? html`placeholder="${f.placeholder}"` : ''}
+    autocomplete="off"
+  />`;
+}
+
 function providerForm(ctx: PageContext, p: ProviderForm): Html {
   return html`<section class="card">
-    <h2>Connect ${p.id}</h2>
+    <h2>Connect ${p.name}</h2>
     <form class="stack" method="post" action="/console/channels/connect">
       ${csrfField(ctx)}
       <input type="hidden" name="provider" value="${p.id}" />
@@ -51,16 +71,10 @@ function providerForm(ctx: PageContext, p: ProviderForm): Html {
         (f) =>
           html`<label
             >${f.label}${f.required ? '' : html` <span class="hint">(optional)</span>`}
-            ${f.hint ? html`<span class="hint">${f.hint}</span>` : ''}
-            <input
-              name="credentials.${f.name}"
-              type="${f.type}"
-              ${f.required ? html`required` : ''}
-              ${f.placeholder ? html`placeholder="${f.placeholder}"` : ''}
-              autocomplete="off"
-          /></label>`,
+            ${f.hint ? html`<span class="hint">${f.hint}</span>` : ''} ${credentialInput(f)}</label
+          >`,
       )}
-      <div><button type="submit">Connect ${p.id}</button></div>
+      <div><button type="submit">Connect ${p.name}</button></div>
     </form>
   </section>`;
 }
