@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 import { toBool, validateEnv } from './validate-env';
 
 const DEV_ENCRYPTION_KEY = '0'.repeat(64);
@@ -21,6 +21,14 @@ export class AppEnv {
 
   @IsIn(['all', 'api', 'worker'])
   APP_ROLE: string = 'all';
+
+  /**
+   * Public origin of this service, as the world reaches it: OAuth callbacks are
+   * `{PUBLIC_BASE_URL}/api/oauth/{provider}/callback` and signed media URLs
+   * `{PUBLIC_BASE_URL}/api/media/{id}/content?...`.
+   */
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  PUBLIC_BASE_URL: string = 'http://localhost:3000';
 
   /**
    * Which environment this server is (production, development, local). When set, API keys made
@@ -81,6 +89,8 @@ export const appConfig = registerAs('app', () => {
     port: env.PORT,
     host: env.HOST,
     role: env.APP_ROLE as 'all' | 'api' | 'worker',
+    /** PUBLIC_BASE_URL without a trailing slash. */
+    publicBaseUrl: env.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     /** null: keys of every environment are accepted. */
     environment: (env.APP_ENVIRONMENT ?? null) as 'production' | 'development' | 'local' | null,
     logLevel: env.LOG_LEVEL,

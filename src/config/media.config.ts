@@ -1,6 +1,7 @@
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { appConfig } from './app.config';
 import { toBool, validateEnv } from './validate-env';
 
 /**
@@ -17,6 +18,14 @@ export const SUPPORTED_MEDIA_TYPES = [
   'video/quicktime',
   'video/webm',
 ] as const;
+
+/**
+ * Signs media URLs outside production when MEDIA_URL_SIGNING_KEYS is unset. Public on purpose: a
+ * development server's links are only as private as its address.
+ */
+const DEV_MEDIA_URL_SIGNING_KEY = 'development-only-media-url-signing-key-not-secret';
+/** Shortest signing key accepted: 32 characters (e.g. `openssl rand -hex 32` gives 64). */
+const MIN_SIGNING_KEY_LENGTH = 32;
 
 /** One chunk travels in one multipart request and is stored as one part; 1 GiB is plenty (and fits an int column). */
 const MAX_CHUNK_BYTES = 1024 * 1024 * 1024;
@@ -102,6 +111,31 @@ export class MediaEnv {
   @IsInt()
   @Min(1)
   MEDIA_URL_SWEEP_SECONDS: number = 60;
+
+  /**
+   * Keys of the signed public media URLs (`GET /api/media/{id}/content?expires&signature`),
+   * comma-separated, each at least 32 characters: the first signs, every one verifies, so a key
+   * rotates by putting the new one first and dropping the old one after MEDIA_URL_TTL_SECONDS.
+   * Required in production; a fixed development key otherwise.
+   */
+  @IsOptional()
+  @IsString()
+  MEDIA_URL_SIGNING_KEYS?: string = undefined;
+
+  /** How long a signed media URL stays valid, in seconds. */
+  @IsInt()
+  @Min(60)
+  @Max(7 * 24 * 60 * 60)
+  MEDIA_URL_TTL_SECONDS: number = 3600;
+
+  /**
+   * With MEDIA_STORAGE=s3, the content route answers 302 to a presigned S3 URL (the bytes then never
+   * pass through this service). False streams them through the service instead, for buckets that
+   * only this service can reach.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  MEDIA_URL_S3_REDIRECT: boolean = true;
 }
 
 /** The S3 driver's settings, read and validated only when MEDIA_STORAGE=s3. */
@@ -170,6 +204,21 @@ export const mediaConfig = registerAs('media', () => {
         `each entry must be one of ${SUPPORTED_MEDIA_TYPES.join(', ')}`,
     );
   }
+  const signingKeys = (env.MEDIA_URL_SIGNING_KEYS ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k.length > 0);
+  if (signingKeys.some((k) => k.length < MIN_SIGNING_KEY_LENGTH)) {
+    throw new Error(
+      `Invalid configuration: MEDIA_URL_SIGNING_KEYS: each key must be at least ${MIN_SIGNING_KEY_LENGTH} characters`,
+    );
+  }
+  if (signingKeys.length === 0) {
+    if (appConfig().production) {
+      throw new Error('Invalid configuration: MEDIA_URL_SIGNING_KEYS is required when NODE_ENV=production');
+    }
+    signingKeys.push(DEV_MEDIA_URL_SIGNING_KEY);
+  }
   return {
     storage: env.MEDIA_STORAGE as 'local' | 's3',
     dir: env.MEDIA_DIR,
@@ -189,6 +238,10 @@ export const mediaConfig = registerAs('media', () => {
     urlSweepMs: env.MEDIA_URL_SWEEP_SECONDS * 1000,
     // A background download holds its item for its time budget twice over, plus a minute to store it.
     urlImportClaimMs: env.MEDIA_URL_TIMEOUT_SECONDS * 2000 + 60_000,
+    /** The first signs; all verify. */
+    signingKeys,
+    signedUrlTtlSeconds: env.MEDIA_URL_TTL_SECONDS,
+    s3Redirect: env.MEDIA_URL_S3_REDIRECT,
   };
 });
 export type MediaConfig = ReturnType<typeof mediaConfig>;

@@ -1,15 +1,15 @@
 import { registerAs } from '@nestjs/config';
 import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { appConfig } from './app.config';
 import { validateEnv } from './validate-env';
 
 const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
-/** App credentials of the OAuth networks, the callback base URL, and host overrides (tests, proxies). */
+/**
+ * App credentials of the OAuth networks and host overrides (tests, proxies). The callback base URL
+ * is PUBLIC_BASE_URL of the app configuration (app.config.ts).
+ */
 export class OAuthEnv {
-  /** Public origin of this service, used to build `{PUBLIC_BASE_URL}/api/oauth/{provider}/callback`. */
-  @IsUrl(URL_OPTIONS)
-  PUBLIC_BASE_URL: string = 'http://localhost:3000';
-
   /** Comma-separated origins a connect request's `redirectUri` may point to (PUBLIC_BASE_URL's origin is always allowed). */
   @IsOptional()
   @IsString()
@@ -69,7 +69,7 @@ const origin = (url: string) => new URL(url).origin;
 
 export const oauthConfig = registerAs('oauth', () => {
   const env = validateEnv(OAuthEnv);
-  const publicBaseUrl = env.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  const { publicBaseUrl } = appConfig();
   const extraOrigins = (env.OAUTH_REDIRECT_ORIGINS ?? '')
     .split(',')
     .map((s) => s.trim())
@@ -99,7 +99,6 @@ export const oauthConfig = registerAs('oauth', () => {
     ),
   };
   return {
-    publicBaseUrl,
     redirectOrigins: [...new Set([origin(publicBaseUrl), ...extraOrigins])],
     stateTtlMs: env.OAUTH_STATE_TTL_SECONDS * 1000,
     connectionTtlMs: env.OAUTH_CONNECTION_TTL_SECONDS * 1000,

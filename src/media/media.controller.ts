@@ -1,4 +1,5 @@
 import type { Multipart } from '@fastify/multipart';
+import { Readable } from 'node:stream';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import {
@@ -7,12 +8,17 @@ import {
   ApiConsumes,
   ApiCreatedResponse,
   ApiNoContentResponse,
+  ApiFoundResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiQuery,
+  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
+import { Public } from '../common/decorators/public.decorator';
+import { parseRange } from '../common/http/byte-range';
 import { WorkspaceId } from '../auth/workspace.decorator';
 import { AppError } from '../common/errors';
 import { IdParamDto } from '../common/id-param.dto';
@@ -23,6 +29,7 @@ import { ChunkReceiptDto, UPLOAD_CHUNK_BODY_SCHEMA, parseUploadChunkFields } fro
 import { ACCEPTS_MULTIPART } from './media-multipart';
 import { UploadFromUrlDto } from './dto/upload-from-url.dto';
 import { MediaUrlImportService } from './media-url-import.service';
+import { MediaContentService } from './media-content.service';
 import { MediaService } from './media.service';
 
 /** Status and message of a failure raised by the multipart parser (@fastify/multipart or busboy). */
@@ -33,12 +40,32 @@ function multipartFailure(err: unknown): AppError {
   return AppError.validation(`Malformed multipart body: ${(err as Error).message}`);
 }
 
+/**
+ * Waits until the stream has bytes (or has ended) or fails, so a missing object becomes an error
+ * answer rather than a response cut off after its headers.
+ */
+function firstReadable(stream: Readable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onReadable = () => {
+      stream.off('error', onError);
+      resolve();
+    };
+    const onError = (err: Error) => {
+      stream.off('readable', onReadable);
+      reject(err);
+    };
+    stream.once('readable', onReadable);
+    stream.once('error', onError);
+  });
+}
+
 @ApiTags('Media')
 @Controller('media')
 export class MediaController {
   constructor(
     private readonly media: MediaService,
     private readonly urlImport: MediaUrlImportService,
+    private readonly content: MediaContentService,
   ) {}
 
   @Post('upload/initialize')
@@ -179,6 +206,87 @@ export class MediaController {
   @ApiErrors(400, 404)
   async getMedia(@WorkspaceId() workspaceId: string, @Param() { id }: IdParamDto): Promise<MediaDto> {
     return MediaDto.from(await this.media.get(workspaceId, id));
+  }
+
+  @Get(':id/content')
+  @Public()
+  @ApiOperation({
+    summary: "A media item's bytes through a signed URL (no API key)",
+    description:
+      'The URL is made by the service (`{PUBLIC_BASE_URL}/api/media/{id}/content?expires=...&signature=...`) for ' +
+      'networks that fetch media themselves, and works without an API key until `expires`: the signature, an ' +
+      'HMAC-SHA256 over the id, the expiry and the variant, authenticates it. A missing, malformed, wrong or ' +
+      'expired signature is 403 `FORBIDDEN`; a deleted item, one that is not `ready`, or a variant never made is ' +
+      '404. Answers the bytes with their `Content-Type`, `Content-Length` and `ETag` (the SHA-256); one ' +
+      '`Range: bytes=a-b` (or `a-`, or `-n`) gives 206 with `Content-Range`, a range starting past the end 416. ' +
+      'HEAD answers the headers alone. With S3 storage the answer is a 302 to a presigned URL of the object, ' +
+      'valid no longer than the signature (unless `MEDIA_URL_S3_REDIRECT=false`).',
+    security: [],
+  })
+  @ApiQuery({ name: 'expires', required: true, type: String, description: 'Unix time (seconds) the URL expires at' })
+  @ApiQuery({
+    name: 'variant',
+    required: false,
+    type: String,
+    description: 'A converted copy (`jpeg`, `png`, `webp`) instead of the original; part of the signature',
+  })
+  @ApiQuery({ name: 'signature', required: true, type: String, description: 'base64url HMAC-SHA256' })
+  @ApiOkResponse({
+    description: 'The bytes',
+    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  })
+  @ApiResponse({
+    status: 206,
+    description: 'The requested range of the bytes (`Content-Range: bytes a-b/size`)',
+    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  })
+  @ApiFoundResponse({ description: 'S3 storage: a presigned URL of the object (`Location`)' })
+  @ApiErrors(400, 403, 404, 416)
+  async mediaContent(
+    @Param() { id }: IdParamDto,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const found = await this.content.resolve(id, (req.query ?? {}) as Record<string, unknown>);
+    void reply.header('cache-control', 'no-store');
+    if (found.kind === 'redirect') {
+      await reply.header('referrer-policy', 'no-referrer').redirect(found.url, 302);
+      return;
+    }
+    const range = parseRange(req.headers.range, found.size);
+    if (range === 'unsatisfiable') {
+      throw new AppError(
+        'RANGE_NOT_SATISFIABLE',
+        `Range ${req.headers.range} is outside the ${found.size} bytes`,
+        undefined,
+        {
+          'Content-Range': `bytes */${found.size}`,
+        },
+      );
+    }
+    void reply
+      .header('cache-control', `private, max-age=${found.maxAgeSeconds}`)
+      .header('content-type', found.mimeType)
+      .header('accept-ranges', 'bytes')
+      .header('etag', `"${found.sha256}"`)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .header('content-length', String(range ? range.end - range.start + 1 : found.size));
+    if (range) void reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${found.size}`);
+    if (req.method === 'HEAD') {
+      // An empty stream: Fastify's HEAD handling keeps the Content-Length set above.
+      await reply.send(Readable.from([]));
+      return;
+    }
+    const stream = found.open(range ?? undefined);
+    try {
+      await firstReadable(stream);
+    } catch (err) {
+      stream.destroy();
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw AppError.notFound('Media');
+      throw err;
+    }
+    await reply.send(stream);
   }
 
   @Delete(':id')

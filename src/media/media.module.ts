@@ -6,7 +6,10 @@ import { OutboundHttp } from '../common/http/outbound-http';
 import { appConfig } from '../config';
 import { mediaConfig } from '../config/media.config';
 import { PostMediaUsageModule } from '../posts/post-media-usage.module';
+import { MediaContentService } from './media-content.service';
 import { MediaItem } from './media-item.entity';
+import { MediaVariant } from './media-variant.entity';
+import { MediaVariantsService } from './media-variants.service';
 import { MediaController } from './media.controller';
 import { MEDIA_DOWNLOADER, MediaUrlImportService } from './media-url-import.service';
 import { MediaService } from './media.service';
@@ -28,13 +31,18 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
   }
 }
 
-/** Chunked media uploads, storage and reads. Exports MediaService (posts attach and publish media). */
+/**
+ * Chunked media uploads, storage and reads, signed public URLs and converted copies (variants).
+ * Exports MediaService (posts attach and publish media).
+ */
 @Module({
-  imports: [TypeOrmModule.forFeature([MediaItem]), PostMediaUsageModule, MediaQueue.registration()],
+  imports: [TypeOrmModule.forFeature([MediaItem, MediaVariant]), PostMediaUsageModule, MediaQueue.registration()],
   controllers: [MediaController],
   providers: [
     MediaService,
     MediaUrlImportService,
+    MediaVariantsService,
+    MediaContentService,
     MediaQueue,
     { provide: MEDIA_STORAGE, inject: [mediaConfig.KEY, DataSource], useFactory: createMediaStorage },
     {

@@ -8,8 +8,11 @@ import { AppError } from '../common/errors';
 import { mediaConfig } from '../config/media.config';
 import { EventsService } from '../events/events.service';
 import { MediaDto } from './dto/media.dto';
+import { variantName } from './image-convert.util';
 import { ImageSize, readImageSizeFromStream } from './image-size.util';
+import { MediaContentService } from './media-content.service';
 import { MediaItem, MediaStatus } from './media-item.entity';
+import { MediaVariantsService } from './media-variants.service';
 import { MEDIA_USAGE, MediaUsage } from './media-usage.port';
 import { MIME_SNIFF_BYTES, mimeMatches, normalizeMimeType, sniffMimeType } from './media-type.util';
 import { MimeMismatchError, MimeSniffer } from './mime-sniffer';
@@ -94,6 +97,8 @@ export class MediaService {
     @Inject(mediaConfig.KEY) private readonly cfg: ConfigType<typeof mediaConfig>,
     @Inject(MEDIA_USAGE) private readonly usage: MediaUsage,
     private readonly events: EventsService,
+    private readonly variants: MediaVariantsService,
+    private readonly content: MediaContentService,
   ) {}
 
   /** Largest chunk the service ever asks for (the multipart parser's file size limit is derived from it). */
@@ -110,9 +115,29 @@ export class MediaService {
     return this.media.find({ where: { workspaceId, id: In(valid) } });
   }
 
-  /** Streams the final bytes of a `ready` item; the stream errors if there are none. */
-  open(mediaId: string): Readable {
-    return this.storage.open(mediaId);
+  /**
+   * Streams the final bytes of a `ready` item, or of its copy in `mimeType` (made by `convert`); the
+   * stream errors if there are none.
+   */
+  open(mediaId: string, mimeType?: string): Readable {
+    return mimeType === undefined ? this.storage.open(mediaId) : this.variants.open(mediaId, mimeType);
+  }
+
+  /**
+   * The item as `mimeType` (`image/jpeg`, `image/png`, `image/webp`), converted once and kept with the
+   * item. UNSUPPORTED_MEDIA_TYPE when it cannot be converted, NOT_FOUND when it is gone.
+   */
+  async convert(
+    mediaId: string,
+    mimeType: string,
+  ): Promise<{ mimeType: string; size: number; width: number; height: number; sha256: string }> {
+    const v = await this.variants.convert(mediaId, mimeType);
+    return { mimeType: v.mimeType, size: v.size, width: v.width, height: v.height, sha256: v.sha256 };
+  }
+
+  /** A fresh signed public URL of the item's bytes (or of its copy in `mimeType`), valid MEDIA_URL_TTL_SECONDS. */
+  signedUrl(mediaId: string, mimeType?: string): string {
+    return this.content.signedUrl(mediaId, mimeType);
   }
 
   // ---- upload ----------------------------------------------------------------------------------
@@ -483,6 +508,11 @@ export class MediaService {
         throw AppError.conflict('Media is used by a scheduled or publishing post');
       }
       // Bytes first: if this fails the row stays and the client can retry; the reverse would leak bytes.
+      // Conversions hold the item FOR SHARE, so every variant made is listed here.
+      for (const v of await this.variants.listIn(em, id)) {
+        const name = variantName(v.mimeType);
+        if (name) await this.storage.removeVariant(id, name);
+      }
       await this.storage.remove(id);
       await repo.delete({ id, workspaceId });
     });

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { oauthConfig } from '../config';
+import { appConfig, oauthConfig } from '../config';
 import { ProviderRegistry } from '../providers/provider.registry';
 import type { OAuthHosts, OAuthSpec } from '../providers/social-provider.interface';
 
@@ -23,6 +23,7 @@ export class OAuthAppsService {
   constructor(
     private readonly providers: ProviderRegistry,
     @Inject(oauthConfig.KEY) private readonly cfg: ConfigType<typeof oauthConfig>,
+    @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
   ) {}
 
   /** The app of an OAuth network, or null when it is not one or has no app credentials here. */
@@ -41,7 +42,7 @@ export class OAuthAppsService {
       scopes: client.scopes ?? plugin.oauth.scopes,
       clientId: client.clientId,
       clientSecret: client.clientSecret,
-      callbackUrl: `${this.cfg.publicBaseUrl}/api/oauth/${providerId}/callback`,
+      callbackUrl: `${this.app.publicBaseUrl}/api/oauth/${providerId}/callback`,
     };
   }
 }

@@ -11,9 +11,22 @@ export interface PostMediaItem {
   height: number | null;
 }
 
+/** A media item converted to another type (kept with the item). */
+export interface PostMediaVariant {
+  mimeType: string;
+  size: number;
+  width: number;
+  height: number;
+}
+
 export interface PostMediaPort {
   findMany(workspaceId: string, ids: string[]): Promise<PostMediaItem[]>;
-  open(mediaId: string): Readable;
+  /** The item's bytes, or those of its copy in `mimeType` (made by `convert`). */
+  open(mediaId: string, mimeType?: string): Readable;
+  /** The item converted to `mimeType`, once; throws (an AppError) when it cannot be. */
+  convert(mediaId: string, mimeType: string): Promise<PostMediaVariant>;
+  /** A fresh signed public URL of the bytes (or of the copy in `mimeType`). */
+  signedUrl(mediaId: string, mimeType?: string): string;
 }
 
 export const POST_MEDIA = Symbol('POST_MEDIA');

@@ -11,6 +11,7 @@ import { ProviderRegistry } from '../providers/provider.registry';
 import { PublishMedia, PublishResult, ThreadPost } from '../providers/social-provider.interface';
 import { PostDto } from './dto/post.dto';
 import { POST_MEDIA, PostMediaPort } from './post-media.port';
+import { publishMediaOf } from './publish-media';
 import { PART_COLUMNS, POST_COLUMNS, TARGET_COLUMNS, toPart, toPost, toTarget } from './post-rows';
 import { PostTargetPart } from './post-target-part.entity';
 import { PostTargetPartsStore } from './post-target-parts.store';
@@ -209,12 +210,7 @@ export class PublisherService {
     if (ids.length === 0) return parts.map(() => []);
     const found = new Map((await this.media.findMany(workspaceId, ids)).map((m) => [m.id, m]));
     if (ids.some((id) => !found.has(id))) return null;
-    return parts.map((p) =>
-      p.mediaIds.map((id) => {
-        const m = found.get(id)!;
-        return { ...m, open: () => this.media.open(m.id) };
-      }),
-    );
+    return parts.map((p) => p.mediaIds.map((id) => publishMediaOf(this.media, found.get(id)!)));
   }
 
   /**

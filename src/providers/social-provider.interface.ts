@@ -48,6 +48,12 @@ export interface MediaDescriptor {
 export interface PublishMedia extends MediaDescriptor {
   /** Opens the bytes as a fresh stream (may be called again on retry). */
   open(): Readable;
+  /** Text alternative for screen readers; null when none was given. */
+  altText: string | null;
+  /** A fresh signed public URL of the bytes (`{PUBLIC_BASE_URL}/api/media/{id}/content?...`), valid MEDIA_URL_TTL_SECONDS; for networks that fetch media themselves. */
+  publicUrl(): Promise<string>;
+  /** The same image converted to `mimeType` (e.g. 'image/jpeg' for Instagram), converted once and cached with the item; itself when already that type. Throws ProviderError('MEDIA_REJECTED', ...) when it cannot be converted. */
+  as(mimeType: string): Promise<PublishMedia>;
 }
 
 /** The content of a post to validate against one channel. */

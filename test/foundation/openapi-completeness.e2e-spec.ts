@@ -16,10 +16,12 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const CODE_BY_STATUS: Record<string, string> = {
   '400': 'VALIDATION_ERROR',
   '401': 'UNAUTHORIZED',
+  '403': 'FORBIDDEN',
   '404': 'NOT_FOUND',
   '409': 'CONFLICT',
   '413': 'PAYLOAD_TOO_LARGE',
   '415': 'UNSUPPORTED_MEDIA_TYPE',
+  '416': 'RANGE_NOT_SATISFIABLE',
   '422': 'IDEMPOTENCY_KEY_REUSED',
   '429': 'RATE_LIMIT_EXCEEDED',
   '500': 'INTERNAL_ERROR',

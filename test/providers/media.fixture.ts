@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { MediaRejectedError } from '../../src/providers/provider.errors';
 import type { PublishMedia } from '../../src/providers/social-provider.interface';
 
 /** A valid 1x1 RGBA PNG (70 bytes). */
@@ -7,16 +8,27 @@ export const TINY_PNG = Buffer.from(
   'base64',
 );
 
-/** A PublishMedia over an in-memory buffer, streamed in small chunks. */
+/**
+ * A PublishMedia over an in-memory buffer, streamed in small chunks. Its public URL is a placeholder
+ * (a provider that fetches media needs the real service: see the e2e specs); `as` another type fails
+ * as the publisher's does when a conversion is impossible.
+ */
 export function mediaFrom(bytes: Buffer, overrides: Partial<Omit<PublishMedia, 'open'>> = {}): PublishMedia {
-  return {
+  const media: PublishMedia = {
     id: 'media-1',
     mimeType: 'image/png',
     size: bytes.length,
     width: 1,
     height: 1,
     filename: 'pixel.png',
+    altText: null,
+    publicUrl: () => Promise.resolve(`http://127.0.0.1:9/api/media/${media.id}/content`),
+    as: (mimeType) =>
+      mimeType === media.mimeType
+        ? Promise.resolve(media)
+        : Promise.reject(new MediaRejectedError(`The fixture cannot convert to ${mimeType}`)),
     ...overrides,
     open: () => Readable.from([bytes.subarray(0, 16), bytes.subarray(16)]),
   };
+  return media;
 }

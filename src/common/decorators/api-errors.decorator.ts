@@ -6,10 +6,12 @@ import { ErrorResponseDto } from '../errors/error-response.dto';
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'VALIDATION_ERROR: the body, query or path is invalid',
+  403: 'FORBIDDEN: the signature is missing, wrong or expired',
   404: 'NOT_FOUND: no such resource in this workspace',
   409: 'CONFLICT: the resource state forbids the operation',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
+  416: 'RANGE_NOT_SATISFIABLE: the Range starts past the end of the file (Content-Range: bytes */size)',
   422: 'IDEMPOTENCY_KEY_REUSED',
   503: 'SERVICE_UNAVAILABLE',
 };
@@ -22,10 +24,12 @@ export const ERROR_EXAMPLES: Record<ErrorCode, ErrorBody> = {
     details: [{ field: 'channelIds.0', message: 'each value must be a UUID' }],
   },
   UNAUTHORIZED: { error: 'UNAUTHORIZED', message: 'Invalid API key' },
+  FORBIDDEN: { error: 'FORBIDDEN', message: 'The signature of this media URL is wrong or has expired' },
   NOT_FOUND: { error: 'NOT_FOUND', message: 'Resource not found' },
   CONFLICT: { error: 'CONFLICT', message: 'The resource state forbids this operation' },
   PAYLOAD_TOO_LARGE: { error: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { error: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported media type: text/plain' },
+  RANGE_NOT_SATISFIABLE: { error: 'RANGE_NOT_SATISFIABLE', message: 'Range bytes=5000- is outside the 4096 bytes' },
   IDEMPOTENCY_KEY_REUSED: {
     error: 'IDEMPOTENCY_KEY_REUSED',
     message: 'This Idempotency-Key was used with a different request',

@@ -3,6 +3,7 @@
  *   <root>/parts/<mediaId>/data              the object being assembled: each part written at its offset
  *   <root>/parts/<mediaId>/<index>.part      marker "<offset> <size>": part <index> is in `data`, whole and synced
  *   <root>/objects/<first2>/<mediaId>        completed objects
+ *   <root>/variants/<first2>/<mediaId>/<v>   derived files of an object (e.g. `jpeg`), written to a temp file and renamed
  * A part's first copy streams straight into `data` at its offset, is fdatasync'ed, then marked, so
  * completing an upload only hashes `data` and renames it (no copy of the bytes). A re-send of a part
  * that is already marked is staged in a temp file first, so a refused re-send keeps the stored copy.
@@ -15,7 +16,15 @@ import { access, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } f
 import { dirname, join, resolve } from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertByteCount, assertMediaId, assertPartCount, assertPartIndex, assertSha256Hex } from './media-key.util';
+import {
+  assertByteCount,
+  assertByteRange,
+  assertMediaId,
+  assertPartCount,
+  assertPartIndex,
+  assertSha256Hex,
+  assertVariant,
+} from './media-key.util';
 import {
   MediaObjectNotFoundError,
   MissingPartsError,
@@ -28,6 +37,7 @@ import {
   S3_MAX_PART_SIZE,
   type MediaStorage,
   type MediaStorageLimits,
+  type ReadOptions,
   type StoredDigest,
   type StoredPart,
   type WritePartOptions,
@@ -236,8 +246,29 @@ export class LocalDiskStorage implements MediaStorage {
     }
   }
 
-  open(mediaId: string): Readable {
-    return createReadStream(this.objectPath(assertMediaId(mediaId)));
+  open(mediaId: string, opts: ReadOptions = {}): Readable {
+    const id = assertMediaId(mediaId);
+    const path = opts.variant === undefined ? this.objectPath(id) : this.variantPath(id, assertVariant(opts.variant));
+    return createReadStream(path, opts.range ? assertByteRange(opts.range) : {});
+  }
+
+  async writeVariant(mediaId: string, variant: string, data: Buffer): Promise<void> {
+    const id = assertMediaId(mediaId);
+    const target = this.variantPath(id, assertVariant(variant));
+    await mkdir(dirname(target), { recursive: true });
+    const temp = `${target}.${randomUUID()}.tmp`;
+    try {
+      await writeFile(temp, data, { flag: 'wx' });
+      await fsyncFile(temp);
+      await rename(temp, target);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
+  }
+
+  async removeVariant(mediaId: string, variant: string): Promise<void> {
+    await rm(this.variantPath(assertMediaId(mediaId), assertVariant(variant)), { force: true });
   }
 
   async readHead(mediaId: string, bytes: number): Promise<Buffer> {
@@ -274,6 +305,7 @@ export class LocalDiskStorage implements MediaStorage {
     const id = assertMediaId(mediaId);
     await rm(this.partsDir(id), { recursive: true, force: true });
     await rm(this.objectPath(id), { force: true });
+    await rm(this.variantsDir(id), { recursive: true, force: true });
   }
 
   /** The root directory exists (created if missing) and is writable. */
@@ -405,5 +437,13 @@ export class LocalDiskStorage implements MediaStorage {
 
   private objectPath(id: string): string {
     return join(this.root, 'objects', id.slice(0, 2), id);
+  }
+
+  private variantsDir(id: string): string {
+    return join(this.root, 'variants', id.slice(0, 2), id);
+  }
+
+  private variantPath(id: string, variant: string): string {
+    return join(this.variantsDir(id), variant);
   }
 }

@@ -3,6 +3,7 @@ import { InvalidMediaKeyError } from './media-storage.errors';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SHA256_HEX_PATTERN = /^[0-9a-f]{64}$/i;
+const VARIANT_PATTERN = /^[a-z0-9]{1,16}$/;
 
 /** Returns the id lower-cased; throws `InvalidMediaKeyError` unless it is a UUID. */
 export function assertMediaId(mediaId: unknown): string {
@@ -42,4 +43,20 @@ export function assertSha256Hex(value: unknown): string {
     throw new RangeError('SHA-256 must be 64 hex digits');
   }
   return value.toLowerCase();
+}
+
+/** Returns the variant name; throws `InvalidMediaKeyError` unless it is 1-16 lower-case letters or digits. */
+export function assertVariant(variant: unknown): string {
+  if (typeof variant !== 'string' || !VARIANT_PATTERN.test(variant)) {
+    throw new InvalidMediaKeyError('Variant must be 1-16 lower-case letters or digits');
+  }
+  return variant;
+}
+
+/** Returns the range; throws `RangeError` unless 0 <= start <= end, both safe integers. */
+export function assertByteRange(range: { start: number; end: number }): { start: number; end: number } {
+  const start = assertByteCount('range.start', range.start);
+  const end = assertByteCount('range.end', range.end);
+  if (end < start) throw new RangeError('range.end must not be before range.start');
+  return { start, end };
 }

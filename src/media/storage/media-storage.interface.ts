@@ -64,6 +64,23 @@ export interface StoredPart {
   sha256: string | null;
 }
 
+/** What `open` reads: the original object or a derived file (a variant), whole or a byte range. */
+export interface ReadOptions {
+  /** A derived file of the item (`jpeg`, `png`, `webp`), stored with `writeVariant`; absent: the original. */
+  variant?: string;
+  /** Inclusive byte offsets, both within the file. */
+  range?: { start: number; end: number };
+}
+
+/** A presigned GET of an object, for drivers whose objects can be fetched without the service. */
+export interface PresignOptions {
+  variant?: string;
+  /** How long the URL works (at least 1 s). */
+  expiresInSeconds: number;
+  /** The Content-Type the download is to carry. */
+  contentType: string;
+}
+
 export interface MediaStorage {
   readonly limits: MediaStorageLimits;
 
@@ -94,8 +111,23 @@ export interface MediaStorage {
    */
   complete(mediaId: string, partCount: number): Promise<StoredDigest>;
 
-  /** Streams the final object; the stream errors (ENOENT / NoSuchKey) if it does not exist. */
-  open(mediaId: string): Readable;
+  /**
+   * Streams the final object (or a variant, or a byte range of either); the stream errors with
+   * `code: 'ENOENT'` if it does not exist.
+   */
+  open(mediaId: string, opts?: ReadOptions): Readable;
+
+  /**
+   * Stores a derived file of the item under `variant`, replacing any earlier one atomically: readers see
+   * the old or the new bytes, never a mix. `remove` of the item does not know its variants: remove them first.
+   */
+  writeVariant(mediaId: string, variant: string, data: Buffer): Promise<void>;
+
+  /** Deletes one derived file; no error if absent. */
+  removeVariant(mediaId: string, variant: string): Promise<void>;
+
+  /** A URL that downloads the object (or a variant) directly, when the driver can give one (S3). */
+  presignGet?(mediaId: string, opts: PresignOptions): Promise<string>;
 
   /** Up to `bytes` leading bytes of the final object (fewer if it is shorter); `MediaObjectNotFoundError` if absent. */
   readHead(mediaId: string, bytes: number): Promise<Buffer>;

@@ -7,6 +7,8 @@
  *                             computes the object's size and SHA-256 (S3 does not give a whole-object SHA-256)
  *   open / readHead / stat    GetObject / ranged GetObject / HeadObject
  *   remove                    AbortMultipartUpload + DeleteObject
+ *   writeVariant / removeVariant   PutObject / DeleteObject of `{prefix}variants/{id}/{variant}`
+ *   presignGet                GetObject presigned for the remaining lifetime of a signed media URL
  * A part is checked (size, optional SHA-256) while it streams; the last network chunk is held back until the
  * checks pass, so a refused part never reaches S3 whole: the request is aborted and any earlier copy stays.
  */
@@ -21,13 +23,23 @@ import {
   GetObjectCommand,
   HeadObjectCommand,
   ListPartsCommand,
+  PutObjectCommand,
   S3Client,
   UploadPartCommand,
   type CompletedPart,
 } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Logger } from '@nestjs/common';
 import type { S3Settings } from '../../config/media.config';
-import { assertByteCount, assertMediaId, assertPartCount, assertPartIndex, assertSha256Hex } from './media-key.util';
+import {
+  assertByteCount,
+  assertByteRange,
+  assertMediaId,
+  assertPartCount,
+  assertPartIndex,
+  assertSha256Hex,
+  assertVariant,
+} from './media-key.util';
 import type { MultipartStateStore } from './media-multipart.store';
 import {
   MediaObjectNotFoundError,
@@ -42,6 +54,8 @@ import {
   S3_MIN_PART_SIZE,
   type MediaStorage,
   type MediaStorageLimits,
+  type PresignOptions,
+  type ReadOptions,
   type StoredDigest,
   type StoredPart,
   type WritePartOptions,
@@ -249,11 +263,19 @@ export class S3Storage implements MediaStorage {
     }
   }
 
-  open(mediaId: string): Readable {
+  open(mediaId: string, opts: ReadOptions = {}): Readable {
     const id = assertMediaId(mediaId);
+    const key = opts.variant === undefined ? this.key(id) : this.variantKey(id, assertVariant(opts.variant));
+    const range = opts.range ? assertByteRange(opts.range) : undefined;
     const out = new PassThrough();
     this.client
-      .send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(id) }))
+      .send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
+      )
       .then((res) => pipeline(res.Body as Readable, out))
       .catch((err: unknown) => {
         const failure = isMissingObject(err)
@@ -262,6 +284,33 @@ export class S3Storage implements MediaStorage {
         out.destroy(failure);
       });
     return out;
+  }
+
+  async writeVariant(mediaId: string, variant: string, data: Buffer): Promise<void> {
+    const id = assertMediaId(mediaId);
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: this.variantKey(id, assertVariant(variant)),
+        Body: data,
+        ContentLength: data.length,
+      }),
+    );
+  }
+
+  async removeVariant(mediaId: string, variant: string): Promise<void> {
+    const id = assertMediaId(mediaId);
+    await this.client.send(
+      new DeleteObjectCommand({ Bucket: this.bucket, Key: this.variantKey(id, assertVariant(variant)) }),
+    );
+  }
+
+  /** A presigned GetObject that also sets the download's Content-Type (the objects are stored without one). */
+  async presignGet(mediaId: string, opts: PresignOptions): Promise<string> {
+    const id = assertMediaId(mediaId);
+    const key = opts.variant === undefined ? this.key(id) : this.variantKey(id, assertVariant(opts.variant));
+    const command = new GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseContentType: opts.contentType });
+    return getSignedUrl(this.client, command, { expiresIn: Math.max(1, Math.floor(opts.expiresInSeconds)) });
   }
 
   async readHead(mediaId: string, bytes: number): Promise<Buffer> {
@@ -327,6 +376,10 @@ export class S3Storage implements MediaStorage {
 
   private key(id: string): string {
     return `${this.keyPrefix}${id}`;
+  }
+
+  private variantKey(id: string, variant: string): string {
+    return `${this.keyPrefix}variants/${id}/${variant}`;
   }
 
   /** The item's multipart upload, created on first use; concurrent first chunks agree on one through Postgres. */

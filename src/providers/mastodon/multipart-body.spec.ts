@@ -11,7 +11,10 @@ function media(bytes: Buffer, declared = bytes.length): PublishMedia {
     width: 1,
     height: 1,
     filename: 'pic "1".png',
+    altText: null,
     open: () => Readable.from([bytes.subarray(0, 3), bytes.subarray(3)]),
+    publicUrl: () => Promise.reject(new Error('not used')),
+    as: () => Promise.reject(new Error('not used')),
   };
 }
 

@@ -97,7 +97,10 @@ describe('SandboxProvider', () => {
           width: 1,
           height: 1,
           filename: 'a.png',
+          altText: null,
           open: () => Readable.from([bytes]),
+          publicUrl: () => Promise.reject(new Error('not used')),
+          as: () => Promise.reject(new Error('not used')),
         },
       ],
     });

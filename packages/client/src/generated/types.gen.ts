@@ -51,7 +51,7 @@ export type ErrorResponseDto = {
     /**
      * Stable error code
      */
-    error: 'VALIDATION_ERROR' | 'UNAUTHORIZED' | 'NOT_FOUND' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'IDEMPOTENCY_KEY_REUSED' | 'RATE_LIMIT_EXCEEDED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
+    error: 'VALIDATION_ERROR' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RANGE_NOT_SATISFIABLE' | 'IDEMPOTENCY_KEY_REUSED' | 'RATE_LIMIT_EXCEEDED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
     /**
      * Human-readable description
      */
@@ -1996,6 +1996,65 @@ export type GetMediaResponses = {
 };
 
 export type GetMediaResponse = GetMediaResponses[keyof GetMediaResponses];
+
+export type MediaContentData = {
+    body?: never;
+    path: {
+        /**
+         * Resource id (UUID).
+         */
+        id: string;
+    };
+    query: {
+        /**
+         * base64url HMAC-SHA256
+         */
+        signature: string;
+        /**
+         * A converted copy (`jpeg`, `png`, `webp`) instead of the original; part of the signature
+         */
+        variant?: string;
+        /**
+         * Unix time (seconds) the URL expires at
+         */
+        expires: string;
+    };
+    url: '/media/{id}/content';
+};
+
+export type MediaContentErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the signature is missing, wrong or expired
+     */
+    403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: no such resource in this workspace
+     */
+    404: ErrorResponseDto;
+    /**
+     * RANGE_NOT_SATISFIABLE: the Range starts past the end of the file (Content-Range: bytes *size)
+     */
+    416: ErrorResponseDto;
+};
+
+export type MediaContentError = MediaContentErrors[keyof MediaContentErrors];
+
+export type MediaContentResponses = {
+    /**
+     * The bytes
+     */
+    200: Blob | File;
+    /**
+     * The requested range of the bytes (`Content-Range: bytes a-b/size`)
+     */
+    206: Blob | File;
+};
+
+export type MediaContentResponse = MediaContentResponses[keyof MediaContentResponses];
 
 export type ListPostsData = {
     body?: never;

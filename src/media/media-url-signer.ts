@@ -1,0 +1,105 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** Bytes of an HMAC-SHA256; its base64url form has 43 characters. */
+const MAC_BYTES = 32;
+const SIGNATURE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const EXPIRES_PATTERN = /^\d{1,12}$/;
+const VARIANT_PATTERN = /^[a-z0-9]{1,16}$/;
+/** Clocks of several instances differ a little: an expiry this far past the longest lifetime still counts. */
+const CLOCK_SKEW_SECONDS = 60;
+
+/** The query of a signed media URL. */
+export interface SignedMediaQuery {
+  expires: string;
+  signature: string;
+  variant?: string;
+}
+
+export type MediaUrlVerdict =
+  /** `expires`: Unix seconds at which the URL stops working. */
+  | { ok: true; expires: number; variant: string | null }
+  | { ok: false; reason: 'missing' | 'malformed' | 'invalid' | 'expired' };
+
+/**
+ * Signs and checks the public media URLs `GET /api/media/{id}/content?expires&signature[&variant]`
+ * (docs/adr/0021). The signature is base64url(HMAC-SHA256(key, "sps-media-content/v1\n{id}\n{expires}\n{variant}")),
+ * `variant` empty for the original bytes. The first key signs; every key verifies, so keys rotate.
+ * An expiry further away than the configured lifetime is refused too: lowering MEDIA_URL_TTL_SECONDS
+ * takes effect on URLs already handed out.
+ */
+export class MediaUrlSigner {
+  private readonly keys: Buffer[];
+
+  constructor(
+    keys: readonly string[],
+    readonly ttlSeconds: number,
+    private readonly nowMs: () => number = Date.now,
+  ) {
+    if (keys.length === 0) throw new Error('MediaUrlSigner needs at least one key');
+    this.keys = keys.map((k) => Buffer.from(k, 'utf8'));
+  }
+
+  /** A fresh signature of the item (or one of its variants), valid `ttlSeconds` from now. */
+  sign(mediaId: string, variant: string | null = null): SignedMediaQuery {
+    const expires = String(Math.floor(this.nowMs() / 1000) + this.ttlSeconds);
+    const signature = mac(this.keys[0], mediaId, expires, variant).toString('base64url');
+    return variant === null ? { expires, signature } : { expires, signature, variant };
+  }
+
+  /** The query string of a signed URL (`expires=...&variant=...&signature=...`). */
+  query(mediaId: string, variant: string | null = null): string {
+    const q = this.sign(mediaId, variant);
+    return new URLSearchParams({
+      expires: q.expires,
+      ...(q.variant !== undefined ? { variant: q.variant } : {}),
+      signature: q.signature,
+    }).toString();
+  }
+
+  /**
+   * Checks a URL's query. Every value is untrusted: anything but one string of the expected form is
+   * refused before a MAC is computed. The comparison is constant-time.
+   */
+  verify(mediaId: string, query: Record<string, unknown>): MediaUrlVerdict {
+    const expires = single(query.expires);
+    const signature = single(query.signature);
+    const variantValue = query.variant === undefined ? null : single(query.variant);
+    if (expires === undefined || signature === undefined) {
+      return {
+        ok: false,
+        reason: query.expires === undefined || query.signature === undefined ? 'missing' : 'malformed',
+      };
+    }
+    if (
+      !EXPIRES_PATTERN.test(expires) ||
+      !SIGNATURE_PATTERN.test(signature) ||
+      variantValue === undefined ||
+      (variantValue !== null && !VARIANT_PATTERN.test(variantValue))
+    ) {
+      return { ok: false, reason: 'malformed' };
+    }
+    const given = Buffer.from(signature, 'base64url');
+    if (given.length !== MAC_BYTES) return { ok: false, reason: 'malformed' };
+    // Every key is tried (no early exit), so the time taken does not tell which key matched.
+    let matched = false;
+    for (const key of this.keys) {
+      if (timingSafeEqual(mac(key, mediaId, expires, variantValue), given)) matched = true;
+    }
+    if (!matched) return { ok: false, reason: 'invalid' };
+    const at = Number(expires);
+    const now = this.nowMs() / 1000;
+    if (at <= now || at > now + this.ttlSeconds + CLOCK_SKEW_SECONDS) return { ok: false, reason: 'expired' };
+    return { ok: true, expires: at, variant: variantValue };
+  }
+}
+
+function mac(key: Buffer, mediaId: string, expires: string, variant: string | null): Buffer {
+  return createHmac('sha256', key)
+    .update(`sps-media-content/v1\n${mediaId.toLowerCase()}\n${expires}\n${variant ?? ''}`)
+    .digest();
+}
+
+/** A query value given once as a string; undefined for arrays (a repeated parameter) and other shapes. */
+function single(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,130 @@
+import { Readable } from 'node:stream';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { AppError } from '../common/errors';
+import { ImageConversionError, canConvert, convertImage, variantName } from './image-convert.util';
+import { MediaItem } from './media-item.entity';
+import { MediaVariant } from './media-variant.entity';
+import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage.interface';
+
+/**
+ * Media items converted to other types at publish time (docs/adr/0021), each converted once and
+ * kept: bytes in storage under the item's id and the variant's name, a row in `media_variants`.
+ *
+ * Concurrency: conversions of one item to one type take turns, in this process (one promise per pair)
+ * and across processes (a transaction-scoped advisory lock); the one holding the lock looks for the
+ * row again before it converts, so the bytes are written once and the row inserted once. The item's
+ * row is read FOR SHARE meanwhile, so a DELETE of the item (FOR UPDATE) waits and then removes the
+ * variant's bytes too.
+ */
+@Injectable()
+export class MediaVariantsService {
+  private readonly logger = new Logger(MediaVariantsService.name);
+  private readonly inflight = new Map<string, Promise<MediaVariant>>();
+
+  constructor(
+    @InjectRepository(MediaVariant) private readonly variants: Repository<MediaVariant>,
+    private readonly dataSource: DataSource,
+    @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
+  ) {}
+
+  /** The stored variant of the item in that type, or null when there is none (yet). */
+  find(mediaId: string, mimeType: string): Promise<MediaVariant | null> {
+    return this.variants.findOneBy({ mediaId, mimeType });
+  }
+
+  /** The variants of an item, read in `em`'s transaction (its deletion removes their bytes). */
+  listIn(em: EntityManager, mediaId: string): Promise<MediaVariant[]> {
+    return em.getRepository(MediaVariant).findBy({ mediaId });
+  }
+
+  /** Streams a variant's bytes (or a range of them). */
+  open(mediaId: string, mimeType: string, range?: { start: number; end: number }): Readable {
+    return this.storage.open(mediaId, { variant: this.nameOf(mimeType), range });
+  }
+
+  /**
+   * The item converted to `mimeType`, converting it now if it never was. Throws NOT_FOUND when the
+   * item is gone, CONFLICT when it is not ready, UNSUPPORTED_MEDIA_TYPE when it cannot be converted
+   * (a video, a target type the service does not write, bytes the decoder refuses).
+   */
+  async convert(mediaId: string, mimeType: string): Promise<MediaVariant> {
+    const existing = await this.find(mediaId, mimeType);
+    if (existing) return existing;
+    const key = `${mediaId}:${mimeType}`;
+    let running = this.inflight.get(key);
+    if (!running) {
+      running = this.convertOnce(mediaId, mimeType).finally(() => this.inflight.delete(key));
+      this.inflight.set(key, running);
+    }
+    return running;
+  }
+
+  private async convertOnce(mediaId: string, mimeType: string): Promise<MediaVariant> {
+    const variant = this.nameOf(mimeType);
+    return this.dataSource.transaction(async (em) => {
+      await em.query(`SELECT pg_advisory_xact_lock(hashtext('media-variant'), hashtext($1::text))`, [
+        `${mediaId}:${variant}`,
+      ]);
+      const repo = em.getRepository(MediaVariant);
+      const done = await repo.findOneBy({ mediaId, mimeType });
+      if (done) return done;
+      const item = await em
+        .getRepository(MediaItem)
+        .findOne({ where: { id: mediaId }, lock: { mode: 'pessimistic_read' } });
+      if (!item) throw AppError.notFound('Media');
+      if (item.status !== 'ready') throw AppError.conflict(`Media is ${item.status}, not ready`);
+      if (!canConvert(item.mimeType, mimeType)) {
+        throw new AppError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          `Media of type ${item.mimeType} cannot be converted to ${mimeType}`,
+        );
+      }
+      const started = Date.now();
+      let converted;
+      try {
+        converted = await convertImage(await readAll(this.storage.open(item.id)), mimeType);
+      } catch (err) {
+        if (err instanceof ImageConversionError) throw new AppError('UNSUPPORTED_MEDIA_TYPE', err.message);
+        throw err;
+      }
+      await this.storage.writeVariant(item.id, variant, converted.data);
+      await repo
+        .createQueryBuilder()
+        .insert()
+        .values({
+          mediaId,
+          mimeType,
+          size: converted.data.length,
+          width: converted.width,
+          height: converted.height,
+          sha256: converted.sha256,
+        })
+        .orIgnore()
+        .execute();
+      this.logger.log({
+        msg: 'Converted a media item',
+        mediaId,
+        from: item.mimeType,
+        to: mimeType,
+        bytes: converted.data.length,
+        ms: Date.now() - started,
+      });
+      return repo.findOneByOrFail({ mediaId, mimeType });
+    });
+  }
+
+  private nameOf(mimeType: string): string {
+    const name = variantName(mimeType);
+    if (!name) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Media cannot be converted to ${mimeType}`);
+    return name;
+  }
+}
+
+/** The whole stream in memory: sharp decodes the whole image anyway, and images are small next to that. */
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
