@@ -67,6 +67,10 @@ export class MediaItem {
   @Column({ type: 'integer', nullable: true })
   height!: number | null;
 
+  /** Text alternative for screen readers, sent to the networks that take one; null when none was given. */
+  @Column({ type: 'text', nullable: true })
+  altText!: string | null;
+
   @Column({ type: 'integer' })
   chunkSize!: number;
 

@@ -28,6 +28,7 @@ export interface UploadFromUrlInput {
   url: string;
   filename?: string;
   mimeType?: string;
+  altText?: string | null;
 }
 
 /** What POST /media/upload/url comes to: the ready item (201), or the processing one a worker finishes (202). */
@@ -125,12 +126,18 @@ export class MediaUrlImportService implements OnApplicationShutdown {
           mimeType: got.mimeType ?? '',
           size: got.size ?? 0,
           sourceUrl: input.url,
+          altText: input.altText,
         });
         // Under Idempotency-Key this runs inside the request transaction: the job must find the row.
         await afterCommit(() => this.queue.enqueueImports([item]));
         return { item, accepted: true };
       }
-      const item = await this.media.initialize(workspaceId, { filename, mimeType: got.mimeType, size: got.size });
+      const item = await this.media.initialize(workspaceId, {
+        filename,
+        mimeType: got.mimeType,
+        size: got.size,
+        altText: input.altText,
+      });
       try {
         return { item: await this.store(workspaceId, item, file, 'uploading'), accepted: false };
       } catch (err) {

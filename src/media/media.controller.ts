@@ -1,6 +1,6 @@
 import type { Multipart } from '@fastify/multipart';
 import { Readable } from 'node:stream';
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import {
   ApiAcceptedResponse,
@@ -28,6 +28,7 @@ import { MediaDto } from './dto/media.dto';
 import { ChunkReceiptDto, UPLOAD_CHUNK_BODY_SCHEMA, parseUploadChunkFields } from './dto/upload-chunk.dto';
 import { ACCEPTS_MULTIPART } from './media-multipart';
 import { UploadFromUrlDto } from './dto/upload-from-url.dto';
+import { UpdateMediaDto } from './dto/update-media.dto';
 import { MediaUrlImportService } from './media-url-import.service';
 import { MediaContentService } from './media-content.service';
 import { MediaService } from './media.service';
@@ -206,6 +207,24 @@ export class MediaController {
   @ApiErrors(400, 404)
   async getMedia(@WorkspaceId() workspaceId: string, @Param() { id }: IdParamDto): Promise<MediaDto> {
     return MediaDto.from(await this.media.get(workspaceId, id));
+  }
+
+  @Patch(':id')
+  @ApiOperation({
+    summary: "Change a media item's alt text",
+    description:
+      'Sets the text alternative sent with the media to the networks that take one (Mastodon, Bluesky, X, ' +
+      'LinkedIn); `null` removes it. Works in any state, also while a scheduled post uses the item: posts ' +
+      'published from now on carry the new text.',
+  })
+  @ApiOkResponse({ type: MediaDto })
+  @ApiErrors(400, 404)
+  async updateMedia(
+    @WorkspaceId() workspaceId: string,
+    @Param() { id }: IdParamDto,
+    @Body() body: UpdateMediaDto,
+  ): Promise<MediaDto> {
+    return MediaDto.from(await this.media.updateAltText(workspaceId, id, body.altText));
   }
 
   @Get(':id/content')

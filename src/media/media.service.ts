@@ -37,6 +37,7 @@ export interface InitializeUploadInput {
   mimeType: string;
   size: number;
   sha256?: string;
+  altText?: string | null;
 }
 
 export interface ChunkInput {
@@ -56,6 +57,7 @@ export interface ImportInput {
   /** Bytes announced (Content-Length), 0 when unknown. */
   size: number;
   sourceUrl: string;
+  altText?: string | null;
 }
 
 export interface ChunkReceipt {
@@ -70,6 +72,11 @@ function cleanFilename(name: string): string {
   // eslint-disable-next-line no-control-regex
   const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
   return base.slice(0, 255) || 'file';
+}
+
+/** Alt text as stored: null for none (absent, null, or only white space). */
+function cleanAltText(text: string | null | undefined): string | null {
+  return text && text.trim() ? text : null;
 }
 
 function listMissing(missing: readonly number[]): string {
@@ -169,6 +176,7 @@ export class MediaService {
       sha256: input.sha256?.toLowerCase() ?? null,
       width: null,
       height: null,
+      altText: cleanAltText(input.altText),
       chunkSize,
       totalChunks,
       receivedChunks: [],
@@ -198,6 +206,7 @@ export class MediaService {
       sha256: null,
       width: null,
       height: null,
+      altText: cleanAltText(input.altText),
       chunkSize: 0,
       totalChunks: 0,
       receivedChunks: [],
@@ -495,6 +504,13 @@ export class MediaService {
     const item = isUuid(id) ? await this.media.findOne({ where: { id, workspaceId } }) : null;
     if (!item) throw AppError.notFound('Media');
     return item;
+  }
+
+  /** Sets (or with null, removes) the item's alt text, whatever its state. */
+  async updateAltText(workspaceId: string, id: string, altText: string | null): Promise<MediaItem> {
+    const item = await this.get(workspaceId, id);
+    await this.media.update({ id: item.id, workspaceId }, { altText: cleanAltText(altText) });
+    return this.get(workspaceId, id);
   }
 
   /** Removes the item and its bytes; 409 while a scheduled or publishing post uses it. */

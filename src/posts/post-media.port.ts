@@ -9,6 +9,7 @@ export interface PostMediaItem {
   size: number;
   width: number | null;
   height: number | null;
+  altText: string | null;
 }
 
 /** A media item converted to another type (kept with the item). */

@@ -17,7 +17,7 @@ export function publishMediaOf(media: PostMediaPort, item: PostMediaItem): Publi
     width: item.width,
     height: item.height,
     filename: item.filename,
-    altText: null,
+    altText: item.altText,
     open: () => media.open(item.id),
     publicUrl: () => Promise.resolve(media.signedUrl(item.id)),
     as: (mimeType) => {

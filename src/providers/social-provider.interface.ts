@@ -43,6 +43,8 @@ export interface MediaDescriptor {
   width: number | null;
   height: number | null;
   filename: string;
+  /** Text alternative for screen readers, when known (validation checks its length where a network limits it). */
+  altText?: string | null;
 }
 
 export interface PublishMedia extends MediaDescriptor {

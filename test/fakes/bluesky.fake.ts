@@ -619,12 +619,14 @@ export function contractFake(): ProviderContractFake {
     revokeAll: () => fake.revokeAll(),
     posts: () =>
       fake.posts.map((p) => {
-        const embed = p.record.embed as { images?: unknown[] } | undefined;
+        const embed = p.record.embed as { images?: Array<{ alt?: string }> } | undefined;
         const reply = p.record.reply as { parent?: { uri?: string } } | undefined;
         return {
           platformPostId: p.uri,
           text: String(p.record.text),
           mediaCount: embed?.images?.length ?? 0,
+          // Bluesky's alt is required; an empty one means none.
+          mediaAltTexts: (embed?.images ?? []).map((i) => i.alt || null),
           inReplyTo: reply?.parent?.uri ?? null,
         };
       }),

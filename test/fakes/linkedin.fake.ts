@@ -76,6 +76,8 @@ export interface FakeLinkedInPost {
   /** What LinkedIn shows: the little text rendered (cut at the first unescaped reserved character). */
   text: string;
   images: string[];
+  /** The alt text sent with each image (`altText`), null where none was. */
+  imageAltTexts: Array<string | null>;
   createdAt: number;
   counts: FakeCounts & { impressions: number };
 }
@@ -606,7 +608,10 @@ export class LinkedInFake extends FakeHttpServer {
       lifecycleState?: unknown;
       visibility?: unknown;
       distribution?: { feedDistribution?: unknown };
-      content?: { media?: { id?: unknown }; multiImage?: { images?: Array<{ id?: unknown }> } };
+      content?: {
+        media?: { id?: unknown; altText?: unknown };
+        multiImage?: { images?: Array<{ id?: unknown; altText?: unknown }> };
+      };
     };
     try {
       body = JSON.parse(req.body.toString()) as typeof body;
@@ -627,10 +632,13 @@ export class LinkedInFake extends FakeHttpServer {
     if (commentary.length > 3000) {
       return error(422, 'UNPROCESSABLE_ENTITY', 'ERROR :: /commentary :: length of commentary exceeds 3000', 400);
     }
-    const imageIds =
-      typeof body.content?.media?.id === 'string'
-        ? [body.content.media.id]
-        : (body.content?.multiImage?.images ?? []).map((i) => String(i.id));
+    const imageEntries =
+      typeof body.content?.media?.id === 'string' ? [body.content.media] : (body.content?.multiImage?.images ?? []);
+    const imageIds = imageEntries.map((i) => String(i.id));
+    const altTexts = imageEntries.map((i) => (i.altText === undefined ? null : i.altText));
+    if (altTexts.some((a) => a !== null && (typeof a !== 'string' || a.length > 4086))) {
+      return error(422, 'UNPROCESSABLE_ENTITY', 'ERROR :: /content :: altText must be a string of at most 4086', 400);
+    }
     if (body.content?.multiImage && (imageIds.length < 2 || imageIds.length > 20)) {
       return error(422, 'UNPROCESSABLE_ENTITY', 'ERROR :: /content/multiImage/images :: between 2 and 20 images', 400);
     }
@@ -668,6 +676,7 @@ export class LinkedInFake extends FakeHttpServer {
       commentary,
       text,
       images: imageIds,
+      imageAltTexts: altTexts as Array<string | null>,
       createdAt: Date.now(),
       counts: { likes: 0, reposts: 0, replies: 0, impressions: 0 },
     };
@@ -722,6 +731,12 @@ export function contractFake(): ProviderContractFake {
     publishRoute: LINKEDIN_ROUTES.createPost,
     rejectStatus: 422,
     posts: () =>
-      fake.posts.map((p) => ({ platformPostId: p.id, text: p.text, mediaCount: p.images.length, inReplyTo: null })),
+      fake.posts.map((p) => ({
+        platformPostId: p.id,
+        text: p.text,
+        mediaCount: p.images.length,
+        mediaAltTexts: p.imageAltTexts,
+        inReplyTo: null,
+      })),
   });
 }

@@ -48,6 +48,8 @@ export interface FakeMastodonMedia {
   polls: number;
   ready: boolean;
   statusId: string | null;
+  /** The alt text (`description` field of the upload), null when none was sent. */
+  description: string | null;
 }
 
 export interface FakeMastodonStatus {
@@ -349,7 +351,7 @@ export class MastodonFake extends FakeHttpServer {
       preview_remote_url: null,
       text_url: null,
       meta: { original: { size: media.size } },
-      description: null,
+      description: media.description,
       blurhash: null,
     };
   }
@@ -381,7 +383,19 @@ export class MastodonFake extends FakeHttpServer {
       polls: 0,
       ready: sync,
       statusId: null,
+      description: null,
     };
+    const description = parts?.find((p) => p.name === 'description' && p.filename === undefined);
+    if (description) {
+      const text = description.data.toString('utf8');
+      if ([...text].length > 1500) {
+        return {
+          status: 422,
+          body: { error: 'Validation failed: Description is too long (maximum is 1500 characters)' },
+        };
+      }
+      media.description = text;
+    }
     this.media.push(media);
     this.mediaById.set(media.id, media);
     return { status: sync ? 200 : 202, body: this.mediaJson(media) };
@@ -566,6 +580,7 @@ export function contractFake(): ProviderContractFake {
         platformPostId: s.id,
         text: s.text,
         mediaCount: s.mediaIds.length,
+        mediaAltTexts: s.mediaIds.map((id) => fake.media.find((m) => m.id === id)?.description ?? null),
         inReplyTo: s.inReplyToId,
       })),
     setCounts: (id, counts) => fake.setCounts(id, counts),

@@ -6,6 +6,11 @@ export interface ContractPost {
   platformPostId: string;
   text: string;
   mediaCount: number;
+  /**
+   * The alt text the network holds for each attached media item (null where it has none), in order;
+   * absent for networks that take no alt text.
+   */
+  mediaAltTexts?: Array<string | null>;
   /** The `platformPostId` of the post this one replies to; null for a top-level post. */
   inReplyTo: string | null;
 }

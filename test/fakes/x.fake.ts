@@ -5,7 +5,7 @@ import { oauthContractFake, type ProviderContractFake } from './provider-contrac
 /**
  * A local X: OAuth 2.0 authorization code with PKCE (consent page that consents at once), the token
  * endpoint with refresh-token rotation, API v2 users/me, tweets, a user's timeline, the chunked media
- * upload (initialize / append / finalize) and public_metrics. Errors use X's v2 problem bodies.
+ * upload (initialize / append / finalize), media metadata (alt text) and public_metrics. Errors use X's v2 problem bodies.
  */
 export const X_ROUTES = {
   authorize: 'GET /i/oauth2/authorize',
@@ -17,6 +17,7 @@ export const X_ROUTES = {
   mediaInit: 'POST /2/media/upload/initialize',
   mediaAppend: 'POST /2/media/upload/:id/append',
   mediaFinalize: 'POST /2/media/upload/:id/finalize',
+  mediaMetadata: 'POST /2/media/metadata',
 } as const;
 
 export interface XFakeOptions extends FakeServerOptions {
@@ -68,6 +69,8 @@ interface Media {
   totalBytes: number;
   received: number;
   finalized: boolean;
+  /** Set by POST /2/media/metadata (`metadata.alt_text.text`). */
+  altText: string | null;
 }
 
 const problem = (status: number, title: string, detail: string) => ({
@@ -171,6 +174,7 @@ export class XFake extends FakeHttpServer {
     if (method === 'POST' && path === '/2/media/upload/initialize') return X_ROUTES.mediaInit;
     if (method === 'POST' && /^\/2\/media\/upload\/[^/]+\/append$/.test(path)) return X_ROUTES.mediaAppend;
     if (method === 'POST' && /^\/2\/media\/upload\/[^/]+\/finalize$/.test(path)) return X_ROUTES.mediaFinalize;
+    if (method === 'POST' && path === '/2/media/metadata') return X_ROUTES.mediaMetadata;
     return undefined;
   }
 
@@ -253,6 +257,8 @@ export class XFake extends FakeHttpServer {
           },
         };
       }
+      case X_ROUTES.mediaMetadata:
+        return this.mediaMetadata(req, userId);
       default:
         return problem(404, 'Not Found', `No route ${req.method} ${req.path}`);
     }
@@ -373,6 +379,28 @@ export class XFake extends FakeHttpServer {
     return { status: 201, body: { data: { id: tweet.id, text: tweet.text, edit_history_tweet_ids: [tweet.id] } } };
   }
 
+  /** The alt text X holds for an uploaded media id (null when none was set). */
+  altTextOf(mediaId: string): string | null {
+    return this.media.get(mediaId)?.altText ?? null;
+  }
+
+  private mediaMetadata(req: FakeRequest, userId: string): FakeReply {
+    let body: { id?: unknown; metadata?: { alt_text?: { text?: unknown } } };
+    try {
+      body = JSON.parse(req.body.toString()) as typeof body;
+    } catch {
+      return problem(400, 'Invalid Request', 'Body is not JSON');
+    }
+    const media = typeof body.id === 'string' ? this.media.get(body.id) : undefined;
+    if (!media || media.userId !== userId) return problem(400, 'Invalid Request', 'Unknown media id');
+    const text = body.metadata?.alt_text?.text;
+    if (typeof text !== 'string' || [...text].length > 1000) {
+      return problem(400, 'Invalid Request', 'metadata.alt_text.text must be a string of at most 1000 characters');
+    }
+    media.altText = text;
+    return { status: 200, body: { data: { id: media.id, associated_metadata: { alt_text: { text } } } } };
+  }
+
   private mediaInit(req: FakeRequest, userId: string): FakeReply {
     let body: { media_type?: unknown; total_bytes?: unknown; media_category?: unknown };
     try {
@@ -386,7 +414,7 @@ export class XFake extends FakeHttpServer {
     }
     if (total > 5 * 1024 * 1024) return problem(400, 'Invalid Request', 'File size exceeds 5242880 bytes.');
     const id = String(this.nextId++);
-    this.media.set(id, { id, userId, totalBytes: total, received: 0, finalized: false });
+    this.media.set(id, { id, userId, totalBytes: total, received: 0, finalized: false, altText: null });
     return { status: 200, body: { data: { id, media_key: `3_${id}`, expires_after_secs: 86400 } } };
   }
 
@@ -445,6 +473,7 @@ export function contractFake(): ProviderContractFake {
         platformPostId: t.id,
         text: t.text,
         mediaCount: t.mediaIds.length,
+        mediaAltTexts: t.mediaIds.map((id) => fake.altTextOf(id)),
         inReplyTo: t.inReplyToId,
       })),
   });

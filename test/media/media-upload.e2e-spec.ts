@@ -49,6 +49,7 @@ describe('media upload (default 5 MiB chunks)', () => {
       sha256: sha256(png),
       width: null,
       height: null,
+      altText: null,
       chunkSize: 5 * MiB,
       totalChunks: 3,
       receivedChunks: [],
@@ -191,10 +192,13 @@ describe('media upload (default 5 MiB chunks)', () => {
     expect(chunk.body).toEqual(notFound);
     expect((await b.finalize(id)).body).toEqual(notFound);
     expect((await b.finalize(readyId)).status).toBe(404);
+    const patched = await t.request('PATCH', `/api/media/${readyId}`, { key: b.key, body: { altText: 'theirs' } });
+    expect(patched.status).toBe(404);
+    expect(patched.body).toEqual(notFound);
     const del = await b.delete(readyId);
     expect(del.status).toBe(404);
     expect(del.body).toEqual(notFound);
-    expect((await a.get(readyId)).body.status).toBe('ready');
+    expect((await a.get(readyId)).body).toEqual(expect.objectContaining({ status: 'ready', altText: null }));
     expect((await a.get(id)).body.receivedChunks).toEqual([]);
     expect(hasBytes(media.dir, readyId)).toBe(true);
   });

@@ -34,6 +34,9 @@ it('every plugin without a fake server has its own contract spec', () => {
   }
 });
 
+/** Networks that take alt text with images: their fakes must report it (ContractPost.mediaAltTexts). */
+const ALT_TEXT_NETWORKS = ['mastodon', 'bluesky', 'x', 'linkedin'];
+
 function loadContractFake(id: string): ProviderContractFake {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mod = require(`../fakes/${id}.fake`) as { contractFake?: () => ProviderContractFake };
@@ -143,15 +146,20 @@ describe('provider contract', () => {
       expect(onNetwork[0].mediaCount).toBe(0);
     });
 
-    it('publishes a post with an image through the pipeline', async () => {
+    it('publishes a post with an image through the pipeline, with its alt text where the network takes one', async () => {
       const png = makePng(32, 24);
       const client = new MediaClient(t, key);
-      const init = await client.initialize({ filename: 'c.png', mimeType: 'image/png', size: png.length });
+      const altText = `A gradient, 32 by 24 pixels, for ${id} (ünïcode ✓)`;
+      const init = await client.initialize({ filename: 'c.png', mimeType: 'image/png', size: png.length, altText });
+      expect(init.body.altText).toBe(altText);
       expect((await client.chunk(init.body.id, 0, png)).status).toBe(200);
       expect((await client.finalize(init.body.id)).body.status).toBe('ready');
       const post = await publishNow(`contract image ${id}`, [init.body.id]);
       expect(post.status).toBe('published');
-      expect(postsWithText(`contract image ${id}`).map((p) => p.mediaCount)).toEqual([1]);
+      const [onNetwork] = postsWithText(`contract image ${id}`);
+      expect(onNetwork.mediaCount).toBe(1);
+      if (ALT_TEXT_NETWORKS.includes(id)) expect(onNetwork.mediaAltTexts).toBeDefined();
+      if (onNetwork.mediaAltTexts !== undefined) expect(onNetwork.mediaAltTexts).toEqual([altText]);
     });
 
     it('retries a transient failure and publishes exactly once', async () => {

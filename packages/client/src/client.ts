@@ -15,6 +15,7 @@ import type {
   PostAnalyticsDto,
   PostDto,
   PostValidationDto,
+  UpdateMediaDto,
   UploadFromUrlDto,
   WebhookDeliveryDto,
   WebhookDto,
@@ -245,6 +246,10 @@ export class Media extends Resource {
   }
   get(id: string, opts: CallOptions = {}): Promise<MediaDto> {
     return this.call(api.getMedia({ client: this.client, path: { id }, ...opts }));
+  }
+  /** Changes the item's alt text (`PATCH /media/{id}`); `null` removes it. */
+  update(id: string, body: UpdateMediaDto, opts: CallOptions = {}): Promise<MediaDto> {
+    return this.call(api.updateMedia({ client: this.client, path: { id }, body, ...opts }));
   }
   async delete(id: string, opts: CallOptions = {}): Promise<void> {
     await this.call(api.deleteMedia({ client: this.client, path: { id }, ...opts }));

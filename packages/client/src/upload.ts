@@ -30,6 +30,8 @@ export interface UploadOptions {
   concurrency?: number;
   /** Hex SHA-256 of the whole file, checked by finalize (optional). */
   sha256?: string;
+  /** Text alternative for screen readers (up to 1500 characters), sent to the networks that take one. */
+  altText?: string;
   /** Resume an upload started earlier (e.g. by a process that died): only its missing chunks are sent. */
   mediaId?: string;
   /** Called after every stored chunk. */
@@ -194,6 +196,7 @@ export async function uploadMedia(
           mimeType: options.mimeType,
           size: src.size,
           ...(options.sha256 ? { sha256: options.sha256 } : {}),
+          ...(options.altText ? { altText: options.altText } : {}),
         },
         signal,
       );

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ALT_TEXT_MAX_LENGTH } from './update-media.dto';
 
 export class InitializeUploadDto {
   /** The file's name, for display; path components are stripped. */
@@ -28,4 +29,14 @@ export class InitializeUploadDto {
   @IsOptional()
   @Matches(/^[0-9a-fA-F]{64}$/, { message: 'must be 64 hexadecimal characters' })
   sha256?: string;
+
+  /**
+   * Text alternative for screen readers (up to 1500 characters), sent with the media to the networks that
+   * take one; change it later with `PATCH /media/{id}`.
+   */
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: ALT_TEXT_MAX_LENGTH })
+  @IsOptional()
+  @IsString()
+  @MaxLength(ALT_TEXT_MAX_LENGTH)
+  altText?: string | null;
 }

@@ -53,6 +53,13 @@ export class MediaDto {
   @ApiProperty({ type: 'integer', nullable: true, example: 2000 })
   height!: number | null;
 
+  /**
+   * Text alternative for screen readers (up to 1500 characters), sent with the media to the networks that
+   * take one (Mastodon, Bluesky, X, LinkedIn); null when none was given.
+   */
+  @ApiProperty({ type: String, nullable: true, maxLength: 1500, example: 'A red sun setting over a calm sea' })
+  altText!: string | null;
+
   /** Size of every chunk but the last, chosen by the server. */
   @ApiProperty({ type: 'integer', example: 5_242_880 })
   chunkSize!: number;
@@ -88,6 +95,7 @@ export class MediaDto {
       sha256: m.sha256,
       width: m.width,
       height: m.height,
+      altText: m.altText,
       chunkSize: m.chunkSize,
       totalChunks: m.totalChunks,
       receivedChunks: [...m.receivedChunks].sort((a, b) => a - b),

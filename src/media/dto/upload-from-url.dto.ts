@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength } from 'class-validator';
+import { ALT_TEXT_MAX_LENGTH } from './update-media.dto';
 
 /** Body of POST /media/upload/url. */
 export class UploadFromUrlDto {
@@ -28,4 +29,14 @@ export class UploadFromUrlDto {
   @IsNotEmpty()
   @MaxLength(127)
   mimeType?: string;
+
+  /**
+   * Text alternative for screen readers (up to 1500 characters), sent with the media to the networks that
+   * take one; change it later with `PATCH /media/{id}`.
+   */
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: ALT_TEXT_MAX_LENGTH })
+  @IsOptional()
+  @IsString()
+  @MaxLength(ALT_TEXT_MAX_LENGTH)
+  altText?: string | null;
 }

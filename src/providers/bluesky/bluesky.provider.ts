@@ -248,7 +248,7 @@ export class BlueskyProvider implements SocialProvider {
     if (!isOk(res)) throw failure(res, 'media');
     const blob = asObject(asObject(res.data)?.blob);
     if (!blob) throw new TransientProviderError('Bluesky accepted the image but returned no blob', res.status);
-    const image: ImageEmbed = { alt: '', image: blob };
+    const image: ImageEmbed = { alt: media.altText ?? '', image: blob };
     if (media.width && media.height && media.width > 0 && media.height > 0) {
       image.aspectRatio = { width: media.width, height: media.height };
     }

@@ -170,8 +170,11 @@ export class LinkedInProvider implements SocialProvider {
       const { found } = await this.findRecent(api, author, input);
       if (found) return found;
     }
-    const images: string[] = [];
-    for (const media of input.media) images.push(await this.upload(api, author, media));
+    const images: Array<{ id: string; altText?: string }> = [];
+    for (const media of input.media) {
+      const id = await this.upload(api, author, media);
+      images.push(media.altText ? { id, altText: media.altText } : { id });
+    }
     const body: Record<string, unknown> = {
       author,
       commentary: escapeLittleText(input.content),
@@ -180,8 +183,8 @@ export class LinkedInProvider implements SocialProvider {
       lifecycleState: 'PUBLISHED',
       isReshareDisabledByAuthor: false,
     };
-    if (images.length === 1) body.content = { media: { id: images[0] } };
-    if (images.length > 1) body.content = { multiImage: { images: images.map((id) => ({ id })) } };
+    if (images.length === 1) body.content = { media: images[0] };
+    if (images.length > 1) body.content = { multiImage: { images } };
     const res = await api.send({ method: 'POST', path: '/rest/posts', json: body });
     if (res.status >= 200 && res.status < 300) {
       const header = res.headers['x-restli-id'];

@@ -195,7 +195,8 @@ export class MastodonProvider implements SocialProvider {
       {
         method: 'POST',
         path: '/api/v2/media',
-        multipart: multipartFileBody('file', media),
+        // `description`: the alt text (Mastodon's default limit is 1500 characters, the service's too).
+        multipart: multipartFileBody('file', media, media.altText ? { description: media.altText } : {}),
         timeoutMs: this.options.uploadTimeoutMs,
       },
       'media',

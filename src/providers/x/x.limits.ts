@@ -10,5 +10,8 @@ export const X_LIMITS: ChannelLimits = Object.freeze({
   threads: true,
 });
 
+/** Longest alt text X takes for an image (`POST /2/media/metadata`), in characters. */
+export const X_MAX_ALT_TEXT = 1000;
+
 /** Bytes sent per APPEND of the chunked media upload. */
 export const X_UPLOAD_CHUNK_BYTES = 1024 * 1024;

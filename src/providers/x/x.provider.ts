@@ -21,7 +21,7 @@ import type {
 import { X_NAME, XApi, isDuplicateRefusal, xErrorText } from './x-api.client';
 import { countXCharacters } from './x-text-length';
 import { XCredentialsDto, parseXCredentials } from './x.credentials';
-import { X_LIMITS, X_UPLOAD_CHUNK_BYTES } from './x.limits';
+import { X_LIMITS, X_MAX_ALT_TEXT, X_UPLOAD_CHUNK_BYTES } from './x.limits';
 
 /** How far before the publication's start the timeline lookup of a retry reaches. */
 const LOOKUP_SLACK_MS = 60_000;
@@ -94,6 +94,15 @@ export class XProvider implements SocialProvider {
         field: 'content',
         message: `The text counts ${length} characters as X weighs them (URLs count 23); X allows ${limits.maxCharacters}`,
       });
+    }
+    for (const media of post.media) {
+      const altLength = [...(media.altText ?? '')].length;
+      if (altLength > X_MAX_ALT_TEXT) {
+        problems.push({
+          field: 'mediaIds',
+          message: `The alt text of media ${media.id} has ${altLength} characters; X allows ${X_MAX_ALT_TEXT}`,
+        });
+      }
     }
     return problems;
   }
@@ -235,6 +244,14 @@ export class XProvider implements SocialProvider {
       throw new TransientProviderError(`The media could not be read for X: ${(err as Error).message}`);
     }
     await api.call({ method: 'POST', path: `/2/media/upload/${encodeURIComponent(mediaId)}/finalize` }, 'media');
+    if (media.altText) {
+      // Validation keeps it within X's limit; text changed since then is cut rather than failing the post.
+      const text = [...media.altText].slice(0, X_MAX_ALT_TEXT).join('');
+      await api.call(
+        { method: 'POST', path: '/2/media/metadata', json: { id: mediaId, metadata: { alt_text: { text } } } },
+        'media',
+      );
+    }
     return mediaId;
   }
 

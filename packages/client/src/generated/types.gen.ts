@@ -398,6 +398,11 @@ export type MediaDto = {
      */
     height: number | null;
     /**
+     * Text alternative for screen readers (up to 1500 characters), sent with the media to the networks that
+     * take one (Mastodon, Bluesky, X, LinkedIn); null when none was given.
+     */
+    altText: string | null;
+    /**
      * Size of every chunk but the last, chosen by the server.
      */
     chunkSize: number;
@@ -586,6 +591,11 @@ export type InitializeUploadDto = {
      * Hex SHA-256 of the whole file; when given, finalize checks it.
      */
     sha256?: string;
+    /**
+     * Text alternative for screen readers (up to 1500 characters), sent with the media to the networks that
+     * take one; change it later with `PATCH /media/{id}`.
+     */
+    altText?: string | null;
 };
 
 export type UploadFromUrlDto = {
@@ -601,6 +611,11 @@ export type UploadFromUrlDto = {
      * The declared type; default: the response's `Content-Type`. Either must be a supported type (415).
      */
     mimeType?: string;
+    /**
+     * Text alternative for screen readers (up to 1500 characters), sent with the media to the networks that
+     * take one; change it later with `PATCH /media/{id}`.
+     */
+    altText?: string | null;
 };
 
 export type ChunkReceiptDto = {
@@ -624,6 +639,14 @@ export type FinalizeUploadDto = {
      * The id returned by initialize.
      */
     mediaId: string;
+};
+
+export type UpdateMediaDto = {
+    /**
+     * Text alternative for screen readers (up to 1500 characters), sent with the media to the networks that
+     * take one; `null` removes it. Posts published from now on carry the new text.
+     */
+    altText: string | null;
 };
 
 export type ThreadPartDto = {
@@ -1996,6 +2019,49 @@ export type GetMediaResponses = {
 };
 
 export type GetMediaResponse = GetMediaResponses[keyof GetMediaResponses];
+
+export type UpdateMediaData = {
+    body: UpdateMediaDto;
+    path: {
+        /**
+         * Resource id (UUID).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/media/{id}';
+};
+
+export type UpdateMediaErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     */
+    401: ErrorResponseDto;
+    /**
+     * NOT_FOUND: no such resource in this workspace
+     */
+    404: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+};
+
+export type UpdateMediaError = UpdateMediaErrors[keyof UpdateMediaErrors];
+
+export type UpdateMediaResponses = {
+    200: MediaDto;
+};
+
+export type UpdateMediaResponse = UpdateMediaResponses[keyof UpdateMediaResponses];
 
 export type MediaContentData = {
     body?: never;
