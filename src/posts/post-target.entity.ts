@@ -43,6 +43,14 @@ export class PostTarget {
   @Column({ type: 'smallint' })
   position!: number;
 
+  /** This channel's own text in place of the post's (the first part of a thread); null: the post's. */
+  @Column({ type: 'text', nullable: true })
+  contentOverride!: string | null;
+
+  /** This channel's own media in place of the post's (the first part of a thread); null: the post's. */
+  @Column({ type: 'uuid', array: true, nullable: true })
+  mediaIdsOverride!: string[] | null;
+
   @Column({ type: 'varchar', length: 16 })
   status!: TargetStatus;
 

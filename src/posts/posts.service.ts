@@ -44,6 +44,43 @@ function threadOf(dto: CreatePostDto): ThreadPart[] {
   return (dto.thread ?? []).map((p) => ({ content: p.content, mediaIds: p.mediaIds ?? [] }));
 }
 
+/** A channel's own content and media (null: the post's), by channel id, with its index in `targets`. */
+interface Override {
+  index: number;
+  content: string | null;
+  mediaIds: string[] | null;
+}
+
+/**
+ * The body's per-channel overrides. Refuses (400) an entry whose channel is not one of `channelIds`, a
+ * channel given twice and an entry that overrides nothing: the body is malformed, whatever the networks say.
+ */
+function overridesOf(dto: CreatePostDto): Map<string, Override> {
+  const overrides = new Map<string, Override>();
+  const details: ErrorDetail[] = [];
+  (dto.targets ?? []).forEach((t, index) => {
+    const field = `targets[${index}].channelId`;
+    if (!dto.channelIds.includes(t.channelId)) {
+      details.push({ field, message: `channel ${t.channelId} is not one of channelIds` });
+    } else if (overrides.has(t.channelId)) {
+      details.push({ field, message: `channel ${t.channelId} is given twice; give each channel once` });
+    } else if (t.content === undefined && t.mediaIds === undefined) {
+      details.push({ field: `targets[${index}]`, message: 'give content or mediaIds (or leave the channel out)' });
+    } else {
+      overrides.set(t.channelId, { index, content: t.content ?? null, mediaIds: t.mediaIds ?? null });
+    }
+  });
+  if (details.length) {
+    throw AppError.validation(details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
+  }
+  return overrides;
+}
+
+/** The override columns of a channel's target. */
+function overrideColumns(override: Override | undefined): Pick<PostTarget, 'contentOverride' | 'mediaIdsOverride'> {
+  return { contentOverride: override?.content ?? null, mediaIdsOverride: override?.mediaIds ?? null };
+}
+
 /** Problems of a provider's validate that concern one part (the others are the post's, reported once). */
 const PART_FIELDS = new Set(['content', 'mediaIds']);
 
@@ -64,11 +101,13 @@ export class PostsService {
   /** POST /posts/validate: every problem, nothing saved. Malformed bodies still answer 400. */
   async validate(workspaceId: string, dto: CreatePostDto): Promise<PostProblemDto[]> {
     this.checkTiming(dto);
+    overridesOf(dto);
     return (await this.check(workspaceId, dto)).problems;
   }
 
   async create(workspaceId: string, dto: CreatePostDto): Promise<PostDto> {
     this.checkTiming(dto);
+    const overrides = overridesOf(dto);
     const { problems } = await this.check(workspaceId, dto);
     if (problems.length) throw this.problemsError(problems);
     const { post, targets } = await this.dataSource.transaction(async (em) => {
@@ -82,7 +121,7 @@ export class PostsService {
         publishedAt: null,
         ...this.scheduleOf(dto, 0),
       });
-      const targets = await this.insertTargets(em, post, dto.channelIds);
+      const targets = await this.insertTargets(em, post, dto.channelIds, overrides);
       return { post, targets };
     });
     // Under Idempotency-Key this runs inside the request transaction: wait for its commit.
@@ -92,6 +131,7 @@ export class PostsService {
 
   async update(workspaceId: string, id: string, dto: CreatePostDto): Promise<PostDto> {
     this.checkTiming(dto);
+    const overrides = overridesOf(dto);
     await this.get(workspaceId, id);
     const { problems } = await this.check(workspaceId, dto);
     if (problems.length) throw this.problemsError(problems);
@@ -131,10 +171,15 @@ export class PostsService {
         em,
         post,
         dto.channelIds.filter((c) => !kept.some((t) => t.channelId === c)),
+        overrides,
         dto.channelIds,
       );
       for (const t of kept) {
-        const changes: Partial<PostTarget> = { position: dto.channelIds.indexOf(t.channelId) };
+        // The body replaces the overrides: a kept channel left out of `targets` publishes the post's content.
+        const changes: Partial<PostTarget> = {
+          position: dto.channelIds.indexOf(t.channelId),
+          ...overrideColumns(overrides.get(t.channelId)),
+        };
         if (t.status !== 'published') Object.assign(changes, this.freshTarget(post));
         Object.assign(t, changes);
         await em.getRepository(PostTarget).update(t.id, changes);
@@ -221,14 +266,18 @@ export class PostsService {
   }
 
   /**
-   * Channels active and in the workspace, media of every part ready and in the workspace, every part
-   * against each channel's limits, and threads only where the channel takes them.
+   * Channels active and in the workspace, media of every part (and of every channel's override) ready
+   * and in the workspace, every part against each channel's limits (the first part as the channel's
+   * override has it), and threads only where the channel takes them.
    */
   private async check(workspaceId: string, dto: CreatePostDto): Promise<Checked> {
     const problems: PostProblemDto[] = [];
     const thread = threadOf(dto);
+    const overrides = overridesOf(dto);
     const parts = [{ content: dto.content, mediaIds: dto.mediaIds ?? [] }, ...thread];
-    const allMediaIds = [...new Set(parts.flatMap((p) => p.mediaIds))];
+    const allMediaIds = [
+      ...new Set([...parts.flatMap((p) => p.mediaIds), ...[...overrides.values()].flatMap((o) => o.mediaIds ?? [])]),
+    ];
     const [channels, media] = await Promise.all([
       this.channels.findMany(workspaceId, dto.channelIds),
       allMediaIds.length ? this.media.findMany(workspaceId, allMediaIds) : Promise.resolve([]),
@@ -236,18 +285,25 @@ export class PostsService {
     // Part 0's problems are named as before (`mediaIds`); part i's under `thread[i - 1]`.
     const path = (index: number, field: string) => (index === 0 ? field : `thread[${index - 1}].${field}`);
     const label = (index: number) => (index === 0 ? '' : `thread[${index - 1}]: `);
-    const readyByPart = parts.map((part, index) => {
-      const ordered = part.mediaIds.map((id) => media.find((m) => m.id === id));
-      part.mediaIds.forEach((id, i) => {
+    /** The ready items among `ids`, in order; a problem for each one missing or not ready. */
+    const readyOf = (ids: string[], field: string, prefix: string, channelId: string | null) => {
+      const ordered = ids.map((id) => media.find((m) => m.id === id));
+      ids.forEach((id, i) => {
         const m = ordered[i];
-        const field = path(index, 'mediaIds');
-        if (!m) problems.push({ channelId: null, field, message: `${label(index)}media ${id} not found` });
+        if (!m) problems.push({ channelId, field, message: `${prefix}media ${id} not found` });
         else if (m.status !== 'ready')
-          problems.push({ channelId: null, field, message: `${label(index)}media ${id} is ${m.status}, not ready` });
+          problems.push({ channelId, field, message: `${prefix}media ${id} is ${m.status}, not ready` });
       });
       return ordered.filter((m): m is PostMediaItem => !!m && m.status === 'ready');
-    });
-    const readyMedia = readyByPart[0];
+    };
+    const readyByPart = parts.map((part, index) => readyOf(part.mediaIds, path(index, 'mediaIds'), label(index), null));
+    const overrideMedia = new Map(
+      [...overrides].flatMap(([channelId, o]) =>
+        o.mediaIds === null
+          ? []
+          : [[channelId, readyOf(o.mediaIds, `targets[${o.index}].mediaIds`, `targets[${o.index}]: `, channelId)]],
+      ),
+    );
     for (const channelId of dto.channelIds) {
       const channel = channels.find((c) => c.id === channelId);
       if (!channel) {
@@ -264,8 +320,19 @@ export class PostsService {
       }
       const provider = this.providers.get(channel.provider);
       const prefix = `channel ${channelId} (${channel.provider} ${channel.handle}): `;
-      const found = provider.validate({ content: dto.content, media: readyMedia }, channel.limits);
-      for (const p of found) problems.push({ channelId, field: p.field, message: `${prefix}${p.message}` });
+      // The channel's first part: its override where it has one (problems then name `targets[i].<field>`).
+      const override = overrides.get(channelId);
+      const first = {
+        content: override?.content ?? dto.content,
+        media: overrideMedia.get(channelId) ?? readyByPart[0],
+      };
+      const overridden = (field: string) =>
+        override !== undefined &&
+        ((field === 'content' && override.content !== null) || (field === 'mediaIds' && override.mediaIds !== null));
+      for (const p of provider.validate(first, channel.limits)) {
+        const field = overridden(p.field) ? `targets[${override!.index}].${p.field}` : p.field;
+        problems.push({ channelId, field, message: `${prefix}${p.message}` });
+      }
       if (thread.length === 0) continue;
       if (!channel.limits.threads) {
         const network = this.providers.plugin(channel.provider).displayName;
@@ -284,7 +351,7 @@ export class PostsService {
         }
       });
     }
-    return { problems, channels, media: readyByPart.flat() };
+    return { problems, channels, media: [...readyByPart.flat(), ...[...overrideMedia.values()].flat()] };
   }
 
   private problemsError(problems: PostProblemDto[]): AppError {
@@ -308,6 +375,7 @@ export class PostsService {
     em: EntityManager,
     post: Post,
     channelIds: string[],
+    overrides: Map<string, Override>,
     order = channelIds,
   ): Promise<PostTarget[]> {
     if (channelIds.length === 0) return [];
@@ -318,6 +386,7 @@ export class PostsService {
           postId: post.id,
           channelId,
           position: order.indexOf(channelId),
+          ...overrideColumns(overrides.get(channelId)),
           ...this.freshTarget(post),
           platformPostId: null,
           url: null,

@@ -179,8 +179,13 @@ export class PublisherService {
       if (!credentials) {
         return { kind: 'failed', code: 'CHANNEL_DISCONNECTED', message: `Channel ${channel.handle} is disconnected` };
       }
+      // The first part is this channel's own content and media where the post overrides them for it.
+      const first = {
+        content: target.contentOverride ?? post.content,
+        mediaIds: target.mediaIdsOverride ?? post.mediaIds,
+      };
       const parts: Part[] = [
-        { index: 0, content: post.content, mediaIds: post.mediaIds },
+        { index: 0, ...first },
         ...post.thread.map((p, i) => ({ index: i + 1, content: p.content, mediaIds: p.mediaIds })),
       ];
       const media = await this.mediaOf(post.workspaceId, parts);
@@ -192,7 +197,7 @@ export class PublisherService {
         return await this.publishThread(claimed, jobId, credentials, parts, media);
       const result = await this.providers.get(channel.provider).publish({
         credentials,
-        content: post.content,
+        content: first.content,
         media: media[0],
         idempotencyKey: `${target.id}:${target.publication}`,
         attempt: target.attempts,

@@ -38,6 +38,33 @@ export class ThreadPartDto {
   mediaIds?: string[];
 }
 
+/**
+ * What one channel publishes in place of the post's own `content` and `mediaIds` (the first part of a
+ * thread; the other parts stay shared). A field left out keeps the post's.
+ */
+export class TargetOverrideDto {
+  /** One of the post's `channelIds`; each channel at most once. */
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all', { message: 'must be a UUID' })
+  channelId!: string;
+
+  /** This channel's text; checked against its limits (problems name `targets[i].content`). */
+  @ApiPropertyOptional({ example: 'Short version for this network #launch' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100_000)
+  content?: string;
+
+  /** This channel's media (`ready` media of this workspace), in order; `[]` publishes it without media. */
+  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: 10 })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @ArrayUnique()
+  @IsUUID('all', { each: true, message: 'each value must be a UUID' })
+  mediaIds?: string[];
+}
+
 /** Body of POST /posts, PUT /posts/{id} and POST /posts/validate. */
 export class CreatePostDto {
   /** The text of the post; checked against every target channel's limits. */
@@ -77,6 +104,20 @@ export class CreatePostDto {
   @ValidateNested({ each: true })
   @Type(() => ThreadPartDto)
   thread?: ThreadPartDto[];
+
+  /**
+   * Per-channel content: a channel listed here publishes its own `content` and/or `mediaIds` instead of
+   * the post's (thread parts stay shared). Each `channelId` must be one of `channelIds`, once. On
+   * `PUT`, the list replaces the post's overrides (left out: none).
+   */
+  @ApiPropertyOptional({ type: [TargetOverrideDto], maxItems: 20 })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsObject({ each: true, message: 'each entry must be an object {channelId, content?, mediaIds?}' })
+  @ValidateNested({ each: true })
+  @Type(() => TargetOverrideDto)
+  targets?: TargetOverrideDto[];
 
   /** Publish at this time (RFC 3339 with `Z` or an offset, in the future). */
   @ApiPropertyOptional({ format: 'date-time', example: '2026-12-01T09:00:00Z' })
@@ -126,6 +167,15 @@ export const CREATE_POST_EXAMPLES = {
       content: 'Live now!',
       channelIds: [EXAMPLE_CHANNEL],
       mediaIds: ['5e2d8f7a-1c3b-4d6e-8f9a-0b1c2d3e4f50'],
+      publishNow: true,
+    },
+  },
+  overrides: {
+    summary: 'Publish with a shorter text on one channel',
+    value: {
+      content: 'We shipped per-channel content today: one post, the right words for each network.',
+      channelIds: [EXAMPLE_CHANNEL, '7c1e2d3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f'],
+      targets: [{ channelId: '7c1e2d3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f', content: 'Per-channel content is here.' }],
       publishNow: true,
     },
   },

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { POST_STATUSES, Post, PostStatus } from '../post.entity';
 import { PostTargetPart } from '../post-target-part.entity';
 import { PostTarget, TARGET_ERROR_CODES, TARGET_STATUSES, TargetErrorCode, TargetStatus } from '../post-target.entity';
@@ -40,6 +40,14 @@ export class PostThreadPartDto {
 export class PostTargetDto {
   @ApiProperty({ format: 'uuid' })
   channelId!: string;
+
+  /** This channel's own text (`targets[].content` of the request); absent when it publishes the post's. */
+  @ApiPropertyOptional()
+  content?: string;
+
+  /** This channel's own media (`targets[].mediaIds` of the request); absent when it publishes the post's. */
+  @ApiPropertyOptional({ type: [String], format: 'uuid' })
+  mediaIds?: string[];
 
   @ApiProperty({ enum: TARGET_STATUSES })
   status!: TargetStatus;
@@ -137,6 +145,8 @@ export class PostDto {
       externalId: post.externalId ?? null,
       targets: ordered.map((t) => ({
         channelId: t.channelId,
+        ...(t.contentOverride !== null ? { content: t.contentOverride } : {}),
+        ...(t.mediaIdsOverride !== null ? { mediaIds: t.mediaIdsOverride } : {}),
         status: t.status,
         platformPostId: t.platformPostId,
         url: t.url,
@@ -156,7 +166,10 @@ export class PostProblemDto {
   @ApiProperty({ format: 'uuid', nullable: true, type: String })
   channelId!: string | null;
 
-  /** `content`, `mediaIds`, `channelIds`, `scheduledAt`, `thread`, or a thread part's `thread[i].content` / `thread[i].mediaIds`. */
+  /**
+   * `content`, `mediaIds`, `channelIds`, `scheduledAt`, `thread`, a thread part's `thread[i].content` /
+   * `thread[i].mediaIds`, or a channel's override `targets[i].content` / `targets[i].mediaIds`.
+   */
   field!: string;
 
   message!: string;

@@ -220,6 +220,14 @@ export type PostTargetPartDto = {
 
 export type PostTargetDto = {
     channelId: string;
+    /**
+     * This channel's own text (`targets[].content` of the request); absent when it publishes the post's.
+     */
+    content?: string;
+    /**
+     * This channel's own media (`targets[].mediaIds` of the request); absent when it publishes the post's.
+     */
+    mediaIds?: Array<string>;
     status: 'pending' | 'publishing' | 'published' | 'failed';
     /**
      * Id of the post on the network (Mastodon status id, Bluesky at:// URI); of a thread, its first part.
@@ -660,6 +668,21 @@ export type ThreadPartDto = {
     mediaIds?: Array<string>;
 };
 
+export type TargetOverrideDto = {
+    /**
+     * One of the post's `channelIds`; each channel at most once.
+     */
+    channelId: string;
+    /**
+     * This channel's text; checked against its limits (problems name `targets[i].content`).
+     */
+    content?: string;
+    /**
+     * This channel's media (`ready` media of this workspace), in order; `[]` publishes it without media.
+     */
+    mediaIds?: Array<string>;
+};
+
 export type CreatePostDto = {
     /**
      * The text of the post; checked against every target channel's limits.
@@ -679,6 +702,12 @@ export type CreatePostDto = {
      * true; every part is checked against every channel's limits (problems name `thread[i].content`).
      */
     thread?: Array<ThreadPartDto>;
+    /**
+     * Per-channel content: a channel listed here publishes its own `content` and/or `mediaIds` instead of
+     * the post's (thread parts stay shared). Each `channelId` must be one of `channelIds`, once. On
+     * `PUT`, the list replaces the post's overrides (left out: none).
+     */
+    targets?: Array<TargetOverrideDto>;
     /**
      * Publish at this time (RFC 3339 with `Z` or an offset, in the future).
      */
@@ -706,7 +735,8 @@ export type PostProblemDto = {
      */
     channelId: string | null;
     /**
-     * `content`, `mediaIds`, `channelIds`, `scheduledAt`, `thread`, or a thread part's `thread[i].content` / `thread[i].mediaIds`.
+     * `content`, `mediaIds`, `channelIds`, `scheduledAt`, `thread`, a thread part's `thread[i].content` /
+     * `thread[i].mediaIds`, or a channel's override `targets[i].content` / `targets[i].mediaIds`.
      */
     field: string;
     message: string;
