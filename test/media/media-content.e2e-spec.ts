@@ -4,7 +4,7 @@
  * copies (variants) made for networks that take only some types.
  */
 import { randomFillSync } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { makePng } from '../factories/png.factory';
@@ -16,7 +16,7 @@ import { POST_MEDIA, PostMediaPort } from '../../src/posts/post-media.port';
 import { publishMediaOf } from '../../src/posts/publish-media';
 import { MediaRejectedError } from '../../src/providers/provider.errors';
 import { TestApp, freePort } from '../support/test-app';
-import { MediaClient, sha256, tempMediaDir } from './media-support';
+import { MediaClient, objectPath, sha256, tempMediaDir } from './media-support';
 
 const OLD_KEY = 'old-media-url-signing-key-0123456789abcdef';
 const NEW_KEY = 'new-media-url-signing-key-0123456789abcdef';
@@ -195,6 +195,14 @@ describe('signed media URLs (local disk)', () => {
     const unknown = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b';
     const q = new MediaUrlSigner([NEW_KEY], TTL).query(unknown);
     const res = await get(`/api/media/${unknown}/content?${q}`);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'NOT_FOUND', message: 'Media not found' });
+  });
+
+  it('answers 404, not 500, when storage lost the bytes of a ready item', async () => {
+    const id = await upload(a, makePng(6, 6), 'lost.png', 'image/png');
+    rmSync(objectPath(media.dir, id));
+    const res = await get(pathOf(service.signedUrl(id), base));
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'NOT_FOUND', message: 'Media not found' });
   });

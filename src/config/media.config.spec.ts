@@ -1,0 +1,63 @@
+import { appConfig } from './app.config';
+import { mediaConfig } from './media.config';
+
+/** Runs `read` with these variables set (undefined: unset), then restores the environment. */
+function withEnv<T>(vars: Record<string, string | undefined>, read: () => T): T {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  const apply = (values: Record<string, string | undefined>) => {
+    for (const [k, v] of Object.entries(values)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
+  apply(vars);
+  try {
+    return read();
+  } finally {
+    apply(saved);
+  }
+}
+
+const KEY = 'k'.repeat(32);
+
+describe('media URL signing configuration', () => {
+  it('signs with the first key and verifies with all, trimming spaces; TTL and S3 redirect have defaults', () => {
+    const cfg = withEnv({ NODE_ENV: 'test', MEDIA_URL_SIGNING_KEYS: ` ${KEY} , ${'o'.repeat(40)} ` }, mediaConfig);
+    expect(cfg.signingKeys).toEqual([KEY, 'o'.repeat(40)]);
+    expect(cfg.signedUrlTtlSeconds).toBe(3600);
+    expect(cfg.s3Redirect).toBe(true);
+  });
+
+  it('uses a development key outside production and requires the keys in production', () => {
+    const dev = withEnv({ NODE_ENV: 'development', MEDIA_URL_SIGNING_KEYS: undefined }, mediaConfig);
+    expect(dev.signingKeys).toHaveLength(1);
+    expect(() =>
+      withEnv(
+        { NODE_ENV: 'production', APP_ENCRYPTION_KEY: 'a'.repeat(64), MEDIA_URL_SIGNING_KEYS: undefined },
+        mediaConfig,
+      ),
+    ).toThrow(/MEDIA_URL_SIGNING_KEYS is required when NODE_ENV=production/);
+    const prod = withEnv(
+      { NODE_ENV: 'production', APP_ENCRYPTION_KEY: 'a'.repeat(64), MEDIA_URL_SIGNING_KEYS: KEY },
+      mediaConfig,
+    );
+    expect(prod.signingKeys).toEqual([KEY]);
+  });
+
+  it('refuses keys shorter than 32 characters and a TTL out of range, naming the variable', () => {
+    expect(() => withEnv({ NODE_ENV: 'test', MEDIA_URL_SIGNING_KEYS: `${KEY},short` }, mediaConfig)).toThrow(
+      /MEDIA_URL_SIGNING_KEYS: each key must be at least 32 characters/,
+    );
+    expect(() => withEnv({ NODE_ENV: 'test', MEDIA_URL_TTL_SECONDS: '10' }, mediaConfig)).toThrow(
+      /MEDIA_URL_TTL_SECONDS/,
+    );
+  });
+
+  it('takes PUBLIC_BASE_URL from the app configuration, without a trailing slash', () => {
+    const app = withEnv({ NODE_ENV: 'test', PUBLIC_BASE_URL: 'https://social.example.com/' }, appConfig);
+    expect(app.publicBaseUrl).toBe('https://social.example.com');
+    expect(() => withEnv({ NODE_ENV: 'test', PUBLIC_BASE_URL: 'social.example.com' }, appConfig)).toThrow(
+      /PUBLIC_BASE_URL/,
+    );
+  });
+});
