@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
+import type SharpModule from 'sharp';
 
 /** The types an image can be converted to, and the variant name each is stored and signed under. */
 export const VARIANT_NAMES: Readonly<Record<string, string>> = {
@@ -47,6 +47,8 @@ export class ImageConversionError extends Error {
 export async function convertImage(input: Buffer, to: string): Promise<ConvertedImage> {
   const variant = variantName(to);
   if (!variant) throw new ImageConversionError(`Cannot convert to ${to}`);
+  // Loaded on first use: libvips costs ~60 MiB of memory in every process, and most never convert.
+  const sharp: typeof SharpModule = (await import('sharp')).default;
   let image = sharp(input, { failOn: 'error', animated: false }).rotate();
   switch (variant) {
     case 'jpeg':
