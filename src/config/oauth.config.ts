@@ -49,6 +49,29 @@ export class OAuthEnv {
   @IsOptional()
   @Matches(/^[A-Za-z0-9_]+( [A-Za-z0-9_]+)*$/, { message: 'must be scope names separated by single spaces' })
   LINKEDIN_SCOPES?: string = undefined;
+  @IsOptional() @IsString() THREADS_CLIENT_ID?: string = undefined;
+  @IsOptional() @IsString() THREADS_CLIENT_SECRET?: string = undefined;
+  /** Host of the Threads authorization window (default https://threads.com). */
+  @IsOptional() @IsUrl(URL_OPTIONS) THREADS_AUTH_BASE_URL?: string = undefined;
+  /** Host of the Threads API and its token endpoints (default https://graph.threads.net). */
+  @IsOptional() @IsUrl(URL_OPTIONS) THREADS_API_BASE_URL?: string = undefined;
+
+  @IsOptional() @IsString() INSTAGRAM_CLIENT_ID?: string = undefined;
+  @IsOptional() @IsString() INSTAGRAM_CLIENT_SECRET?: string = undefined;
+  /** Host of Instagram's authorization window (default https://www.instagram.com). */
+  @IsOptional() @IsUrl(URL_OPTIONS) INSTAGRAM_AUTH_BASE_URL?: string = undefined;
+  /** Host of Instagram's code exchange (default https://api.instagram.com). */
+  @IsOptional() @IsUrl(URL_OPTIONS) INSTAGRAM_TOKEN_BASE_URL?: string = undefined;
+  /** Host of the Instagram API, long-lived token exchange and refresh (default https://graph.instagram.com). */
+  @IsOptional() @IsUrl(URL_OPTIONS) INSTAGRAM_API_BASE_URL?: string = undefined;
+
+  @IsOptional() @IsString() FACEBOOK_CLIENT_ID?: string = undefined;
+  @IsOptional() @IsString() FACEBOOK_CLIENT_SECRET?: string = undefined;
+  /** Host of Facebook's login dialog (default https://www.facebook.com). */
+  @IsOptional() @IsUrl(URL_OPTIONS) FACEBOOK_AUTH_BASE_URL?: string = undefined;
+  /** Host of the Graph API and its token endpoint (default https://graph.facebook.com). */
+  @IsOptional() @IsUrl(URL_OPTIONS) FACEBOOK_API_BASE_URL?: string = undefined;
+
   /** LinkedIn-Version header of REST calls (YYYYMM); LinkedIn retires each version after about a year. */
   @Matches(/^\d{6}$/, { message: 'must be a version in YYYYMM format' })
   LINKEDIN_API_VERSION: string = '202610';
@@ -61,6 +84,8 @@ export interface OAuthClientConfig {
   /** Overrides of the plugin's default hosts (null: the plugin's default). */
   authBaseUrl: string | null;
   apiBaseUrl: string | null;
+  /** Override of the plugin's token endpoint host, for networks with a third host (null: the plugin's). */
+  tokenBaseUrl: string | null;
   /** Override of the plugin's scopes (null: the plugin's). */
   scopes: string[] | null;
 }
@@ -81,11 +106,20 @@ export const oauthConfig = registerAs('oauth', () => {
         throw new Error(`Invalid configuration: OAUTH_REDIRECT_ORIGINS has an invalid URL: ${s}`);
       }
     });
-  const client = (id?: string, secret?: string, auth?: string, api?: string, scopes?: string): OAuthClientConfig => ({
+  const trim = (url?: string) => (url ? url.replace(/\/+$/, '') : null);
+  const client = (
+    id?: string,
+    secret?: string,
+    auth?: string,
+    api?: string,
+    scopes?: string,
+    token?: string,
+  ): OAuthClientConfig => ({
     clientId: id ?? null,
     clientSecret: secret ?? null,
-    authBaseUrl: auth ? auth.replace(/\/+$/, '') : null,
-    apiBaseUrl: api ? api.replace(/\/+$/, '') : null,
+    authBaseUrl: trim(auth),
+    apiBaseUrl: trim(api),
+    tokenBaseUrl: trim(token),
     scopes: scopes ? scopes.split(' ') : null,
   });
   const clients: Record<string, OAuthClientConfig> = {
@@ -96,6 +130,26 @@ export const oauthConfig = registerAs('oauth', () => {
       env.LINKEDIN_AUTH_BASE_URL,
       env.LINKEDIN_API_BASE_URL,
       env.LINKEDIN_SCOPES,
+    ),
+    threads: client(
+      env.THREADS_CLIENT_ID,
+      env.THREADS_CLIENT_SECRET,
+      env.THREADS_AUTH_BASE_URL,
+      env.THREADS_API_BASE_URL,
+    ),
+    instagram: client(
+      env.INSTAGRAM_CLIENT_ID,
+      env.INSTAGRAM_CLIENT_SECRET,
+      env.INSTAGRAM_AUTH_BASE_URL,
+      env.INSTAGRAM_API_BASE_URL,
+      undefined,
+      env.INSTAGRAM_TOKEN_BASE_URL,
+    ),
+    facebook: client(
+      env.FACEBOOK_CLIENT_ID,
+      env.FACEBOOK_CLIENT_SECRET,
+      env.FACEBOOK_AUTH_BASE_URL,
+      env.FACEBOOK_API_BASE_URL,
     ),
   };
   return {

@@ -38,6 +38,7 @@ export class OAuthAppsService {
       hosts: {
         auth: client.authBaseUrl ?? plugin.oauth.defaultHosts.auth,
         api: client.apiBaseUrl ?? plugin.oauth.defaultHosts.api,
+        token: client.tokenBaseUrl ?? plugin.oauth.defaultHosts.token,
       },
       scopes: client.scopes ?? plugin.oauth.scopes,
       clientId: client.clientId,

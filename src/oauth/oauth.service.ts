@@ -149,7 +149,7 @@ export class OAuthService {
     url.searchParams.set('response_type', 'code');
     url.searchParams.set('client_id', app.clientId);
     url.searchParams.set('redirect_uri', app.callbackUrl);
-    url.searchParams.set('scope', app.scopes.join(' '));
+    url.searchParams.set('scope', app.scopes.join(app.spec.scopeSeparator ?? ' '));
     url.searchParams.set('state', state);
     url.searchParams.set('code_challenge', codeChallengeS256(verifier));
     url.searchParams.set('code_challenge_method', 'S256');

@@ -5,6 +5,8 @@ import { OAuthModule } from '../oauth/oauth.module';
 import { MediaModule } from '../media/media.module';
 import { MediaService } from '../media/media.service';
 import { POST_MEDIA } from './post-media.port';
+import { PostTargetCheckpoint } from './post-target-checkpoint.entity';
+import { PostTargetCheckpointsStore } from './post-target-checkpoints.store';
 import { PostTargetPart } from './post-target-part.entity';
 import { PostTargetPartsStore } from './post-target-parts.store';
 import { PostTarget } from './post-target.entity';
@@ -16,7 +18,7 @@ import { PublishedTargetsStore } from './published-targets.store';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Post, PostTarget, PostTargetPart]),
+    TypeOrmModule.forFeature([Post, PostTarget, PostTargetPart, PostTargetCheckpoint]),
     PublishQueue.registration(),
     ChannelsModule,
     OAuthModule,
@@ -28,6 +30,7 @@ import { PublishedTargetsStore } from './published-targets.store';
     PublishQueue,
     PublishedTargetsStore,
     PostTargetPartsStore,
+    PostTargetCheckpointsStore,
     { provide: POST_MEDIA, useExisting: MediaService },
   ],
   exports: [
@@ -35,6 +38,7 @@ import { PublishedTargetsStore } from './published-targets.store';
     PublishQueue,
     PublishedTargetsStore,
     PostTargetPartsStore,
+    PostTargetCheckpointsStore,
     POST_MEDIA,
     ChannelsModule,
     OAuthModule,

@@ -14,6 +14,7 @@ import { POST_MEDIA, PostMediaPort } from './post-media.port';
 import { publishMediaOf } from './publish-media';
 import { PART_COLUMNS, POST_COLUMNS, TARGET_COLUMNS, toPart, toPost, toTarget } from './post-rows';
 import { PostTargetPart } from './post-target-part.entity';
+import { PostTargetCheckpointsStore } from './post-target-checkpoints.store';
 import { PostTargetPartsStore } from './post-target-parts.store';
 import { PostTarget, TargetErrorCode } from './post-target.entity';
 import { Post } from './post.entity';
@@ -47,6 +48,8 @@ interface Claimed {
   channel: Channel;
   /** Thread parts already published on this target (none for a post without a thread). */
   parts: PostTargetPart[];
+  /** What the adapter saved on earlier attempts of this publication, by part index (docs/adr/0023). */
+  checkpoints: Map<number, Record<string, unknown>>;
 }
 
 /** One part to publish: index 0 is the post's own content, i is `thread[i - 1]`. */
@@ -108,6 +111,7 @@ export class PublisherService {
     @Inject(publishingConfig.KEY) private readonly cfg: ConfigType<typeof publishingConfig>,
     private readonly metrics: MetricsService,
     private readonly parts: PostTargetPartsStore,
+    private readonly checkpoints: PostTargetCheckpointsStore,
   ) {
     const batching = { maxBatch: MAX_BATCH, maxInFlight: cfg.batchesInFlight };
     this.claims = new MicroBatcher((r) => this.claimBatch(r), batching);
@@ -146,7 +150,9 @@ export class PublisherService {
             WHERE id IN (SELECT post_id FROM t) AND status = 'scheduled' RETURNING id)
          SELECT row_to_json(t) AS target, row_to_json(po) AS post,
                 (SELECT json_agg(row_to_json(pp)) FROM (
-                   SELECT ${PART_COLUMNS} FROM post_target_parts WHERE target_id = t.id ORDER BY index) pp) AS parts
+                   SELECT ${PART_COLUMNS} FROM post_target_parts WHERE target_id = t.id ORDER BY index) pp) AS parts,
+                (SELECT json_object_agg(c.index, c.state) FROM post_target_checkpoints c
+                  WHERE c.target_id = t.id AND c.publication = t.publication) AS checkpoints
            FROM t JOIN posts po ON po.id = t.post_id`,
         [
           requests.map((r) => r.targetId),
@@ -160,13 +166,19 @@ export class PublisherService {
       target: toTarget(reviveDates(r.target as Record<string, unknown>)),
       post: toPost(reviveDates(r.post as Record<string, unknown>)),
       parts: ((r.parts as Array<Record<string, unknown>> | null) ?? []).map((p) => toPart(reviveDates(p))),
+      checkpoints: new Map(
+        Object.entries((r.checkpoints as Record<string, Record<string, unknown>> | null) ?? {}).map(([k, v]) => [
+          Number(k),
+          v,
+        ]),
+      ),
     }));
     // The channels table belongs to the channels module: one read for the batch, through its service.
     const channels = await this.channels.findByIds([...new Set(claimed.map((c) => c.target.channelId))]);
     const byJob = new Map<string, Claimed>();
-    for (const { target, post, parts } of claimed) {
+    for (const { target, post, parts, checkpoints } of claimed) {
       const channel = channels.get(target.channelId);
-      if (channel) byJob.set(`${target.id}:${target.claimJobId}`, { target, post, channel, parts });
+      if (channel) byJob.set(`${target.id}:${target.claimJobId}`, { target, post, channel, parts, checkpoints });
     }
     return requests.map((r) => byJob.get(`${r.targetId}:${r.jobId}`) ?? null);
   }
@@ -202,6 +214,7 @@ export class PublisherService {
         idempotencyKey: `${target.id}:${target.publication}`,
         attempt: target.attempts,
         createdAt: target.publicationStartedAt ?? post.createdAt,
+        ...this.checkpointOf(claimed, jobId, 0),
       });
       return { kind: 'published', result };
     } catch (err) {
@@ -259,6 +272,7 @@ export class PublisherService {
           // Distinct and ordered per part, and stable across retries (Bluesky's createdAt and record key).
           createdAt: new Date(started.getTime() + part.index),
           replyTo: root && parent ? { root, parent } : undefined,
+          ...this.checkpointOf(claimed, jobId, part.index),
         });
       } catch (err) {
         const outcome = this.classify(err);
@@ -284,6 +298,25 @@ export class PublisherService {
     return {
       kind: 'published',
       result: { platformPostId: root.platformPostId, url: root.url, credentials: refreshed },
+    };
+  }
+
+  /**
+   * The checkpoint of one part for the adapter: what an earlier attempt of this publication saved,
+   * and how to save a new one (in Postgres before it resolves, extending the claim).
+   */
+  private checkpointOf(
+    claimed: Claimed,
+    jobId: string,
+    index: number,
+  ): { checkpoint: Record<string, unknown> | null; saveCheckpoint: (state: Record<string, unknown>) => Promise<void> } {
+    const { target } = claimed;
+    return {
+      checkpoint: claimed.checkpoints.get(index) ?? null,
+      saveCheckpoint: async (state) => {
+        await this.checkpoints.save(target.id, target.publication, index, state, jobId, this.cfg.claimMs);
+        claimed.checkpoints.set(index, state);
+      },
     };
   }
 

@@ -54,8 +54,10 @@ export class TransientProviderError extends ProviderError {
     status?: number,
     /** Seconds the provider asked us to wait (Retry-After / ratelimit-reset), when given. */
     readonly retryAfterSeconds?: number,
+    /** A rate-limit signal; by default an HTTP 429 (Graph APIs also signal limits in the body of a 400). */
+    rateLimited: boolean = status === 429,
   ) {
     super(message, status);
-    this.code = status === 429 ? 'PROVIDER_RATE_LIMITED' : 'PROVIDER_UNAVAILABLE';
+    this.code = rateLimited ? 'PROVIDER_RATE_LIMITED' : 'PROVIDER_UNAVAILABLE';
   }
 }

@@ -103,6 +103,17 @@ export interface PublishInput {
    * thread that starts at `root`. Only given to networks whose limits say `threads: true`.
    */
   replyTo?: ReplyTo;
+  /**
+   * What this publish saved with `saveCheckpoint` on an earlier attempt of the same publication (and
+   * thread part); null on the first attempt or when nothing was saved. Networks that publish in two
+   * steps keep the created container here and, on a retry, reuse it rather than post twice.
+   */
+  checkpoint: Record<string, unknown> | null;
+  /**
+   * Stores `state` (small JSON) for the next attempt of this part, in the database, before it
+   * resolves: call it before a request whose outcome could be lost (docs/adr/0023).
+   */
+  saveCheckpoint(state: Record<string, unknown>): Promise<void>;
 }
 
 /** Reference to a published post on the provider. */
@@ -162,6 +173,39 @@ export interface OAuthHosts {
   auth: string;
   /** API host (X: https://api.x.com, LinkedIn: https://api.linkedin.com). */
   api: string;
+  /** Token endpoint host, for networks that answer it on a third host (Instagram: https://api.instagram.com). */
+  token?: string;
+}
+
+/** Tokens from a network's token endpoint. */
+export interface OAuthTokens {
+  accessToken: string;
+  /** Null when the network issued none (then the channel must be reconnected at expiry, or the plugin refreshes the access token itself). */
+  refreshToken: string | null;
+  /** ISO date the access token expires; null when the network did not say (or it does not expire). */
+  expiresAt: string | null;
+  scope: string | null;
+}
+
+/**
+ * A token request a plugin's hook asks the oauth module to send (long-lived token exchange, a
+ * refresh that is not RFC 6749's). GET sends `fields` in the query, POST as a form body. The answer
+ * is read as a token set, and refusals and outages are classified like the standard endpoint's.
+ */
+export interface OAuthTokenCall {
+  method: 'GET' | 'POST';
+  url: string;
+  fields: Record<string, string>;
+}
+
+/** What an OAuth hook gets: this server's app registration and a way to call token endpoints. */
+export interface OAuthHookContext {
+  hosts: OAuthHosts;
+  clientId: string;
+  clientSecret: string;
+  /** Our callback URL registered with the network. */
+  callbackUrl: string;
+  token(call: OAuthTokenCall): Promise<OAuthTokens>;
 }
 
 /** What an OAuth network declares; the oauth module runs the authorization-code flow and the refresh. */
@@ -170,6 +214,34 @@ export interface OAuthSpec {
   authorizeUrl(hosts: OAuthHosts): string;
   tokenUrl(hosts: OAuthHosts): string;
   scopes: readonly string[];
+  /** How scopes are joined in the authorization URL: ' ' (RFC 6749, default) or ',' (Meta's networks). */
+  scopeSeparator?: ' ' | ',';
   /** How the client authenticates at the token endpoint: HTTP Basic (X) or form fields (LinkedIn). */
   clientAuthentication: 'basic' | 'body';
+  /** The code exchange's HTTP method: POST with a form (RFC 6749, default) or GET with a query (Facebook). */
+  tokenEndpointMethod?: 'POST' | 'GET';
+  /**
+   * Runs after the code exchange, before the accounts are read: e.g. swaps a short-lived access token
+   * for a long-lived one (Threads, Instagram, Facebook). Returns the tokens to keep.
+   */
+  afterCodeExchange?(tokens: OAuthTokens, context: OAuthHookContext): Promise<OAuthTokens>;
+  /**
+   * Networks that refresh the access token itself rather than with a refresh token (Threads,
+   * Instagram): returns the new tokens. Without it, the RFC 6749 refresh-token grant is used.
+   */
+  refresh?(
+    current: { accessToken: string; refreshToken: string | null },
+    context: OAuthHookContext,
+  ): Promise<OAuthTokens>;
+  /**
+   * How long before expiry the access token is refreshed when the channel is used (default 60 s).
+   * Long-lived tokens that can be refreshed only while valid use a wide window (Threads: 30 days of 60);
+   * a refresh that fails for a transient reason while the token is still valid is retried at the next use.
+   */
+  refreshWindowMs?: number;
+  /**
+   * Whether a refused token answer is a passing condition (a rate limit in the body of a 400), so the
+   * call is retried instead of the grant being taken as refused. Default: only 429 and 5xx are.
+   */
+  transientTokenError?(status: number, body: unknown): boolean;
 }

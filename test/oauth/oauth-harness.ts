@@ -1,5 +1,6 @@
 import { ChannelsService } from '../../src/channels/channels.service';
-import { tempMediaDir } from '../media/media-support';
+import { makePng } from '../factories/png.factory';
+import { MediaClient, tempMediaDir } from '../media/media-support';
 import { FAST_PUBLISHING_ENV, waitFor } from '../support/publishing-env';
 import { freePort, TestApp } from '../support/test-app';
 
@@ -116,12 +117,40 @@ export function useOAuthApp(provider: string, fake: ConsentingFake, options: OAu
         timeoutMs,
       ),
     /** Makes the stored access token look expired, as time passing would (through the owner's service). */
-    expireStoredToken: async (channelId: string) => {
+    expireStoredToken: (channelId: string) => harness.setStoredExpiry(channelId, new Date(Date.now() - 1000)),
+    /** Moves the stored access token's expiry, as time passing would (through the owner's service). */
+    setStoredExpiry: async (channelId: string, expiresAt: Date) => {
       await harness.t.app.get(ChannelsService).refreshCredentials(channelId, async (current) => ({
         kind: 'refreshed',
-        credentials: { ...current, expiresAt: new Date(Date.now() - 1000).toISOString() },
+        credentials: { ...current, expiresAt: expiresAt.toISOString() },
       }));
     },
+    /** The channel's stored credentials, as the owner's service opens them. */
+    storedCredentials: async (channelId: string): Promise<Record<string, unknown>> => {
+      const channels = harness.t.app.get(ChannelsService);
+      const channel = (await channels.findByIds([channelId])).get(channelId);
+      return (channel && channels.credentialsOf(channel)) ?? {};
+    },
+    /** Uploads a PNG of this size through the chunked flow; returns the media id. */
+    uploadPng: async (width = 40, height = 30): Promise<string> => {
+      const png = makePng(width, height);
+      const client = new MediaClient(harness.t, key);
+      const init = await client.initialize({ filename: 'image.png', mimeType: 'image/png', size: png.length });
+      expect((await client.chunk(init.body.id, 0, png)).status).toBe(200);
+      expect((await client.finalize(init.body.id)).body.status).toBe('ready');
+      return init.body.id as string;
+    },
+    /** Asks for a post's figures now and waits until they are collected. */
+    analytics: async (postId: string) => {
+      const read = async () => (await harness.t.request('GET', `/api/analytics/posts/${postId}`, { key })).body;
+      const before = (await read())?.collectedAt ?? null;
+      const refresh = await harness.t.request('POST', `/api/analytics/posts/${postId}/refresh`, { key, body: {} });
+      expect(refresh.status).toBe(202);
+      return waitFor(read, (a) => a.collectedAt !== null && a.collectedAt !== before);
+    },
+    /** The workspace's events of one type, newest first. */
+    events: async (type: string): Promise<Array<{ data: Record<string, unknown> }>> =>
+      (await harness.t.request('GET', `/api/events?type=${type}`, { key })).body.data,
     /** Runs the dance up to the callback's redirect and returns its query (connectionId, channelId or error). */
     authorize: async (k = key): Promise<URLSearchParams> => {
       const res = await harness.start({ redirectUri: `${CLIENT_ORIGIN}/done` }, k);

@@ -49,6 +49,8 @@ describe('BlueskyProvider against BlueskyFake', () => {
       media: [],
       idempotencyKey: 'target-1',
       createdAt: new Date('2025-01-01T10:00:00.000Z'),
+      checkpoint: null,
+      saveCheckpoint: async () => {},
       ...overrides,
     };
   }

@@ -35,6 +35,8 @@ describe('MastodonProvider against MastodonFake', () => {
       media: [],
       idempotencyKey: 'target-1',
       createdAt: new Date('2025-01-01T10:00:00Z'),
+      checkpoint: null,
+      saveCheckpoint: async () => {},
       ...overrides,
     };
   }

@@ -214,14 +214,21 @@ describe('provider contract', () => {
 
     describe('the adapter alone', () => {
       let account: ConnectedAccount;
-      const input = (overrides: Partial<PublishInput>): PublishInput => ({
-        credentials: account.credentials,
-        content: 'adapter',
-        media: [],
-        idempotencyKey: 'contract-key',
-        createdAt: new Date('2025-06-01T12:00:00.000Z'),
-        ...overrides,
-      });
+      // The publish checkpoints the publisher keeps in Postgres, kept here per idempotency key.
+      const checkpoints = new Map<string, Record<string, unknown>>();
+      const input = (overrides: Partial<PublishInput>): PublishInput => {
+        const key = overrides.idempotencyKey ?? 'contract-key';
+        return {
+          credentials: account.credentials,
+          content: 'adapter',
+          media: [],
+          idempotencyKey: key,
+          createdAt: new Date('2025-06-01T12:00:00.000Z'),
+          checkpoint: checkpoints.get(key) ?? null,
+          saveCheckpoint: async (state) => void checkpoints.set(key, state),
+          ...overrides,
+        };
+      };
 
       beforeAll(async () => {
         account = await adapter.connect(credentials);

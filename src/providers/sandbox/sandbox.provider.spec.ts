@@ -60,6 +60,8 @@ describe('SandboxProvider', () => {
     content,
     media: [],
     idempotencyKey,
+    checkpoint: null,
+    saveCheckpoint: async () => {},
     createdAt: new Date(),
   });
 

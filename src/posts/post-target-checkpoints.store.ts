@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+/** Largest checkpoint accepted, in bytes of JSON (ids and states, never media). */
+const MAX_STATE_BYTES = 16 * 1024;
+
+/** The `post_target_checkpoints` table (owned by posts): adapters' publish checkpoints (docs/adr/0023). */
+@Injectable()
+export class PostTargetCheckpointsStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Saves the checkpoint of one part of a target's publication, in one statement that also extends
+   * the target's claim by `claimMs` when `jobId` still holds it (waiting for a container to be
+   * processed takes time). Saved either way: it describes what is on the network.
+   */
+  async save(
+    targetId: string,
+    publication: number,
+    index: number,
+    state: Record<string, unknown>,
+    jobId: string,
+    claimMs: number,
+  ): Promise<void> {
+    const json = JSON.stringify(state);
+    if (Buffer.byteLength(json) > MAX_STATE_BYTES) throw new Error('A publish checkpoint is limited to 16 KiB');
+    await this.dataSource.query(
+      `WITH held AS (
+         UPDATE post_targets SET claimed_until = now() + ($6 || ' milliseconds')::interval, updated_at = now()
+          WHERE id = $1 AND claim_job_id = $5 AND status = 'publishing'
+          RETURNING id)
+       INSERT INTO post_target_checkpoints (target_id, publication, index, state, updated_at)
+       VALUES ($1, $2, $3, $4::jsonb, now())
+       ON CONFLICT (target_id, publication, index) DO UPDATE SET state = EXCLUDED.state, updated_at = now()`,
+      [targetId, publication, index, json, jobId, String(claimMs)],
+    );
+  }
+}
