@@ -253,6 +253,21 @@ export class ChannelsService {
     return rows.map((c) => c.id);
   }
 
+  /**
+   * Active channels of these providers across workspaces, by id after `afterId`, `limit` at a time
+   * (workers that walk them in batches: the renewal of long-lived tokens).
+   */
+  async activeOfProviders(providers: string[], afterId: string | null, limit: number): Promise<Channel[]> {
+    if (providers.length === 0) return [];
+    const query = this.channels
+      .createQueryBuilder('c')
+      .where('c.status = :status AND c.provider IN (:...providers)', { status: 'active', providers })
+      .orderBy('c.id', 'ASC')
+      .limit(limit);
+    if (afterId) query.andWhere('c.id > :afterId', { afterId });
+    return query.getMany();
+  }
+
   /** Disconnects at the user's request; a second call is a no-op that records nothing. */
   async disconnect(workspaceId: string, id: string): Promise<void> {
     await this.get(workspaceId, id);

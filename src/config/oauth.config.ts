@@ -32,6 +32,14 @@ export class OAuthEnv {
   @Min(10)
   OAUTH_PURGE_INTERVAL_SECONDS: number = 3600;
 
+  /**
+   * How often a worker renews the long-lived tokens of channels that were not used while their
+   * renewal window was open (Threads, Instagram), in seconds (periodic job oauth.refresh).
+   */
+  @IsInt()
+  @Min(60)
+  OAUTH_REFRESH_INTERVAL_SECONDS: number = 21_600;
+
   @IsOptional() @IsString() X_CLIENT_ID?: string = undefined;
   @IsOptional() @IsString() X_CLIENT_SECRET?: string = undefined;
   /** Host of X's consent page (default https://x.com). */
@@ -157,6 +165,7 @@ export const oauthConfig = registerAs('oauth', () => {
     stateTtlMs: env.OAUTH_STATE_TTL_SECONDS * 1000,
     connectionTtlMs: env.OAUTH_CONNECTION_TTL_SECONDS * 1000,
     purgeIntervalMs: env.OAUTH_PURGE_INTERVAL_SECONDS * 1000,
+    refreshIntervalMs: env.OAUTH_REFRESH_INTERVAL_SECONDS * 1000,
     linkedinApiVersion: env.LINKEDIN_API_VERSION,
     clients,
   };

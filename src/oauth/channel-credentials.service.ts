@@ -5,6 +5,17 @@ import { CredentialsRevokedError, TransientProviderError } from '../providers/pr
 import { OAuthApp, OAuthAppsService } from './oauth-apps.service';
 import { OAuthGrantRefusedError, OAuthTokenClient } from './oauth-token.client';
 
+/** What a run of the renewal of idle channels did. */
+export interface RenewalStats {
+  /** Channels whose token was in its renewal window. */
+  due: number;
+  renewed: number;
+  /** Refused: the channel was disconnected. */
+  revoked: number;
+  /** Not renewed now (network unavailable, or refused while the token still works): next time. */
+  failed: number;
+}
+
 /** Access tokens closer than this to expiry are refreshed before use (unless the plugin says otherwise). */
 export const REFRESH_MARGIN_MS = 60_000;
 
@@ -34,11 +45,39 @@ export class ChannelCredentialsService {
     private readonly tokens: OAuthTokenClient,
   ) {}
 
-  /** Whether the channel's stored token is due for a refresh (the periodic `oauth.refresh` job asks). */
-  refreshDue(channel: Channel): boolean {
-    const app = this.apps.find(channel.provider);
-    const credentials = channel.status === 'active' ? this.channels.credentialsOf(channel) : null;
-    return Boolean(app && credentials && expiresWithin(credentials, this.windowOf(app)));
+  /**
+   * Renews the tokens of idle channels of networks that renew their long-lived tokens themselves
+   * (Threads, Instagram: a token unused for 60 days is lost), `batchSize` channels at a time; `stop`
+   * ends the run between two. A refused renewal disconnects the channel as at a publish; one that
+   * cannot run now is tried again at the next run or use.
+   */
+  async renewIdle(batchSize: number, stop: () => boolean = () => false): Promise<RenewalStats> {
+    const stats: RenewalStats = { due: 0, renewed: 0, revoked: 0, failed: 0 };
+    const providers = this.apps
+      .all()
+      .filter((app) => app.spec.refresh)
+      .map((app) => app.plugin.id);
+    let after: string | null = null;
+    while (!stop()) {
+      const channels = await this.channels.activeOfProviders(providers, after, batchSize);
+      for (const channel of channels) {
+        const app = this.apps.find(channel.provider);
+        const before = this.channels.credentialsOf(channel);
+        if (!app || !before || !expiresWithin(before, this.windowOf(app))) continue;
+        stats.due++;
+        try {
+          const fresh = await this.open(channel);
+          if (fresh && fresh.expiresAt !== before.expiresAt) stats.renewed++;
+          else stats.failed++;
+        } catch (err) {
+          if (err instanceof CredentialsRevokedError) stats.revoked++;
+          else stats.failed++;
+        }
+      }
+      if (channels.length < batchSize) break;
+      after = channels[channels.length - 1].id;
+    }
+    return stats;
   }
 
   /**

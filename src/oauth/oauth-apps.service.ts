@@ -26,6 +26,11 @@ export class OAuthAppsService {
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
   ) {}
 
+  /** Every OAuth network with app credentials on this server. */
+  all(): OAuthApp[] {
+    return this.providers.ids().flatMap((id) => this.find(id) ?? []);
+  }
+
   /** The app of an OAuth network, or null when it is not one or has no app credentials here. */
   find(providerId: string): OAuthApp | null {
     if (!this.providers.has(providerId)) return null;
