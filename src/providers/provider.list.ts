@@ -2,13 +2,21 @@ import { blueskyPlugin } from './bluesky/bluesky.provider';
 import { linkedinPlugin } from './linkedin/linkedin.provider';
 import { mastodonPlugin } from './mastodon/mastodon.provider';
 import { sandboxPlugin } from './sandbox/sandbox.provider';
+import { threadsPlugin } from './threads/threads.provider';
 import { xPlugin } from './x/x.provider';
 
 /**
  * Every registered social network, in the order the API lists them (OpenAPI enums, `oneOf`).
  * Registering a provider is one entry here; see docs/adding-a-provider.md.
  */
-export const PROVIDER_PLUGINS = [sandboxPlugin, mastodonPlugin, blueskyPlugin, xPlugin, linkedinPlugin] as const;
+export const PROVIDER_PLUGINS = [
+  sandboxPlugin,
+  mastodonPlugin,
+  blueskyPlugin,
+  xPlugin,
+  linkedinPlugin,
+  threadsPlugin,
+] as const;
 
 /** Identifier of a registered social network ('mastodon' | 'bluesky' | ...). */
 export type ProviderId = (typeof PROVIDER_PLUGINS)[number]['id'];

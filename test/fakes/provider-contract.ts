@@ -29,6 +29,11 @@ export interface ProviderContractFake {
   stop(): Promise<void>;
   /** The same account with a wrong secret: connect must be refused. */
   wrongCredentials(): Record<string, unknown>;
+  /**
+   * The network publishes no post without an image (Instagram): the suite attaches one to the posts
+   * it would otherwise send as text only.
+   */
+  readonly requiresMedia?: boolean;
   /** Route key of the call that creates the post (for failNext). */
   readonly publishRoute: string;
   /** Status the network answers when it refuses a post for good (4xx other than 401/429). */

@@ -262,7 +262,14 @@ describe('threads: a post with follow-up parts published as a reply chain', () =
       const threads = Object.fromEntries(
         providers.map((p: { id: string; limits: { threads: boolean } }) => [p.id, p.limits.threads]),
       );
-      expect(threads).toEqual({ sandbox: true, mastodon: true, bluesky: true, x: true, linkedin: false });
+      expect(threads).toEqual({
+        sandbox: true,
+        mastodon: true,
+        bluesky: true,
+        x: true,
+        linkedin: false,
+        threads: true,
+      });
     });
 
     it('refuses malformed parts with their path, and media that is not ready in a part', async () => {

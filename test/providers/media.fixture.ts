@@ -8,6 +8,12 @@ export const TINY_PNG = Buffer.from(
   'base64',
 );
 
+/** A valid 1x1 baseline JPEG (268 bytes). */
+export const TINY_JPEG = Buffer.from(
+  '/9j/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/wAARCAABAAEDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAP/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAABv/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AJAB58//2Q==',
+  'base64',
+);
+
 /**
  * A PublishMedia over an in-memory buffer, streamed in small chunks. Its public URL is a placeholder
  * (a provider that fetches media needs the real service: see the e2e specs); `as` another type fails

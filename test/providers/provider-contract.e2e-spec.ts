@@ -4,13 +4,19 @@ import { OutboundHttp } from '../../src/common/http/outbound-http';
 import { ContentRejectedError, TransientProviderError } from '../../src/providers/provider.errors';
 import { PROVIDER_PLUGINS } from '../../src/providers/provider.list';
 import type { ProviderPlugin } from '../../src/providers/provider-plugin';
-import type { ConnectedAccount, PublishInput, SocialProvider } from '../../src/providers/social-provider.interface';
+import type {
+  ConnectedAccount,
+  PublishInput,
+  PublishMedia,
+  SocialProvider,
+} from '../../src/providers/social-provider.interface';
 import { makePng } from '../factories/png.factory';
 import type { ProviderContractFake } from '../fakes/provider-contract';
 import { MediaClient, tempMediaDir } from '../media/media-support';
 import { FAST_PUBLISHING_ENV, waitFor } from '../support/publishing-env';
-import { TestApp } from '../support/test-app';
-import { TINY_PNG, mediaFrom } from './media.fixture';
+import { FileServer } from '../support/file-server';
+import { TestApp, freePort } from '../support/test-app';
+import { TINY_JPEG, TINY_PNG, mediaFrom } from './media.fixture';
 
 /**
  * The shared provider contract: every registered plugin, against its fake (`test/fakes/<id>.fake.ts`
@@ -35,7 +41,7 @@ it('every plugin without a fake server has its own contract spec', () => {
 });
 
 /** Networks that take alt text with images: their fakes must report it (ContractPost.mediaAltTexts). */
-const ALT_TEXT_NETWORKS = ['mastodon', 'bluesky', 'x', 'linkedin'];
+const ALT_TEXT_NETWORKS = ['mastodon', 'bluesky', 'x', 'linkedin', 'threads'];
 
 function loadContractFake(id: string): ProviderContractFake {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -55,6 +61,21 @@ describe('provider contract', () => {
   const media = tempMediaDir();
   const fakes = new Map(FAKED_PLUGINS.map((p) => [p.id as string, loadContractFake(p.id)]));
   const started = new Map<string, Record<string, unknown>>();
+  // Where the adapter-alone image is served, for networks that download media from a URL.
+  const files = new FileServer();
+  /** A 1x1 PNG whose public URL serves it, and whose JPEG copy is served too. */
+  const contractImage = () => {
+    const jpeg = mediaFrom(TINY_JPEG, {
+      mimeType: 'image/jpeg',
+      filename: 'pixel.jpeg',
+      publicUrl: () => Promise.resolve(`${files.base}/pixel.jpeg`),
+    });
+    const png: PublishMedia = mediaFrom(TINY_PNG, {
+      publicUrl: () => Promise.resolve(`${files.base}/pixel.png`),
+      as: async (type) => (type === 'image/jpeg' ? jpeg : png),
+    });
+    return png;
+  };
 
   // Fakes first: OAuth networks give the app its client credentials and hosts through the environment.
   beforeAll(async () => {
@@ -63,10 +84,16 @@ describe('provider contract', () => {
       started.set(id, await fake.start());
       Object.assign(env, fake.appEnv?.() ?? {});
     }
-    t = await TestApp.start({ env: { ...env, PUBLIC_BASE_URL: 'http://app.test' } });
+    await files.start();
+    files.put('/pixel.png', { type: 'image/png', body: TINY_PNG });
+    files.put('/pixel.jpeg', { type: 'image/jpeg', body: TINY_JPEG });
+    // Networks that download media (Meta's) fetch our signed URLs: the public address is the real one.
+    const port = await freePort();
+    t = await TestApp.start({ port, env: { ...env, PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } });
   });
   afterAll(async () => {
     await t?.close();
+    await files.stop();
     for (const fake of fakes.values()) await fake.stop();
     media.cleanup();
   });
@@ -87,10 +114,23 @@ describe('provider contract', () => {
     });
     afterAll(() => http?.close());
 
+    /** An image of this workspace, for networks that publish nothing without one. */
+    let defaultImage: string | undefined;
+    const uploadPng = async (name: string) => {
+      const png = makePng(32, 24);
+      const client = new MediaClient(t, key);
+      const init = await client.initialize({ filename: name, mimeType: 'image/png', size: png.length });
+      expect((await client.chunk(init.body.id, 0, png)).status).toBe(200);
+      expect((await client.finalize(init.body.id)).body.status).toBe('ready');
+      return init.body.id as string;
+    };
+    const textMedia = async (): Promise<string[]> =>
+      fake.requiresMedia ? [(defaultImage ??= await uploadPng('default.png'))] : [];
     const connect = (body: Record<string, unknown>) =>
       t.request('POST', '/api/channels', { key, body: { provider: id, credentials: body } });
     const getPost = async (postId: string) => (await t.request('GET', `/api/posts/${postId}`, { key })).body;
-    const publishNow = async (content: string, mediaIds: string[] = []) => {
+    const publishNow = async (content: string, mediaIds?: string[]) => {
+      mediaIds ??= await textMedia();
       const created = await t.request('POST', '/api/posts', {
         key,
         body: { content, channelIds: [channelId], mediaIds, publishNow: true },
@@ -143,7 +183,7 @@ describe('provider contract', () => {
       const onNetwork = postsWithText(`contract text ${id}`);
       expect(onNetwork).toHaveLength(1);
       expect(onNetwork[0].platformPostId).toBe(post.targets[0].platformPostId);
-      expect(onNetwork[0].mediaCount).toBe(0);
+      expect(onNetwork[0].mediaCount).toBe(fake.requiresMedia ? 1 : 0);
     });
 
     it('publishes a post with an image through the pipeline, with its alt text where the network takes one', async () => {
@@ -177,6 +217,7 @@ describe('provider contract', () => {
         body: {
           content: text(1),
           thread: [{ content: text(2) }, { content: text(3) }],
+          mediaIds: await textMedia(),
           channelIds: [channelId],
           publishNow: true,
         },
@@ -221,7 +262,7 @@ describe('provider contract', () => {
         return {
           credentials: account.credentials,
           content: 'adapter',
-          media: [],
+          media: fake.requiresMedia ? [contractImage()] : [],
           idempotencyKey: key,
           createdAt: new Date('2025-06-01T12:00:00.000Z'),
           checkpoint: checkpoints.get(key) ?? null,
@@ -235,7 +276,7 @@ describe('provider contract', () => {
       });
 
       it('publishes idempotently: a retry with the same key returns the same post and creates none', async () => {
-        const media = [mediaFrom(TINY_PNG)];
+        const media = [contractImage()];
         const first = await adapter.publish(input({ content: `contract idem ${id}`, media }));
         const again = await adapter.publish(input({ content: `contract idem ${id}`, media, attempt: 2 }));
         expect(again.platformPostId).toBe(first.platformPostId);

@@ -127,6 +127,20 @@ export function mapGraphFailure(
   return new ContentRejectedError(`${name} rejected the post: ${text}`, status);
 }
 
+/** Insights values by metric name, as `/{media}/insights` answers them (`data[].values[0].value` or `total_value.value`). */
+export function insightValues(data: unknown): Record<string, number> {
+  const values: Record<string, number> = {};
+  const items = asObject(data)?.data;
+  for (const item of Array.isArray(items) ? items : []) {
+    const metric = asObject(item);
+    const name = asString(metric?.name);
+    const first = asObject(Array.isArray(metric?.values) ? metric.values[0] : undefined);
+    const value = asNumber(first?.value) ?? asNumber(asObject(metric?.total_value)?.value);
+    if (name && value !== undefined) values[name] = value;
+  }
+  return values;
+}
+
 export type GraphResponse = ApiResponse;
 
 export interface GraphApiOptions {
