@@ -1,4 +1,5 @@
 import { blueskyPlugin } from './bluesky/bluesky.provider';
+import { instagramPlugin } from './instagram/instagram.provider';
 import { linkedinPlugin } from './linkedin/linkedin.provider';
 import { mastodonPlugin } from './mastodon/mastodon.provider';
 import { sandboxPlugin } from './sandbox/sandbox.provider';
@@ -16,6 +17,7 @@ export const PROVIDER_PLUGINS = [
   xPlugin,
   linkedinPlugin,
   threadsPlugin,
+  instagramPlugin,
 ] as const;
 
 /** Identifier of a registered social network ('mastodon' | 'bluesky' | ...). */

@@ -269,6 +269,7 @@ describe('threads: a post with follow-up parts published as a reply chain', () =
         x: true,
         linkedin: false,
         threads: true,
+        instagram: false,
       });
     });
 

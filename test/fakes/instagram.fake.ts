@@ -1,0 +1,272 @@
+import type { FakeReply, FakeRequest } from './fake-http-server';
+import { FakeMetaPost, MetaFakeAccount, MetaFakeOptions, MetaGraphFake, graphError } from './meta-graph-server';
+import { oauthContractFake, type ProviderContractFake } from './provider-contract';
+
+/**
+ * A local Instagram API with Instagram Login (www.instagram.com's authorization window,
+ * api.instagram.com's code exchange, graph.instagram.com): the code exchange answering
+ * `{data: [{access_token, user_id, permissions}]}`, the long-lived exchange (ig_exchange_token) and
+ * refresh (ig_refresh_token), /me, media containers (an image downloaded from `image_url`, which must
+ * be a JPEG; carousel items; CAROUSEL), their status_code, media_publish, the account's media,
+ * content_publishing_limit, permalinks and media insights. Errors are Graph bodies.
+ */
+export const INSTAGRAM_ROUTES = {
+  authorize: 'GET /oauth/authorize',
+  token: 'POST /oauth/access_token',
+  exchange: 'GET /access_token',
+  refresh: 'GET /refresh_access_token',
+  me: 'GET /v:version/me',
+  createContainer: 'POST /v:version/:user/media',
+  listMedia: 'GET /v:version/:user/media',
+  publish: 'POST /v:version/:user/media_publish',
+  publishingLimit: 'GET /v:version/:user/content_publishing_limit',
+  object: 'GET /v:version/:id',
+  insights: 'GET /v:version/:id/insights',
+} as const;
+
+export interface InstagramFakeOptions extends MetaFakeOptions {
+  accounts?: MetaFakeAccount[];
+  /** Posts an account may publish in 24 hours (Instagram: 100). */
+  quotaTotal?: number;
+}
+
+export class InstagramFake extends MetaGraphFake {
+  /** Instagram publishes JPEG only. */
+  protected readonly acceptedImageTypes = ['image/jpeg'];
+  quotaTotal: number;
+
+  constructor(opts: InstagramFakeOptions = {}) {
+    super(opts.accounts ?? [{ id: '17841400000000001', username: 'contract_ig', name: 'Contract IG' }], {
+      clientId: 'instagram-app-id',
+      clientSecret: 'instagram-app-secret',
+      ...opts,
+    });
+    this.quotaTotal = opts.quotaTotal ?? 100;
+  }
+
+  /** Environment for the app: client credentials and the three hosts pointed at this fake. */
+  appEnv(): Record<string, string> {
+    return {
+      INSTAGRAM_CLIENT_ID: this.clientId,
+      INSTAGRAM_CLIENT_SECRET: this.clientSecret,
+      INSTAGRAM_AUTH_BASE_URL: this.baseUrl,
+      INSTAGRAM_TOKEN_BASE_URL: this.baseUrl,
+      INSTAGRAM_API_BASE_URL: this.baseUrl,
+    };
+  }
+
+  permalinkOf(id: string): string {
+    return `https://www.instagram.com/p/C${id}/`;
+  }
+
+  protected routeOf(method: string, path: string): string | undefined {
+    if (method === 'GET' && path === '/oauth/authorize') return INSTAGRAM_ROUTES.authorize;
+    if (method === 'POST' && path === '/oauth/access_token') return INSTAGRAM_ROUTES.token;
+    if (method === 'GET' && path === '/access_token') return INSTAGRAM_ROUTES.exchange;
+    if (method === 'GET' && path === '/refresh_access_token') return INSTAGRAM_ROUTES.refresh;
+    const graph = this.graphPath(path);
+    if (!graph) return undefined;
+    const [first, edge, ...rest] = graph.segments;
+    if (rest.length > 0 || !first) return undefined;
+    if (!edge) return method === 'GET' ? (first === 'me' ? INSTAGRAM_ROUTES.me : INSTAGRAM_ROUTES.object) : undefined;
+    const routes: Record<string, string> = {
+      'POST media': INSTAGRAM_ROUTES.createContainer,
+      'GET media': INSTAGRAM_ROUTES.listMedia,
+      'POST media_publish': INSTAGRAM_ROUTES.publish,
+      'GET content_publishing_limit': INSTAGRAM_ROUTES.publishingLimit,
+      'GET insights': INSTAGRAM_ROUTES.insights,
+    };
+    return routes[`${method} ${edge}`];
+  }
+
+  protected async handle(req: FakeRequest): Promise<FakeReply> {
+    const params = this.params(req);
+    switch (req.route) {
+      case INSTAGRAM_ROUTES.authorize:
+        return this.authorize(req);
+      case INSTAGRAM_ROUTES.token: {
+        if (params.get('grant_type') !== 'authorization_code') {
+          return graphError(400, 100, 'Unsupported grant_type', { type: 'OAuthException' });
+        }
+        const redeemed = this.redeemCode(params);
+        if ('error' in redeemed) return redeemed.error;
+        const scopes = redeemed.grant.scope.split(',');
+        const token = this.issueToken(redeemed.grant.userId, 'short', scopes);
+        return {
+          status: 200,
+          body: { data: [{ access_token: token, user_id: redeemed.grant.userId, permissions: scopes.join(',') }] },
+        };
+      }
+      case INSTAGRAM_ROUTES.exchange:
+        return this.exchangeLongLived(params, 'ig_exchange_token');
+      case INSTAGRAM_ROUTES.refresh:
+        return this.refreshLongLived(params, 'ig_refresh_token');
+    }
+    const throttled = this.takeThrottle(req);
+    if (throttled) return throttled;
+    const auth = this.authenticate(req);
+    if ('error' in auth) return auth.error;
+    const userId = auth.token.userId;
+    const [first] = this.graphPath(req.path)!.segments;
+    const ownEdge = ![INSTAGRAM_ROUTES.me, INSTAGRAM_ROUTES.object, INSTAGRAM_ROUTES.insights].includes(
+      req.route as never,
+    );
+    if (ownEdge && first !== userId && first !== 'me') {
+      return graphError(400, 100, `(#100) Unsupported request: object ${first} cannot be accessed`);
+    }
+    switch (req.route) {
+      case INSTAGRAM_ROUTES.me: {
+        const account = this.accounts.find((a) => a.id === userId)!;
+        return {
+          status: 200,
+          body: {
+            id: `app-scoped-${account.id}`,
+            user_id: account.id,
+            username: account.username,
+            name: account.name,
+            account_type: 'BUSINESS',
+            profile_picture_url: `${this.baseUrl}/pictures/${account.id}.jpg`,
+          },
+        };
+      }
+      case INSTAGRAM_ROUTES.createContainer:
+        return this.create(userId, params);
+      case INSTAGRAM_ROUTES.publish: {
+        if (this.usage(userId).posts >= this.quotaTotal) {
+          return graphError(400, 9, 'Application request limit reached', {
+            subcode: 2207042,
+            type: 'OAuthException',
+          });
+        }
+        return this.publishContainer(userId, params.get('creation_id') ?? '', (id) => this.permalinkOf(id));
+      }
+      case INSTAGRAM_ROUTES.publishingLimit:
+        return {
+          status: 200,
+          body: {
+            data: [
+              {
+                quota_usage: this.usage(userId).posts,
+                config: { quota_total: this.quotaTotal, quota_duration: 86400 },
+              },
+            ],
+          },
+        };
+      case INSTAGRAM_ROUTES.listMedia: {
+        const limit = Math.min(Number(params.get('limit') ?? 25), 100);
+        const items = this.posts
+          .filter((p) => p.ownerId === userId)
+          .reverse()
+          .slice(0, limit);
+        return { status: 200, body: { data: items.map((p) => this.mediaJson(p)), paging: { cursors: {} } } };
+      }
+      case INSTAGRAM_ROUTES.object: {
+        const container = this.containers.get(first);
+        if (container && container.ownerId === userId) {
+          const status = this.readStatus(container);
+          return {
+            status: 200,
+            body: {
+              id: first,
+              status_code: status,
+              status:
+                status === 'ERROR'
+                  ? `Error: ${container.errorMessage}`
+                  : status === 'FINISHED'
+                    ? 'Finished: Media has been uploaded and it is ready to be published.'
+                    : status,
+            },
+          };
+        }
+        const post = this.posts.find((p) => p.id === first && p.ownerId === userId);
+        if (post) return { status: 200, body: this.mediaJson(post) };
+        return graphError(400, 100, `Unsupported get request. Object with ID '${first}' does not exist`, {
+          subcode: 33,
+        });
+      }
+      case INSTAGRAM_ROUTES.insights: {
+        const post = this.posts.find((p) => p.id === first && p.ownerId === userId);
+        if (!post) return graphError(400, 100, `Object with ID '${first}' does not exist`, { subcode: 33 });
+        const names = (params.get('metric') ?? '').split(',').filter(Boolean);
+        const unknown = names.find((n) => !['views', 'likes', 'comments', 'shares', 'saved', 'reach'].includes(n));
+        if (unknown) return graphError(400, 100, `(#100) metric[0] must be one of the following values: ...`);
+        const c = post.counts;
+        return this.insights(post, names, {
+          views: c.impressions,
+          likes: c.likes,
+          comments: c.replies,
+          shares: c.reposts,
+          saved: c.saves ?? 0,
+          reach: Math.floor(c.impressions * 0.8),
+        });
+      }
+      default:
+        return graphError(400, 100, `Unknown path components: ${req.path}`);
+    }
+  }
+
+  private async create(userId: string, params: URLSearchParams): Promise<FakeReply> {
+    const mediaType = params.get('media_type') ?? 'IMAGE';
+    const caption = params.get('caption') ?? '';
+    if ([...caption].length > 2200) {
+      return graphError(400, 100, '(#100) The caption is longer than 2200 characters', { subcode: 2207044 });
+    }
+    if ((caption.match(/#[\p{L}\p{N}_]+/gu)?.length ?? 0) > 30) {
+      return graphError(400, 100, '(#100) The caption has more than 30 hashtags', { subcode: 2207045 });
+    }
+    const children = (params.get('children') ?? '').split(',').filter(Boolean);
+    if (mediaType === 'CAROUSEL') {
+      if (children.length < 2 || children.length > 10) {
+        return graphError(400, 100, '(#100) A carousel needs 2 to 10 children', { subcode: 2207009 });
+      }
+      for (const child of children) {
+        const item = this.containers.get(child);
+        if (!item || !item.isCarouselItem || item.ownerId !== userId || this.readStatus(item) !== 'FINISHED') {
+          return graphError(400, 9007, `Media ID ${child} is not available`, { subcode: 2207027 });
+        }
+      }
+    } else if (mediaType !== 'IMAGE' || !params.get('image_url')) {
+      return graphError(400, 100, '(#100) The parameter image_url is required.');
+    }
+    const container = await this.createContainer(userId, {
+      mediaType,
+      text: caption,
+      imageUrl: params.get('image_url'),
+      altText: params.get('alt_text'),
+      isCarouselItem: params.get('is_carousel_item') === 'true',
+      children,
+    });
+    return { status: 200, body: { id: container.id } };
+  }
+
+  private mediaJson(post: FakeMetaPost) {
+    const owner = this.accounts.find((a) => a.id === post.ownerId)!;
+    return {
+      id: post.id,
+      caption: post.text,
+      media_type: post.images.length > 1 ? 'CAROUSEL_ALBUM' : 'IMAGE',
+      media_product_type: 'FEED',
+      permalink: post.permalink,
+      username: owner.username,
+      timestamp: new Date(post.createdAt).toISOString().replace(/\.\d{3}Z$/, '+0000'),
+    };
+  }
+}
+
+/** InstagramFake for the shared provider contract suite (see provider-contract.ts). */
+export function contractFake(): ProviderContractFake {
+  const fake = new InstagramFake();
+  const contract = oauthContractFake(fake, {
+    publishRoute: INSTAGRAM_ROUTES.publish,
+    rejectStatus: 400,
+    posts: () =>
+      fake.posts.map((p) => ({
+        platformPostId: p.id,
+        text: p.text,
+        mediaCount: p.images.length,
+        mediaAltTexts: p.altTexts,
+        inReplyTo: null,
+      })),
+  });
+  return { ...contract, requiresMedia: true };
+}
