@@ -1,4 +1,5 @@
 import { blueskyPlugin } from './bluesky/bluesky.provider';
+import { facebookPlugin } from './facebook/facebook.provider';
 import { instagramPlugin } from './instagram/instagram.provider';
 import { linkedinPlugin } from './linkedin/linkedin.provider';
 import { mastodonPlugin } from './mastodon/mastodon.provider';
@@ -18,6 +19,7 @@ export const PROVIDER_PLUGINS = [
   linkedinPlugin,
   threadsPlugin,
   instagramPlugin,
+  facebookPlugin,
 ] as const;
 
 /** Identifier of a registered social network ('mastodon' | 'bluesky' | ...). */

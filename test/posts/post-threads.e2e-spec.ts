@@ -270,6 +270,7 @@ describe('threads: a post with follow-up parts published as a reply chain', () =
         linkedin: false,
         threads: true,
         instagram: false,
+        facebook: false,
       });
     });
 

@@ -41,7 +41,7 @@ it('every plugin without a fake server has its own contract spec', () => {
 });
 
 /** Networks that take alt text with images: their fakes must report it (ContractPost.mediaAltTexts). */
-const ALT_TEXT_NETWORKS = ['mastodon', 'bluesky', 'x', 'linkedin', 'threads', 'instagram'];
+const ALT_TEXT_NETWORKS = ['mastodon', 'bluesky', 'x', 'linkedin', 'threads', 'instagram', 'facebook'];
 
 function loadContractFake(id: string): ProviderContractFake {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

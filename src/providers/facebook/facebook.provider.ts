@@ -1,0 +1,373 @@
+import type { OutboundHttp } from '../../common/http/outbound-http';
+import { commonDraftProblems } from '../draft-validation.util';
+import {
+  GRAPH_DUPLICATE_CODE,
+  GraphApi,
+  META_GRAPH_VERSION,
+  graphError,
+  graphErrorText,
+  insightValues,
+  mapGraphFailure,
+} from '../meta/graph-api.client';
+import { altTextOf, publicImageUrl } from '../meta/meta-media';
+import { metaTransientTokenError } from '../meta/meta-oauth';
+import { defineProvider } from '../provider-plugin';
+import { asArray, asNumber, asObject, asString, asStringArray } from '../provider-json.util';
+import {
+  ContentRejectedError,
+  CredentialsRevokedError,
+  InvalidCredentialsError,
+  TransientProviderError,
+} from '../provider.errors';
+import type {
+  ChannelLimits,
+  ConnectedAccount,
+  MetricsResult,
+  OAuthSpec,
+  PostDraft,
+  Problem,
+  PublishedRef,
+  PublishInput,
+  PublishResult,
+  SocialProvider,
+} from '../social-provider.interface';
+import { FacebookCredentials, FacebookCredentialsDto, parseFacebookCredentials } from './facebook.credentials';
+import { FACEBOOK_LIMITS, FACEBOOK_MAX_PAGES, FACEBOOK_POSTING_TASK } from './facebook.limits';
+
+const NAME = 'Facebook';
+/** How far before the publication's start the lookup of a lost answer reaches. */
+const LOOKUP_SLACK_MS = 60_000;
+
+const limitsCopy = (): ChannelLimits => ({
+  ...FACEBOOK_LIMITS,
+  supportedMimeTypes: [...FACEBOOK_LIMITS.supportedMimeTypes],
+});
+const comparable = (text: string) => text.normalize('NFC').replace(/\s+/g, ' ').trim();
+const firstUrl = (text: string) => /https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]]/.exec(text)?.[0];
+
+/** The publish checkpoint of a Page post (docs/adr/0023). */
+interface FacebookCheckpoint {
+  /** Unpublished photos uploaded for a multi-photo post. */
+  photos?: string[];
+  /** The create call went out: a retry looks for the post first. */
+  sent?: boolean;
+  post?: string;
+  url?: string;
+}
+
+/**
+ * Facebook Pages through the Graph API: one authorization lists the Pages the user may publish to
+ * (`/me/accounts`, task CREATE_CONTENT); each chosen Page is a channel with its own Page access
+ * token. Text and link posts go to `/{page}/feed`, one photo to `/{page}/photos` (Facebook downloads
+ * it from our signed URL), several as unpublished photos attached to a feed post.
+ */
+export class FacebookProvider implements SocialProvider {
+  readonly id = 'facebook';
+
+  constructor(private readonly http: OutboundHttp) {}
+
+  /** The Page of Page credentials; with a user's token, the first Page they may publish to. */
+  async connect(credentials: unknown): Promise<ConnectedAccount> {
+    const creds = parseFacebookCredentials(credentials);
+    if (!creds.pageId) return (await this.connectTargets(credentials))[0];
+    const res = await this.read(this.api(creds), `/${creds.pageId}`, { fields: 'id,name,username,link,picture' });
+    const page = asObject(res);
+    const id = asString(page?.id);
+    if (!page || !id) throw new InvalidCredentialsError('Facebook did not return the Page');
+    return this.account(credentials, page, creds.accessToken);
+  }
+
+  /** The Pages the user may publish to, each with its Page access token. */
+  async connectTargets(credentials: unknown): Promise<ConnectedAccount[]> {
+    const creds = parseFacebookCredentials(credentials);
+    const api = this.api(creds);
+    const pages: ConnectedAccount[] = [];
+    let after: string | undefined;
+    do {
+      const data = asObject(
+        await this.read(api, '/me/accounts', {
+          fields: 'id,name,username,link,picture,access_token,tasks',
+          limit: 100,
+          after,
+        }),
+      );
+      for (const item of asArray(data?.data) ?? []) {
+        const page = asObject(item);
+        const token = asString(page?.access_token);
+        const tasks = asStringArray(page?.tasks) ?? [];
+        if (page && token && tasks.includes(FACEBOOK_POSTING_TASK) && pages.length < FACEBOOK_MAX_PAGES) {
+          pages.push(this.account(credentials, page, token));
+        }
+      }
+      after = asString(asObject(asObject(data?.paging)?.cursors)?.after);
+      if (!asString(asObject(data?.paging)?.next)) after = undefined;
+    } while (after && pages.length < FACEBOOK_MAX_PAGES);
+    if (pages.length === 0) {
+      throw new InvalidCredentialsError(
+        'This Facebook account manages no Page it may publish to (task CREATE_CONTENT)',
+      );
+    }
+    return pages;
+  }
+
+  validate(post: PostDraft, limits: ChannelLimits): Problem[] {
+    const problems = commonDraftProblems(NAME, post.content, post.media, limits);
+    const length = [...post.content].length;
+    if (length > limits.maxCharacters) {
+      problems.push({
+        field: 'content',
+        message: `The text has ${length} characters; Facebook allows ${limits.maxCharacters}`,
+      });
+    }
+    return problems;
+  }
+
+  /**
+   * Publishes on the Page. Facebook has no idempotency key: the checkpoint records that the create
+   * call went out, and only then does a retry look for the post on the Page before posting again
+   * (docs/adr/0023). A duplicate refusal (#506) on such a retry triggers the lookup too.
+   */
+  async publish(input: PublishInput): Promise<PublishResult> {
+    const creds = parseFacebookCredentials(input.credentials);
+    const pageId = creds.pageId;
+    if (!pageId) throw new CredentialsRevokedError('The Facebook channel names no Page: connect it again');
+    const api = this.api(creds);
+    const saved: FacebookCheckpoint = {
+      photos: asStringArray(input.checkpoint?.photos),
+      sent: input.checkpoint?.sent === true,
+      post: asString(input.checkpoint?.post),
+      url: asString(input.checkpoint?.url),
+    };
+    if (saved.post && saved.url) return { platformPostId: saved.post, url: saved.url };
+    if (saved.sent) {
+      const found = await this.findRecent(api, pageId, input);
+      if (found) return this.done(input, found);
+    }
+    let res;
+    if (input.media.length === 1) {
+      const url = await publicImageUrl(input.media[0]);
+      await input.saveCheckpoint({ sent: true });
+      res = await api.send('POST', `/${pageId}/photos`, {
+        url,
+        caption: input.content || undefined,
+        alt_text_custom: altTextOf(input.media[0]),
+        published: true,
+      });
+    } else if (input.media.length > 1) {
+      const photos =
+        saved.photos?.length === input.media.length ? saved.photos : await this.uploadPhotos(api, pageId, input);
+      await input.saveCheckpoint({ photos, sent: true });
+      res = await api.send('POST', `/${pageId}/feed`, {
+        message: input.content || undefined,
+        attached_media: JSON.stringify(photos.map((id) => ({ media_fbid: id }))),
+      });
+    } else {
+      await input.saveCheckpoint({ sent: true });
+      res = await api.send('POST', `/${pageId}/feed`, { message: input.content, link: firstUrl(input.content) });
+    }
+    const error = graphError(res.data);
+    if (res.status >= 200 && res.status < 300 && !error) {
+      const data = asObject(res.data);
+      const postId = asString(data?.post_id) ?? asString(data?.id);
+      if (!postId) throw new TransientProviderError('Facebook accepted the post but returned no id', res.status);
+      return this.done(input, { platformPostId: postId, url: await this.permalink(api, postId) });
+    }
+    if (error?.code === GRAPH_DUPLICATE_CODE) {
+      if (saved.sent) {
+        const found = await this.findRecent(api, pageId, input);
+        if (found) return this.done(input, found);
+      }
+      throw new ContentRejectedError(
+        `Facebook refused the post as a duplicate: ${graphErrorText(error, res.status)}`,
+        res.status,
+      );
+    }
+    throw mapGraphFailure(NAME, res.status, res.headers, res.data, input.media.length ? 'media' : 'content');
+  }
+
+  /**
+   * Reactions, comments and shares from the post, and its views (`post_media_view`) from the post
+   * insights when Facebook gives them (null otherwise).
+   */
+  async fetchMetrics(credentials: Record<string, unknown>, ref: PublishedRef): Promise<MetricsResult> {
+    const api = this.api(parseFacebookCredentials(credentials));
+    const id = encodeURIComponent(ref.platformPostId);
+    const res = await api.call(
+      'GET',
+      `/${id}`,
+      { fields: 'reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0),shares' },
+      'content',
+    );
+    const post = asObject(res.data);
+    const total = (edge: string) => asNumber(asObject(asObject(post?.[edge])?.summary)?.total_count) ?? null;
+    const likes = total('reactions');
+    const replies = total('comments');
+    // `shares` is absent until the post is shared.
+    const reposts = asNumber(asObject(post?.shares)?.count) ?? 0;
+    let impressions: number | null = null;
+    const insights = await api.send('GET', `/${id}/insights`, { metric: 'post_media_view' });
+    if (insights.status === 200 && !graphError(insights.data)) {
+      impressions = insightValues(insights.data).post_media_view ?? null;
+    } else {
+      const failure = mapGraphFailure(NAME, insights.status, insights.headers, insights.data, 'content');
+      if (failure.transient || failure instanceof CredentialsRevokedError) throw failure;
+    }
+    return {
+      metrics: {
+        likes,
+        reposts,
+        replies,
+        quotes: null,
+        impressions,
+        raw: { reactions: likes, comments: replies, shares: reposts, post_media_view: impressions },
+      },
+    };
+  }
+
+  private api(creds: FacebookCredentials): GraphApi {
+    return new GraphApi(this.http, {
+      name: NAME,
+      baseUrl: creds.apiBaseUrl,
+      version: META_GRAPH_VERSION,
+      accessToken: creds.accessToken,
+    });
+  }
+
+  /** A GET whose refusal means the token is no good (connecting): InvalidCredentialsError, unless transient. */
+  private async read(api: GraphApi, path: string, params: Record<string, string | number | undefined>) {
+    let res;
+    try {
+      res = await api.send('GET', path, params);
+    } catch (err) {
+      throw new InvalidCredentialsError(`Facebook could not be reached: ${(err as Error).message}`);
+    }
+    const error = graphError(res.data);
+    if (res.status === 200 && !error) return res.data;
+    const failure = mapGraphFailure(NAME, res.status, res.headers, res.data, 'content');
+    if (failure.transient) throw failure;
+    throw new InvalidCredentialsError(`Facebook refused the access token: ${graphErrorText(error, res.status)}`);
+  }
+
+  /** The photos of a multi-photo post, uploaded unpublished (attached to the feed post after). */
+  private async uploadPhotos(api: GraphApi, pageId: string, input: PublishInput): Promise<string[]> {
+    const photos: string[] = [];
+    for (const media of input.media) {
+      const res = await api.call(
+        'POST',
+        `/${pageId}/photos`,
+        { url: await publicImageUrl(media), alt_text_custom: altTextOf(media), published: false },
+        'media',
+      );
+      const id = asString(asObject(res.data)?.id);
+      if (!id) throw new TransientProviderError('Facebook stored a photo but returned no id', res.status);
+      photos.push(id);
+    }
+    await input.saveCheckpoint({ photos });
+    return photos;
+  }
+
+  /** Records the outcome in the checkpoint (a retry returns it), then returns it. */
+  private async done(input: PublishInput, result: PublishResult): Promise<PublishResult> {
+    try {
+      await input.saveCheckpoint({ post: result.platformPostId, url: result.url });
+    } catch {
+      // Published: the record of the outcome follows; a retry would look the post up.
+    }
+    return result;
+  }
+
+  private async permalink(api: GraphApi, postId: string): Promise<string> {
+    const fallback = `https://www.facebook.com/${postId}`;
+    try {
+      const res = await api.send('GET', `/${encodeURIComponent(postId)}`, { fields: 'permalink_url' });
+      return (res.status === 200 && asString(asObject(res.data)?.permalink_url)) || fallback;
+    } catch {
+      return fallback;
+    }
+  }
+
+  /** The Page's post with this text published since the publication started, if any. */
+  private async findRecent(api: GraphApi, pageId: string, input: PublishInput): Promise<PublishResult | null> {
+    const since = Math.floor((input.createdAt.getTime() - LOOKUP_SLACK_MS) / 1000);
+    const res = await api.call(
+      'GET',
+      `/${pageId}/published_posts`,
+      { fields: 'id,message,created_time,permalink_url', since, limit: 25 },
+      'content',
+    );
+    const wanted = comparable(input.content);
+    for (const item of asArray(asObject(res.data)?.data) ?? []) {
+      const post = asObject(item);
+      const id = asString(post?.id);
+      if (id && comparable(asString(post?.message) ?? '') === wanted) {
+        return { platformPostId: id, url: asString(post?.permalink_url) ?? `https://www.facebook.com/${id}` };
+      }
+    }
+    return null;
+  }
+
+  private account(raw: unknown, page: Record<string, unknown>, pageToken: string): ConnectedAccount {
+    const creds = parseFacebookCredentials(raw);
+    const stored = asObject(raw) ?? {};
+    const id = asString(page.id)!;
+    const name = asString(page.name) || `Page ${id}`;
+    const username = asString(page.username);
+    return {
+      externalId: id,
+      kind: 'organization',
+      name,
+      handle: username ? `@${username}` : name,
+      avatarUrl: asString(asObject(asObject(page.picture)?.data)?.url) ?? null,
+      profileUrl: asString(page.link) ?? `https://www.facebook.com/${id}`,
+      limits: limitsCopy(),
+      credentials: {
+        accessToken: pageToken,
+        refreshToken: null,
+        // Page tokens read with a long-lived user token do not expire.
+        expiresAt: null,
+        scope: stored.scope ?? null,
+        apiBaseUrl: creds.apiBaseUrl,
+        pageId: id,
+      },
+    };
+  }
+}
+
+/**
+ * Facebook Login: the code gives a short-lived user token; `fb_exchange_token` swaps it for a
+ * long-lived one, from which the Page tokens read do not expire (docs/adr/0022).
+ */
+const exchangeForLongLivedUserToken: NonNullable<OAuthSpec['afterCodeExchange']> = async (tokens, context) => {
+  const long = await context.token({
+    method: 'GET',
+    url: `${context.hosts.api}/${META_GRAPH_VERSION}/oauth/access_token`,
+    fields: {
+      grant_type: 'fb_exchange_token',
+      client_id: context.clientId,
+      client_secret: context.clientSecret,
+      fb_exchange_token: tokens.accessToken,
+    },
+  });
+  return { ...long, refreshToken: null, scope: long.scope ?? tokens.scope };
+};
+
+/** The Facebook Pages plugin, registered in provider.list.ts. */
+export const facebookPlugin = defineProvider({
+  id: 'facebook',
+  displayName: 'Facebook',
+  connectKind: 'oauth',
+  credentials: FacebookCredentialsDto,
+  defaultLimits: FACEBOOK_LIMITS,
+  oauth: {
+    defaultHosts: { auth: 'https://www.facebook.com', api: 'https://graph.facebook.com' },
+    authorizeUrl: (hosts) => `${hosts.auth}/${META_GRAPH_VERSION}/dialog/oauth`,
+    tokenUrl: (hosts) => `${hosts.api}/${META_GRAPH_VERSION}/oauth/access_token`,
+    tokenEndpointMethod: 'GET',
+    scopes: ['pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'read_insights'],
+    scopeSeparator: ',',
+    clientAuthentication: 'body',
+    afterCodeExchange: exchangeForLongLivedUserToken,
+    transientTokenError: metaTransientTokenError,
+  },
+  create: ({ http }) => new FacebookProvider(http),
+});
