@@ -10,7 +10,9 @@ import { Pool } from 'pg';
  *      NOTIFY the outbox relay listens to),
  * at the given concurrency, with claims and outcomes batched: claims in one statement per batch of
  * free workers, outcomes in one transaction per batch of finished calls. No queue, no ORM, no
- * framework, no retries, no credentials to open: those are ours to justify.
+ * framework, no retries, no credentials to open: those are ours to justify. Its events are written
+ * already dispatched: it has no relay, and our relay (running in the same process) must not do that
+ * work for it inside our own measured rounds.
  */
 export async function durableBareLoop(
   pool: Pool,
@@ -94,8 +96,9 @@ async function recordOutcomes(
          UPDATE posts SET status = 'published', published_at = now(), updated_at = now()
           WHERE id IN (SELECT post_id FROM t) RETURNING id, workspace_id, content, status),
        e AS (
-         INSERT INTO events (workspace_id, type, data)
-         SELECT workspace_id, 'post.published', jsonb_build_object('id', id, 'content', content, 'status', status) FROM p
+         INSERT INTO events (workspace_id, type, data, dispatched_at)
+         SELECT workspace_id, 'post.published', jsonb_build_object('id', id, 'content', content, 'status', status), now()
+           FROM p
          RETURNING id)
        SELECT pg_notify('sps_bench_durable_bare', count(*)::text) FROM e`,
       [batch.map((o) => o.id), batch.map((o) => o.platformId), batch.map((o) => o.url)],
