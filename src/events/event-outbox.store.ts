@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { runPrepared } from '../database/prepared-statement';
 import { EventRecord, EventType } from './event.entity';
 
 /** An outbox event as the relay fans it out to subscriptions. */
@@ -31,8 +32,9 @@ export function toReplayedEvent(r: Row): ReplayedEvent {
 
 /**
  * The outbox as its consumer (webhooks' relay and deliveries) sees it. The relay and the delivery
- * claims are measured paths (bench:webhooks), hence plain SQL (docs/adr/0010); writing events is
- * EventsService.record.
+ * claims are measured paths (bench:webhooks), hence plain SQL (docs/adr/0010); the relay's two
+ * statements, which run for every batch of published posts, are prepared statements. Writing events
+ * is EventsService.record.
  */
 @Injectable()
 export class EventOutboxStore {
@@ -43,7 +45,9 @@ export class EventOutboxStore {
    * another relay holds.
    */
   async lockUndispatched(em: EntityManager, limit: number): Promise<OutboxEvent[]> {
-    const rows: Row[] = await em.query(
+    const rows = await runPrepared(
+      em,
+      'events.lock-undispatched',
       `SELECT ${OUTBOX_EVENT_COLUMNS} FROM events WHERE dispatched_at IS NULL
         ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [limit],
@@ -54,7 +58,12 @@ export class EventOutboxStore {
   /** Marks these events dispatched, in `em`'s transaction (the one that locked them). */
   async markDispatched(em: EntityManager, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await em.query(`UPDATE events SET dispatched_at = now() WHERE id = ANY ($1::uuid[])`, [ids]);
+    await runPrepared(
+      em,
+      'events.mark-dispatched',
+      `UPDATE events SET dispatched_at = now() WHERE id = ANY ($1::uuid[])`,
+      [ids],
+    );
   }
 
   /** The data and time of these events, each looked up in its workspace; missing ones are absent. */

@@ -5,6 +5,7 @@ import { Page, paginate } from '../common/pagination/pagination';
 import { EventRecord, EventType } from './event.entity';
 import type { EventEnvelope, NewEvent } from './event-payloads';
 import { deleteInBatches } from '../database/batched-delete';
+import { runPrepared } from '../database/prepared-statement';
 
 /** Postgres NOTIFY channel the relay listens on; the notification is sent on commit only. */
 export const EVENTS_NOTIFY_CHANNEL = 'sps_events';
@@ -34,10 +35,15 @@ export class EventsService {
     } as EventEnvelope<T>;
   }
 
-  /** Like record(), for many events: one INSERT and one notification for the lot. */
+  /**
+   * Like record(), for many events: one INSERT and one notification for the lot. A prepared statement:
+   * the publisher records its events through here, once per batch of outcomes.
+   */
   async recordMany(em: EntityManager, events: NewEvent[]): Promise<void> {
     if (events.length === 0) return;
-    await em.query(
+    await runPrepared(
+      em,
+      'events.record-many',
       `WITH e AS (INSERT INTO events (workspace_id, type, data)
                   SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::jsonb[]) RETURNING id)
        SELECT pg_notify($4, count(*)::text) FROM e`,
