@@ -13,7 +13,9 @@ import type { ProviderId } from '../providers/provider.list';
 import { ConnectedAccount } from '../providers/social-provider.interface';
 import { Channel, ChannelStatus, DisconnectReason } from './channel.entity';
 import { ChannelDto } from './dto/channel.dto';
+import { CHANNEL_COLUMNS, toChannel } from './channel-rows';
 import { isUuid } from '../common/validators';
+import { runPrepared } from '../database/prepared-statement';
 
 /**
  * What a refresh under the channel lock decided. `shared`: the fields (tokens) to copy into the
@@ -239,12 +241,18 @@ export class ChannelsService {
 
   /**
    * Channels by id across workspaces, for workers that hold ids from rows they already scoped (the
-   * publisher's claimed targets). Missing ids are absent from the map.
+   * publisher's claimed targets). Missing ids are absent from the map. Plain SQL (a prepared
+   * statement, no entity hydration): the publisher reads the channels of each batch of claims.
    */
   async findByIds(ids: string[]): Promise<Map<string, Channel>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.channels.findBy({ id: In(ids) });
-    return new Map(rows.map((c) => [c.id, c]));
+    const rows = await runPrepared(
+      this.dataSource,
+      'channels.find-by-ids',
+      `SELECT ${CHANNEL_COLUMNS} FROM channels WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id as string, toChannel(r)]));
   }
 
   /** Ids of every active channel across workspaces, for workers that pick work on active channels only. */

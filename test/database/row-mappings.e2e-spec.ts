@@ -12,6 +12,8 @@ import {
   toStoredFigures,
 } from '../../src/analytics/target-metrics.store';
 import { TargetMetrics } from '../../src/analytics/target-metrics.entity';
+import { Channel } from '../../src/channels/channel.entity';
+import { CHANNEL_COLUMNS, toChannel } from '../../src/channels/channel-rows';
 import { EventRecord } from '../../src/events/event.entity';
 import {
   EVENT_BODY_COLUMNS,
@@ -98,6 +100,9 @@ describe('raw-row mappings match the entity metadata', () => {
   it('posts: POST_COLUMNS and toPost', () => expectMapping(Post, POST_COLUMNS, toPost));
   it('post_targets: TARGET_COLUMNS and toTarget', () => expectMapping(PostTarget, TARGET_COLUMNS, toTarget));
   it('post_target_parts: PART_COLUMNS and toPart', () => expectMapping(PostTargetPart, PART_COLUMNS, toPart));
+
+  it('channels: CHANNEL_COLUMNS and toChannel (ChannelsService.findByIds)', () =>
+    expectMapping(Channel, CHANNEL_COLUMNS, toChannel));
 
   describe('posts: PublishedTargetsStore (read by analytics)', () => {
     it('PUBLISHED_TARGET_COLUMNS and toPublishedTarget', () =>
