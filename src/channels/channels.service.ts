@@ -14,6 +14,7 @@ import { ConnectedAccount } from '../providers/social-provider.interface';
 import { Channel, ChannelStatus, DisconnectReason } from './channel.entity';
 import { ChannelDto } from './dto/channel.dto';
 import { CHANNEL_COLUMNS, toChannel } from './channel-rows';
+import { CredentialsCache } from './credentials-cache';
 import { isUuid } from '../common/validators';
 import { runPrepared } from '../database/prepared-statement';
 
@@ -30,6 +31,9 @@ export type CredentialsRefresh = (current: Record<string, unknown>) => Promise<C
 /** Connected accounts: connect (verified by the provider), list, read, disconnect. */
 @Injectable()
 export class ChannelsService {
+  /** Opened credentials, per channel and stored value. */
+  private readonly opened = new CredentialsCache();
+
   constructor(
     @InjectRepository(Channel) private readonly channels: Repository<Channel>,
     private readonly dataSource: DataSource,
@@ -146,6 +150,7 @@ export class ChannelsService {
         for (const c of [channel, ...siblings]) await this.disconnectInTransaction(em, c.id, 'credentials_revoked');
         return null;
       }
+      this.opened.forget(channelId, ...siblings.map((c) => c.id));
       await repo.update(
         { id: channelId },
         { credentials: this.box.sealJson(outcome.credentials, this.aad(channel.workspaceId, channel.id)) },
@@ -174,6 +179,7 @@ export class ChannelsService {
       lock: { mode: 'pessimistic_write' },
     });
     const id = existing?.id ?? randomUUID();
+    this.opened.forget(id);
     const profile = {
       name: account.name,
       handle: account.handle,
@@ -287,6 +293,7 @@ export class ChannelsService {
     const repo = em.getRepository(Channel);
     const channel = await repo.findOne({ where: { id: channelId }, lock: { mode: 'pessimistic_write' } });
     if (!channel || channel.status === 'disconnected') return false;
+    this.opened.forget(channelId);
     await repo.update(
       { id: channelId },
       { status: 'disconnected', credentials: null, disconnectedAt: () => 'now()', disconnectReason: reason },
@@ -300,15 +307,20 @@ export class ChannelsService {
     return true;
   }
 
-  /** Decrypts the channel's credentials for a provider call; null when disconnected. */
+  /**
+   * The channel's credentials for a provider call, decrypted (kept opened per stored value, see
+   * CredentialsCache: deeply frozen, shared by every caller); null when disconnected.
+   */
   credentialsOf(channel: Channel): Record<string, unknown> | null {
-    return channel.credentials
-      ? this.box.openJson(channel.credentials, this.aad(channel.workspaceId, channel.id))
-      : null;
+    const sealed = channel.credentials;
+    if (!sealed) return null;
+    const aad = this.aad(channel.workspaceId, channel.id);
+    return this.opened.get(channel.id, sealed, aad, () => this.box.openJson(sealed, aad));
   }
 
   /** Stores refreshed session tokens returned by an adapter (only while still active). */
   async updateCredentials(channel: Channel, credentials: Record<string, unknown>, em?: EntityManager): Promise<void> {
+    this.opened.forget(channel.id);
     await (em ? em.getRepository(Channel) : this.channels).update(
       { id: channel.id, status: 'active' },
       { credentials: this.box.sealJson(credentials, this.aad(channel.workspaceId, channel.id)) },
