@@ -36,8 +36,9 @@ export class EventsService {
   }
 
   /**
-   * Like record(), for many events: one INSERT and one notification for the lot. A prepared statement:
-   * the publisher records its events through here, once per batch of outcomes.
+   * Like record(), for many events: one INSERT and one notification for the lot. A prepared statement
+   * taking the events as one JSON array (no array literal of JSON texts to escape and parse): the
+   * publisher records its events through here, once per batch of outcomes.
    */
   async recordMany(em: EntityManager, events: NewEvent[]): Promise<void> {
     if (events.length === 0) return;
@@ -45,12 +46,12 @@ export class EventsService {
       em,
       'events.record-many',
       `WITH e AS (INSERT INTO events (workspace_id, type, data)
-                  SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::jsonb[]) RETURNING id)
-       SELECT pg_notify($4, count(*)::text) FROM e`,
+                  SELECT workspace_id, type, data
+                    FROM jsonb_to_recordset($1::jsonb) AS r(workspace_id uuid, type varchar, data jsonb)
+                  RETURNING id)
+       SELECT pg_notify($2, count(*)::text) FROM e`,
       [
-        events.map((e) => e.workspaceId),
-        events.map((e) => e.type),
-        events.map((e) => JSON.stringify(e.data)),
+        JSON.stringify(events.map((e) => ({ workspace_id: e.workspaceId, type: e.type, data: e.data }))),
         EVENTS_NOTIFY_CHANNEL,
       ],
     );
