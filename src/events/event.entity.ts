@@ -18,6 +18,13 @@ export type EventType = (typeof EVENT_TYPES)[number];
 @Entity('events')
 @Index('IDX_events_workspace_created', ['workspaceId', 'createdAt', 'id'])
 @Index('IDX_events_workspace_type_created', ['workspaceId', 'type', 'createdAt', 'id'])
+/**
+ * The relay's queue: undispatched events in the order it takes them. Keyed by creation time (not by
+ * dispatched_at, NULL in every entry), so the relay reads the oldest live entries with a plain index
+ * scan that stops at its batch size and marks the entries of dispatched events dead as it passes them,
+ * instead of a bitmap scan visiting the heap of every event dispatched since the last vacuum.
+ */
+@Index('IDX_events_undispatched_created', ['createdAt'], { where: 'dispatched_at IS NULL' })
 export class EventRecord {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -39,7 +46,6 @@ export class EventRecord {
   createdAt!: Date;
 
   /** When the relay handed the event to webhook delivery; null while pending. */
-  @Index('IDX_events_undispatched', { where: 'dispatched_at IS NULL' })
   @Column({ type: 'timestamptz', nullable: true })
   dispatchedAt!: Date | null;
 }
