@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { requestTransactionRunner } from './request-transaction';
 
 /**
  * Runs a statement of a measured hot path as a named prepared statement and returns its rows:
@@ -7,10 +8,10 @@ import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
  * of the Postgres time of the publisher's batch statements). A name stands for one text in the whole
  * process (pg refuses a known name with another text); use `<module>.<statement>`.
  *
- * It runs on the transaction's connection when `on` is a transaction's EntityManager, else on a pooled
- * connection, and bypasses TypeORM's query runner (one layer less per statement) but fails like it: a
- * QueryFailedError carrying the driver's error (SQLSTATE in `driverError.code`), logged by the data
- * source's logger.
+ * It runs on the transaction's connection when `on` is a transaction's EntityManager or the call is
+ * inside a request transaction (request-transaction.ts), else on a pooled connection. It bypasses
+ * TypeORM's query runner (one layer less per statement) but fails like it: a QueryFailedError
+ * carrying the driver's error (SQLSTATE in `driverError.code`), logged by the data source's logger.
  */
 export async function runPrepared<R = Record<string, unknown>>(
   on: DataSource | EntityManager,
@@ -19,7 +20,8 @@ export async function runPrepared<R = Record<string, unknown>>(
   params: unknown[],
 ): Promise<R[]> {
   const dataSource = on instanceof DataSource ? on : on.connection;
-  const runner = on instanceof DataSource ? undefined : on.queryRunner;
+  // Inside a request transaction (Idempotency-Key), on its connection, as TypeORM's own paths are.
+  const runner = (on instanceof DataSource ? undefined : on.queryRunner) ?? requestTransactionRunner();
   try {
     const target: Pool | PoolClient = runner
       ? ((await runner.connect()) as PoolClient)

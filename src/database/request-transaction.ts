@@ -35,6 +35,15 @@ export function installRequestTransactions(dataSource: DataSource): void {
 }
 
 /**
+ * The connection of the request transaction this async context runs in, if any: for code that
+ * queries the driver directly (runPrepared) and must join it like TypeORM's paths do.
+ */
+export function requestTransactionRunner(): QueryRunner | undefined {
+  const scope = scopes.getStore();
+  return scope?.open ? scope.shared : undefined;
+}
+
+/**
  * Runs `fn` in one transaction on one connection that every query of its async context joins
  * (see installRequestTransactions): commits when `fn` resolves, rolls back when it throws. Then,
  * only after a commit, runs the callbacks registered with `afterCommit`, in order.

@@ -1,0 +1,60 @@
+import { DataSource, QueryFailedError } from 'typeorm';
+import { buildDataSourceOptions } from '../../src/database/data-source-options';
+import { runPrepared } from '../../src/database/prepared-statement';
+import { installRequestTransactions, runInRequestTransaction } from '../../src/database/request-transaction';
+import { TestEnvironment } from '../support/test-environment';
+
+/** runPrepared (named statements on hot paths) joins the transaction it runs in, and fails like TypeORM. */
+describe('runPrepared', () => {
+  const env = new TestEnvironment();
+  let ds: DataSource;
+  const byName = (name: string) =>
+    runPrepared<{ id: string }>(ds, 'test.workspace-by-name', `SELECT id FROM workspaces WHERE name = $1`, [name]);
+
+  beforeAll(async () => {
+    await env.create();
+    ds = await new DataSource(buildDataSourceOptions(env.databaseUrl, 3)).initialize();
+    installRequestTransactions(ds);
+  });
+  afterAll(async () => {
+    await ds?.destroy();
+    await env.destroy();
+  });
+
+  it('runs a named statement again and again on pooled connections', async () => {
+    await ds.query(`INSERT INTO workspaces (name) VALUES ('prepared-a')`);
+    for (let i = 0; i < 8; i++) expect(await byName('prepared-a')).toHaveLength(1);
+    expect(await byName('nobody')).toEqual([]);
+  });
+
+  it("sees what a transaction wrote when given the transaction's EntityManager", async () => {
+    await ds.transaction(async (em) => {
+      await em.query(`INSERT INTO workspaces (name) VALUES ('prepared-b')`);
+      const rows = await runPrepared(em, 'test.workspace-by-name', `SELECT id FROM workspaces WHERE name = $1`, [
+        'prepared-b',
+      ]);
+      expect(rows).toHaveLength(1);
+    });
+  });
+
+  it('joins the request transaction it is called in, so its rollback takes what the statement wrote', async () => {
+    await expect(
+      runInRequestTransaction(ds, async (em) => {
+        await em.query(`INSERT INTO workspaces (name) VALUES ('prepared-c')`);
+        expect(await byName('prepared-c')).toHaveLength(1); // the request's own uncommitted row
+        await runPrepared(ds, 'test.workspace-insert', `INSERT INTO workspaces (name) VALUES ($1)`, ['prepared-d']);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await byName('prepared-c')).toEqual([]);
+    expect(await byName('prepared-d')).toEqual([]);
+  });
+
+  it("fails with TypeORM's QueryFailedError carrying the SQLSTATE", async () => {
+    const failure = runPrepared(ds, 'test.workspace-by-id', `SELECT id FROM workspaces WHERE id = $1::uuid`, [
+      'not-a-uuid',
+    ]);
+    await expect(failure).rejects.toBeInstanceOf(QueryFailedError);
+    await expect(failure).rejects.toMatchObject({ driverError: { code: '22P02' } });
+  });
+});
