@@ -16,7 +16,7 @@ import { ChannelDto } from './dto/channel.dto';
 import { CHANNEL_COLUMNS, toChannel } from './channel-rows';
 import { CredentialsCache } from './credentials-cache';
 import { isUuid } from '../common/validators';
-import { runPrepared } from '../database/prepared-statement';
+import { runSql } from '../database/direct-query';
 
 /**
  * What a refresh under the channel lock decided. `shared`: the fields (tokens) to copy into the
@@ -247,17 +247,14 @@ export class ChannelsService {
 
   /**
    * Channels by id across workspaces, for workers that hold ids from rows they already scoped (the
-   * publisher's claimed targets). Missing ids are absent from the map. Plain SQL (a prepared
-   * statement, no entity hydration): the publisher reads the channels of each batch of claims.
+   * publisher's claimed targets). Missing ids are absent from the map. Plain SQL (no entity
+   * hydration): the publisher reads the channels of each batch of claims.
    */
   async findByIds(ids: string[]): Promise<Map<string, Channel>> {
     if (ids.length === 0) return new Map();
-    const rows = await runPrepared(
-      this.dataSource,
-      'channels.find-by-ids',
-      `SELECT ${CHANNEL_COLUMNS} FROM channels WHERE id = ANY($1::uuid[])`,
-      [ids],
-    );
+    const rows = await runSql(this.dataSource, `SELECT ${CHANNEL_COLUMNS} FROM channels WHERE id = ANY($1::uuid[])`, [
+      ids,
+    ]);
     return new Map(rows.map((r) => [r.id as string, toChannel(r)]));
   }
 

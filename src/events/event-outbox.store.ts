@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { runPrepared } from '../database/prepared-statement';
+import { runPrepared, runSql } from '../database/direct-query';
 import { EventRecord, EventType } from './event.entity';
 
 /** An outbox event as the relay fans it out to subscriptions. */
@@ -32,9 +32,9 @@ export function toReplayedEvent(r: Row): ReplayedEvent {
 
 /**
  * The outbox as its consumer (webhooks' relay and deliveries) sees it. The relay and the delivery
- * claims are measured paths (bench:webhooks), hence plain SQL (docs/adr/0010); the relay's two
- * statements, which run for every batch of published posts, are prepared statements. Writing events
- * is EventsService.record.
+ * claims are measured paths (bench:webhooks), hence plain SQL (docs/adr/0010). The relay's batch
+ * read is a prepared statement: its generic plan (LIMIT unknown) is the index scan in created_at
+ * order. Writing events is EventsService.record.
  */
 @Injectable()
 export class EventOutboxStore {
@@ -58,12 +58,7 @@ export class EventOutboxStore {
   /** Marks these events dispatched, in `em`'s transaction (the one that locked them). */
   async markDispatched(em: EntityManager, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await runPrepared(
-      em,
-      'events.mark-dispatched',
-      `UPDATE events SET dispatched_at = now() WHERE id = ANY ($1::uuid[])`,
-      [ids],
-    );
+    await runSql(em, `UPDATE events SET dispatched_at = now() WHERE id = ANY ($1::uuid[])`, [ids]);
   }
 
   /** The data and time of these events, each looked up in its workspace; missing ones are absent. */

@@ -5,7 +5,7 @@ import { Page, paginate } from '../common/pagination/pagination';
 import { EventRecord, EventType } from './event.entity';
 import type { EventEnvelope, NewEvent } from './event-payloads';
 import { deleteInBatches } from '../database/batched-delete';
-import { runPrepared } from '../database/prepared-statement';
+import { runPrepared } from '../database/direct-query';
 
 /** Postgres NOTIFY channel the relay listens on; the notification is sent on commit only. */
 export const EVENTS_NOTIFY_CHANNEL = 'sps_events';

@@ -21,7 +21,7 @@ import { Post } from './post.entity';
 import { PublishQueue } from './publish.queue';
 import { MicroBatcher } from '../common/batching/micro-batcher';
 import { withDeadlockRetry } from '../database/deadlock-retry';
-import { runPrepared } from '../database/prepared-statement';
+import { runSql } from '../database/direct-query';
 import { MetricsService } from '../metrics/metrics.service';
 
 /**
@@ -135,9 +135,8 @@ export class PublisherService {
    */
   private async claimBatch(requests: ClaimRequest[]): Promise<Array<Claimed | null>> {
     const rows = await withDeadlockRetry(() =>
-      runPrepared(
+      runSql(
         this.dataSource,
-        'publisher.claim',
         `WITH req AS (SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[]) AS r(id, publication, job_id)),
          t AS (
            UPDATE post_targets pt
@@ -368,9 +367,8 @@ export class PublisherService {
     await withDeadlockRetry(() =>
       this.dataSource.transaction(async (em) => {
         // The targets' new state, and the lock on their posts (in id order) for the settle below.
-        const locked = await runPrepared<{ id: string }>(
+        const locked = await runSql<{ id: string }>(
           em,
-          'publisher.outcomes',
           `WITH u AS (
              UPDATE post_targets pt
                 SET status = o.status,
@@ -426,13 +424,12 @@ export class PublisherService {
    */
   private async settle(em: EntityManager, lockedPostIds: string[]): Promise<void> {
     if (lockedPostIds.length === 0) return;
-    const settled = await runPrepared<{
+    const settled = await runSql<{
       post: Record<string, unknown>;
       targets: Array<Record<string, unknown>>;
       parts: Array<Record<string, unknown>> | null;
     }>(
       em,
-      'publisher.settle',
       `WITH agg AS (
          SELECT post_id, bool_and(status = 'published') AS all_published, max(published_at) AS last_published
            FROM post_targets WHERE post_id = ANY($1::uuid[])

@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { databaseConfig } from '../config';
 import { webhooksConfig } from '../config/webhooks.config';
-import { runPrepared } from '../database/prepared-statement';
+import { runSql } from '../database/direct-query';
 import { EventOutboxStore } from '../events/event-outbox.store';
 import { EVENTS_NOTIFY_CHANNEL } from '../events/events.service';
 import { Scheduler } from '../scheduling/scheduler.service';
@@ -128,9 +128,8 @@ export class WebhookRelay implements OnModuleInit, OnApplicationBootstrap, OnMod
         return 0;
       }
       const ids = events.map((e) => e.id);
-      const deliveries = await runPrepared<PendingRow>(
+      const deliveries = await runSql<PendingRow>(
         this.dataSource,
-        'webhooks.relay-deliveries',
         `INSERT INTO webhook_deliveries
            (workspace_id, webhook_id, event_id, event_type, status, attempts, next_attempt_at)
          SELECT e.workspace_id, w.id, e.id, e.type, 'pending', 0, now()

@@ -1,11 +1,11 @@
 import { DataSource, QueryFailedError } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
-import { runPrepared } from '../../src/database/prepared-statement';
+import { runPrepared, runSql } from '../../src/database/direct-query';
 import { installRequestTransactions, runInRequestTransaction } from '../../src/database/request-transaction';
 import { TestEnvironment } from '../support/test-environment';
 
-/** runPrepared (named statements on hot paths) joins the transaction it runs in, and fails like TypeORM. */
-describe('runPrepared', () => {
+/** runSql and runPrepared (hot paths on the pg connection) join the transaction they run in, and fail like TypeORM. */
+describe('runSql and runPrepared', () => {
   const env = new TestEnvironment();
   let ds: DataSource;
   const byName = (name: string) =>
@@ -42,7 +42,7 @@ describe('runPrepared', () => {
       runInRequestTransaction(ds, async (em) => {
         await em.query(`INSERT INTO workspaces (name) VALUES ('prepared-c')`);
         expect(await byName('prepared-c')).toHaveLength(1); // the request's own uncommitted row
-        await runPrepared(ds, 'test.workspace-insert', `INSERT INTO workspaces (name) VALUES ($1)`, ['prepared-d']);
+        await runSql(ds, `INSERT INTO workspaces (name) VALUES ($1)`, ['prepared-d']);
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
@@ -51,6 +51,9 @@ describe('runPrepared', () => {
   });
 
   it("fails with TypeORM's QueryFailedError carrying the SQLSTATE", async () => {
+    await expect(runSql(ds, `SELECT id FROM workspaces WHERE id = $1::uuid`, ['not-a-uuid'])).rejects.toMatchObject({
+      driverError: { code: '22P02' },
+    });
     const failure = runPrepared(ds, 'test.workspace-by-id', `SELECT id FROM workspaces WHERE id = $1::uuid`, [
       'not-a-uuid',
     ]);
