@@ -7,6 +7,7 @@ import { AnalyticsService } from './analytics.service';
 import { ChannelIdParamDto, PostIdParamDto } from './dto/analytics-params.dto';
 import { ChannelAnalyticsDto, ChannelAnalyticsQueryDto } from './dto/channel-analytics.dto';
 import { AnalyticsRefreshDto, PostAnalyticsDto, RefreshAnalyticsBodyDto } from './dto/post-analytics.dto';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 @ApiTags('Analytics')
 @Controller('analytics')
@@ -46,6 +47,7 @@ export class AnalyticsController {
   }
 
   @Post('posts/:postId/refresh')
+  @Idempotent()
   @HttpCode(202)
   @ApiOperation({
     summary: "Read a post's figures now",

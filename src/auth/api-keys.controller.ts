@@ -9,6 +9,7 @@ import { rateLimitConfig } from '../config';
 import { ApiKeysService } from './api-keys.service';
 import { ApiKeyDto, CreatedApiKeyDto } from './dto/api-key.dto';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 @ApiTags('API keys')
 @Controller('api-keys')
@@ -28,6 +29,7 @@ export class ApiKeysController {
   }
 
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: 'Create an API key in this workspace; the key is returned once' })
   @ApiCreatedResponse({ type: CreatedApiKeyDto })
   @ApiErrors(400)

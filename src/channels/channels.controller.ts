@@ -16,6 +16,7 @@ import { ChannelsService } from './channels.service';
 import { ChannelDto } from './dto/channel.dto';
 import { CONNECT_CHANNEL_EXAMPLES, ConnectChannelDto } from './dto/connect-channel.dto';
 import { ListChannelsQueryDto } from './dto/list-channels.query.dto';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 @ApiTags('Channels')
 @Controller('channels')
@@ -23,6 +24,7 @@ export class ChannelsController {
   constructor(private readonly channels: ChannelsService) {}
 
   @Post()
+  @Idempotent()
   @ApiOperation({
     summary: 'Connect a social account',
     description:

@@ -1,11 +1,16 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
+import { DiscoveryModule } from '@nestjs/core';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyService } from './idempotency.service';
+import { IdempotentRoutesCheck } from './idempotent-routes.check';
 
-/** `Idempotency-Key` on POST: owns the idempotency_keys table. */
+/**
+ * `Idempotency-Key` on POST: owns the idempotency_keys table. Controllers with POST routes import it
+ * and mark those routes `@Idempotent()`; IdempotentRoutesCheck fails start-up on one left out.
+ */
 @Module({
-  providers: [IdempotencyService, { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
-  exports: [IdempotencyService],
+  imports: [DiscoveryModule],
+  providers: [IdempotencyService, IdempotencyInterceptor, IdempotentRoutesCheck],
+  exports: [IdempotencyService, IdempotencyInterceptor],
 })
 export class IdempotencyModule {}

@@ -32,6 +32,7 @@ import { UpdateMediaDto } from './dto/update-media.dto';
 import { MediaUrlImportService } from './media-url-import.service';
 import { MediaContentService } from './media-content.service';
 import { MediaService } from './media.service';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 /** Status and message of a failure raised by the multipart parser (@fastify/multipart or busboy). */
 function multipartFailure(err: unknown): AppError {
@@ -70,6 +71,7 @@ export class MediaController {
   ) {}
 
   @Post('upload/initialize')
+  @Idempotent()
   @ApiOperation({
     summary: 'Start a chunked upload',
     description:
@@ -83,6 +85,7 @@ export class MediaController {
   }
 
   @Post('upload/url')
+  @Idempotent()
   @ApiOperation({
     summary: 'Upload from a URL',
     description:
@@ -109,6 +112,7 @@ export class MediaController {
   }
 
   @Post('upload/file')
+  @Idempotent()
   @HttpCode(200)
   @RouteConfig({ [ACCEPTS_MULTIPART]: true })
   @ApiOperation({
@@ -184,6 +188,7 @@ export class MediaController {
   }
 
   @Post('upload/finalize')
+  @Idempotent()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Finish a chunked upload',

@@ -18,6 +18,7 @@ import { LocalDiskStorage } from './storage/local-disk.storage';
 import { MediaMultipartStore } from './storage/media-multipart.store';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage.interface';
 import { S3Storage, createS3Client } from './storage/s3.storage';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 
 /** Builds the storage driver named by MEDIA_STORAGE. */
 function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: DataSource): MediaStorage {
@@ -36,7 +37,12 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
  * Exports MediaService (posts attach and publish media).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([MediaItem, MediaVariant]), PostMediaUsageModule, MediaQueue.registration()],
+  imports: [
+    IdempotencyModule,
+    TypeOrmModule.forFeature([MediaItem, MediaVariant]),
+    PostMediaUsageModule,
+    MediaQueue.registration(),
+  ],
   controllers: [MediaController],
   providers: [
     MediaService,

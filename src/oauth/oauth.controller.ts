@@ -21,6 +21,7 @@ import { OAuthProviderParamDto } from './dto/oauth-provider-param.dto';
 import { StartOAuthDto } from './dto/start-oauth.dto';
 import { OAuthCallbackError, OAuthService } from './oauth.service';
 import { renderConnectionPage, renderOAuthPage } from './oauth-page';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 /**
  * The OAuth connection of a channel: `POST /api/channels/connect/{provider}` starts it (API key),
@@ -34,6 +35,7 @@ export class OAuthController {
   constructor(private readonly oauth: OAuthService) {}
 
   @Post('channels/connect/:provider')
+  @Idempotent()
   @ApiOperation({
     summary: 'Start connecting an account by OAuth',
     description:
@@ -155,6 +157,7 @@ export class OAuthController {
   }
 
   @Post('oauth/connections/:id/channels')
+  @Idempotent()
   @ApiOperation({
     summary: 'Connect the chosen accounts of an authorization',
     description:

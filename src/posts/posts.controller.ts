@@ -15,6 +15,7 @@ import { CREATE_POST_EXAMPLES, CreatePostDto } from './dto/create-post.dto';
 import { ListPostsQueryDto } from './dto/list-posts.query.dto';
 import { PostDto, PostValidationDto } from './dto/post.dto';
 import { PostsService } from './posts.service';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 @ApiTags('Posts')
 @Controller('posts')
@@ -38,6 +39,7 @@ export class PostsController {
   }
 
   @Post()
+  @Idempotent()
   @ApiOperation({
     summary: 'Create a post',
     description:
@@ -52,6 +54,7 @@ export class PostsController {
   }
 
   @Post('validate')
+  @Idempotent()
   @HttpCode(200)
   @ApiOperation({ summary: 'Check a post against its channels without saving anything' })
   @ApiBody({ type: CreatePostDto, examples: CREATE_POST_EXAMPLES })

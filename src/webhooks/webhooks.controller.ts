@@ -20,6 +20,7 @@ import { WebhookDto, WebhookWithSecretDto } from './dto/webhook.dto';
 import { DeliveryParamDto, RedeliveryDto, ReplayInputDto, ReplayResultDto } from './dto/webhook-redelivery.dto';
 import { WebhookRedeliveryService } from './webhook-redelivery.service';
 import { WebhooksService } from './webhooks.service';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const DELIVERY =
   'Events are POSTed as `{id, type, timestamp, workspaceId, data}` with the Standard Webhooks headers ' +
@@ -38,6 +39,7 @@ export class WebhooksController {
   ) {}
 
   @Post()
+  @Idempotent()
   @ApiOperation({
     summary: 'Subscribe an endpoint to events',
     description: `Returns the signing secret, once. ${DELIVERY}`,
@@ -96,6 +98,7 @@ export class WebhooksController {
   }
 
   @Post(':id/rotate-secret')
+  @Idempotent()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Rotate the signing secret',
@@ -116,6 +119,7 @@ export class WebhooksController {
   }
 
   @Post(':id/test')
+  @Idempotent()
   @HttpCode(202)
   @ApiOperation({
     summary: 'Send a test event to this endpoint',
@@ -150,6 +154,7 @@ export class WebhooksController {
   }
 
   @Post(':id/deliveries/:deliveryId/redeliver')
+  @Idempotent()
   @HttpCode(202)
   @ApiOperation({
     summary: 'Send one delivery again',
@@ -171,6 +176,7 @@ export class WebhooksController {
   }
 
   @Post(':id/replay')
+  @Idempotent()
   @HttpCode(202)
   @ApiOperation({
     summary: 'Send the events of a time range again',

@@ -199,6 +199,67 @@ describe('Idempotency-Key on POST', () => {
     expect((await t.dataSource.query('SELECT count(*)::int AS n FROM idempotency_keys'))[0].n).toBe(0);
   });
 
+  it('applies to the POST routes of every module (API keys, webhooks, media), not only posts', async () => {
+    const key = freshKey();
+    const send = (method: string, path: string, body: unknown) =>
+      t.request(method, path, { key: a.key, headers: { 'idempotency-key': key }, body });
+    const first = await send('POST', '/api/api-keys', { name: 'made once' });
+    expect(first.status).toBe(201);
+    const again = await send('POST', '/api/api-keys', { name: 'made once' });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.id).toBe(first.body.id);
+    const made = await t.dataSource.query(`SELECT count(*)::int AS n FROM api_keys WHERE name = 'made once'`);
+    expect(made[0].n).toBe(1);
+
+    const hook = { url: 'https://example.com/hook', events: ['post.published'] };
+    const webhookKey = freshKey();
+    const w1 = await t.request('POST', '/api/webhooks', {
+      key: a.key,
+      headers: { 'idempotency-key': webhookKey },
+      body: hook,
+    });
+    const w2 = await t.request('POST', '/api/webhooks', {
+      key: a.key,
+      headers: { 'idempotency-key': webhookKey },
+      body: hook,
+    });
+    expect(w1.status).toBe(201);
+    expect(w2.headers.get('idempotent-replayed')).toBe('true');
+    expect(w2.body.id).toBe(w1.body.id);
+
+    const upload = { filename: 'a.png', mimeType: 'image/png', size: 10 };
+    const mediaKey = freshKey();
+    const m1 = await t.request('POST', '/api/media/upload/initialize', {
+      key: a.key,
+      headers: { 'idempotency-key': mediaKey },
+      body: upload,
+    });
+    const m2 = await t.request('POST', '/api/media/upload/initialize', {
+      key: a.key,
+      headers: { 'idempotency-key': mediaKey },
+      body: upload,
+    });
+    expect(m1.status).toBe(201);
+    expect(m2.headers.get('idempotent-replayed')).toBe('true');
+    expect(m2.body.id).toBe(m1.body.id);
+  });
+
+  it('reads are not replayed: a GET with the header answers from the current state', async () => {
+    const key = freshKey();
+    const before = await t.request('GET', '/api/api-keys?limit=100', {
+      key: a.key,
+      headers: { 'idempotency-key': key },
+    });
+    await t.request('POST', '/api/api-keys', { key: a.key, body: { name: 'listed after' } });
+    const after = await t.request('GET', '/api/api-keys?limit=100', {
+      key: a.key,
+      headers: { 'idempotency-key': key },
+    });
+    expect(after.headers.get('idempotent-replayed')).toBeNull();
+    expect(after.body.data.length).toBe(before.body.data.length + 1);
+  });
+
   it('documents the header on every JSON POST operation', async () => {
     const doc = (await t.request('GET', '/api/openapi.json')).body;
     const posts = Object.entries<any>(doc.paths).filter(([, item]) => item.post);
