@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ConsoleActor } from '../users/sessions.service';
 import { Html } from './views/html';
 
@@ -46,8 +46,9 @@ function isConsolePath(url: string): boolean {
  * HTML form bodies (application/x-www-form-urlencoded) are parsed by Nest's own Fastify parser.
  */
 export function registerConsoleHttp(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     if (isConsolePath(request.url)) void reply.headers(SECURITY_HEADERS);
+    done();
   });
 }
 

@@ -8,7 +8,7 @@
 import fastifyMultipart from '@fastify/multipart';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { AppError, sendError } from '../common/errors';
 
 /** `@RouteConfig({ [ACCEPTS_MULTIPART]: true })` marks a route that reads multipart bodies. */
@@ -30,11 +30,11 @@ export async function registerMultipart(app: NestFastifyApplication): Promise<vo
   app
     .getHttpAdapter()
     .getInstance()
-    .addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
-      if (!request.isMultipart() || !request.routeOptions.url) return undefined;
+    .addHook('preValidation', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      if (!request.isMultipart() || !request.routeOptions.url) return done();
       const config = request.routeOptions.config as unknown as Record<string, unknown> | undefined;
-      if (config?.[ACCEPTS_MULTIPART] === true) return undefined;
+      if (config?.[ACCEPTS_MULTIPART] === true) return done();
+      // Answered here: `done` is not called.
       sendError(reply, request, new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported request content type'), logger);
-      return reply;
     });
 }
