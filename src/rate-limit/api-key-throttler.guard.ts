@@ -30,7 +30,17 @@ export class ApiKeyThrottlerGuard extends ThrottlerGuard {
     super(options, storage, reflector);
   }
 
-  protected override async handleRequest({ context }: ThrottlerRequest): Promise<boolean> {
+  protected override handleRequest({ context }: ThrottlerRequest): Promise<boolean> {
+    return this.takeToken(context);
+  }
+
+  /**
+   * What RequestGuard calls: the bucket of the request's API key, straight away. The throttler's own
+   * canActivate would first resolve per-route limits, TTLs, trackers and skip flags through six
+   * metadata lookups per request; none applies here (limits are per key, no route uses @Throttle or
+   * @SkipThrottle).
+   */
+  async takeToken(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
     const res = context.switchToHttp().getResponse<FastifyReply>();
     const auth = req.auth;

@@ -14,6 +14,6 @@ export class RequestGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    return (await this.apiKey.canActivate(context)) && (await this.throttle.canActivate(context));
+    return (await this.apiKey.canActivate(context)) && (await this.throttle.takeToken(context));
   }
 }
