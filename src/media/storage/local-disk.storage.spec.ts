@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -279,6 +279,57 @@ describe('LocalDiskStorage', () => {
       await writeFile(join(root, 'parts', id, '.object.dead.tmp'), 'half-written');
       await expect(storage.complete(id, 3)).resolves.toEqual({ size: whole.length, sha256: sha256(whole) });
       expect(await listTree(join(root, 'parts'))).toEqual([]);
+    });
+
+    // Parts are not flushed one by one (docs/adr/0004): what a crash or a failed write-back can do to an
+    // acknowledged part's range in `data` is simulated by writing over that range behind the storage's back.
+    const overwrite = async (position: number, bytes: Buffer) => {
+      const handle = await open(join(root, 'parts', id, 'data'), 'r+');
+      await handle.write(bytes, 0, bytes.length, position);
+      await handle.close();
+    };
+
+    it('reports a part whose bytes were lost after it was acknowledged, unmarks it, and completes once it is sent again', async () => {
+      await overwrite(offsets[1] + 4096, Buffer.alloc(4096)); // one page of part 1 reads back as zeros
+      await expect(storage.complete(id, 3)).rejects.toEqual(new MissingPartsError([1]));
+      await expect(storage.listParts(id)).resolves.toEqual([0, 2]);
+      await expect(storage.stat(id)).resolves.toBeNull();
+      await put(1);
+      await expect(storage.complete(id, 3)).resolves.toEqual({ size: whole.length, sha256: sha256(whole) });
+      expect((await readFile(join(root, 'objects', id.slice(0, 2), id))).equals(whole)).toBe(true);
+    });
+
+    it('reports parts overwritten by another writer, and parts cut off the end of the file', async () => {
+      await overwrite(offsets[0] + 10, randomBytes(1));
+      await truncate(join(root, 'parts', id, 'data'), offsets[2] + 5); // the tail of the last part never reached the disk
+      await expect(storage.complete(id, 3)).rejects.toEqual(new MissingPartsError([0, 2]));
+      await expect(storage.listParts(id)).resolves.toEqual([1]);
+    });
+
+    it('trusts parts marked before markers carried a checksum (they were flushed before they were marked)', async () => {
+      for (const index of [0, 1, 2]) {
+        await writeFile(join(root, 'parts', id, `${index}.part`), `${offsets[index]} ${parts[index].length}`);
+      }
+      await expect(storage.complete(id, 3)).resolves.toEqual({ size: whole.length, sha256: sha256(whole) });
+    });
+
+    it('flushes the file once at completion, and trusts no part when the flush fails', async () => {
+      const probe = await open(join(root, 'parts', id, 'data'), 'r');
+      const fileHandle = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
+      await probe.close();
+      const flush = jest.spyOn(fileHandle, 'datasync');
+      try {
+        flush.mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+        await expect(storage.complete(id, 3)).rejects.toThrow('EIO');
+        await expect(storage.listParts(id)).resolves.toEqual([]);
+        await expect(storage.complete(id, 3)).rejects.toEqual(new MissingPartsError([0, 1, 2]));
+        flush.mockClear();
+        for (const index of [0, 1, 2]) await put(index);
+        await expect(storage.complete(id, 3)).resolves.toEqual({ size: whole.length, sha256: sha256(whole) });
+        expect(flush).toHaveBeenCalledTimes(1);
+      } finally {
+        flush.mockRestore();
+      }
     });
 
     it('throws MissingPartsError listing the absent parts', async () => {

@@ -1,21 +1,29 @@
 /**
  * `MediaStorage` on a local directory:
  *   <root>/parts/<mediaId>/data              the object being assembled: each part written at its offset
- *   <root>/parts/<mediaId>/<index>.part      marker "<offset> <size>": part <index> is in `data`, whole and synced
+ *   <root>/parts/<mediaId>/<index>.part      marker "<offset> <size> <crc32>": part <index> was written whole
+ *                                            into `data`, and these are its bytes' CRC-32
  *   <root>/objects/<first2>/<mediaId>        completed objects
  *   <root>/variants/<first2>/<mediaId>/<v>   derived files of an object (e.g. `jpeg`), written to a temp file and renamed
- * A part's first copy streams straight into `data` at its offset, is fdatasync'ed, then marked, so
- * completing an upload only hashes `data` and renames it (no copy of the bytes). A re-send of a part
- * that is already marked is staged in a temp file first, so a refused re-send keeps the stored copy.
- * A failed write unmarks its part: the bytes at that range are then unknown, and `complete` reports the
- * part missing until it is sent again. Writers of the same part in one process take turns.
+ * A part's first copy streams straight into `data` at its offset, then is marked, so completing an
+ * upload only reads `data` once and renames it (no copy of the bytes). Parts are not flushed to disk
+ * one by one: `complete` flushes `data` once, and while it hashes the file it checks every part's
+ * range against the CRC-32 in its marker. A part lost after it was acknowledged (a machine crash
+ * before the page cache reached the disk, a failed write-back, another writer over its range) is
+ * then reported missing (MissingPartsError), so the client sends it again; the object is never made
+ * of bytes nobody sent (docs/adr/0004). A re-send of a part that is already marked is staged in a temp
+ * file first, so a refused re-send keeps the stored copy. A failed write unmarks its part: the bytes
+ * at that range are then unknown, and `complete` reports the part missing until it is sent again.
+ * Writers of the same part in one process take turns.
  */
 import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { access, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { crc32 } from 'node:zlib';
 import {
   assertByteCount,
   assertByteRange,
@@ -61,9 +69,30 @@ async function fsyncFile(path: string): Promise<void> {
   }
 }
 
-/** Passes bytes through while counting and (optionally) hashing them; fails once more than `maxBytes` arrive. */
+/**
+ * Flushes a directory's entries (a rename or a new file in it) to disk. File systems that cannot sync a
+ * directory (EINVAL, EISDIR) keep their entries by their own journal.
+ */
+async function fsyncDirectory(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EINVAL' && code !== 'EISDIR') throw err;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Passes bytes through while counting them and taking their CRC-32 (for the part's marker), optionally
+ * hashing them (SHA-256); fails once more than `maxBytes` arrive.
+ */
 class DigestMeter extends Transform {
   size = 0;
+  /** CRC-32 of the bytes so far (about 0.3 ms of CPU per MiB, a quarter of SHA-256). */
+  crc32 = 0;
   private readonly hash: Hash | null;
 
   constructor(
@@ -80,6 +109,7 @@ class DigestMeter extends Transform {
       callback(new PartTooLargeError(this.maxBytes));
       return;
     }
+    this.crc32 = crc32(chunk, this.crc32);
     this.hash?.update(chunk);
     callback(null, chunk);
   }
@@ -104,12 +134,23 @@ function partVerifier(opts: WritePartOptions): (digest: StoredPart) => void {
   };
 }
 
-function markerText(offset: number, size: number): string {
-  return `${offset} ${size}`;
+/** Where a part's bytes are in `data`, and their CRC-32. */
+interface Marker {
+  offset: number;
+  size: number;
+  /**
+   * Null in markers written before parts carried a checksum: those parts were flushed to disk before
+   * they were marked, so their range is trusted as it is.
+   */
+  crc32: number | null;
 }
 
-/** A part's marker: where its bytes are in `data`; null when the part is not (or no longer) stored. */
-async function readMarker(path: string): Promise<{ offset: number; size: number } | null> {
+function markerText(offset: number, size: number, crc: number): string {
+  return `${offset} ${size} ${crc.toString(16).padStart(8, '0')}`;
+}
+
+/** A part's marker; null when the part is not (or no longer) stored. */
+async function readMarker(path: string): Promise<Marker | null> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -117,8 +158,9 @@ async function readMarker(path: string): Promise<{ offset: number; size: number 
     if (isNotFound(err)) return null;
     throw err;
   }
-  const match = /^(\d+) (\d+)$/.exec(text);
-  return match ? { offset: Number(match[1]), size: Number(match[2]) } : null;
+  const match = /^(\d+) (\d+)(?: ([0-9a-f]{8}))?$/.exec(text);
+  if (!match) return null;
+  return { offset: Number(match[1]), size: Number(match[2]), crc32: match[3] ? parseInt(match[3], 16) : null };
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -133,13 +175,35 @@ async function exists(path: string): Promise<boolean> {
 
 /** Size and SHA-256 of a file, read in large blocks. */
 async function hashFile(path: string): Promise<StoredDigest> {
+  return (await digestParts(path, [])).digest;
+}
+
+/**
+ * Size and SHA-256 of a file and, in the same read, the CRC-32 of each of `parts` (contiguous ranges
+ * from offset 0, in order), read in large blocks.
+ */
+async function digestParts(
+  path: string,
+  parts: ReadonlyArray<{ offset: number; size: number }>,
+): Promise<{ digest: StoredDigest; crcs: number[] }> {
   const hash = createHash('sha256');
-  let size = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: HASH_READ_BYTES })) {
-    hash.update(chunk as Buffer);
-    size += (chunk as Buffer).length;
+  const crcs = parts.map(() => 0);
+  let position = 0;
+  let part = 0;
+  for await (const block of createReadStream(path, { highWaterMark: HASH_READ_BYTES })) {
+    const bytes = block as Buffer;
+    hash.update(bytes);
+    let at = 0;
+    while (at < bytes.length && part < parts.length) {
+      const end = parts[part].offset + parts[part].size;
+      const take = Math.min(bytes.length - at, end - (position + at));
+      if (take > 0) crcs[part] = crc32(bytes.subarray(at, at + take), crcs[part]);
+      at += Math.max(take, 0);
+      if (position + at >= end) part++;
+    }
+    position += bytes.length;
   }
-  return { size, sha256: hash.digest('hex') };
+  return { digest: { size: position, sha256: hash.digest('hex') }, crcs };
 }
 
 /** Runs tasks with the same key one after another (in this process); different keys run freely. */
@@ -201,7 +265,7 @@ export class LocalDiskStorage implements MediaStorage {
         await this.writeAt(id, offset, data, meter);
         const digest = meter.digest();
         verify(digest);
-        await writeFile(marker, markerText(offset, digest.size));
+        await writeFile(marker, markerText(offset, digest.size, meter.crc32));
         return digest;
       } catch (err) {
         data.destroy();
@@ -315,32 +379,29 @@ export class LocalDiskStorage implements MediaStorage {
   }
 
   private async completeOnce(id: string, partCount: number): Promise<StoredDigest> {
-    const markers = await Promise.all(
+    const found = await Promise.all(
       Array.from({ length: partCount }, (_, index) => readMarker(this.partPath(id, index))),
     );
-    const missing = markers.flatMap((marker, index) => (marker ? [] : [index]));
+    const missing = found.flatMap((marker, index) => (marker ? [] : [index]));
     if (missing.length === 0 && (await exists(this.dataPath(id)))) {
-      // Every part is in `data` and synced: cut it to the parts' end, hash it and move it into place.
+      const markers = found as Marker[];
+      // Every part is marked in `data`: cut it to the parts' end, flush it, check and hash it, move it into place.
       let end = 0;
       for (const [index, marker] of markers.entries()) {
-        if (marker!.offset !== end) {
-          throw new RangeError(`part ${index} starts at ${marker!.offset}, but the parts before it end at ${end}`);
+        if (marker.offset !== end) {
+          throw new RangeError(`part ${index} starts at ${marker.offset}, but the parts before it end at ${end}`);
         }
-        end += marker!.size;
+        end += marker.size;
       }
-      const handle = await open(this.dataPath(id), 'r+');
-      try {
-        if ((await handle.stat()).size !== end) {
-          await handle.truncate(end);
-          await handle.datasync();
-        }
-      } finally {
-        await handle.close();
-      }
-      const digest = await hashFile(this.dataPath(id));
+      const digest = await this.flushAndCheck(id, markers, end);
       const target = this.objectPath(id);
-      await mkdir(dirname(target), { recursive: true });
+      const created = await mkdir(dirname(target), { recursive: true });
       await rename(this.dataPath(id), target);
+      // The rename, and any folder just created for it, reach the disk before the caller records the item ready.
+      for (let dir = dirname(target); ; dir = dirname(dir)) {
+        await fsyncDirectory(dir);
+        if (created === undefined || dir === dirname(created) || dir === dirname(dir)) break;
+      }
       await rm(this.partsDir(id), { recursive: true, force: true });
       return digest;
     }
@@ -353,13 +414,52 @@ export class LocalDiskStorage implements MediaStorage {
     return this.hashObject(id);
   }
 
-  /** Streams `source` through `meter` into `data` at `offset`, then flushes it to disk. */
+  /**
+   * Flushes `data` (cut to `end`) to disk, once for all its parts, while reading it for its SHA-256 and
+   * each part's CRC-32. Parts whose bytes are not those their marker describes are unmarked and reported
+   * missing. If the flush fails, no part can be trusted (the page cache may hold bytes the disk lost, and
+   * a second flush would not report the error again): every part is unmarked and the error thrown.
+   */
+  private async flushAndCheck(id: string, markers: Marker[], end: number): Promise<StoredDigest> {
+    const handle: FileHandle = await open(this.dataPath(id), 'r+');
+    let flushed: Promise<void> | undefined;
+    let result: { digest: StoredDigest; crcs: number[] };
+    try {
+      if ((await handle.stat()).size !== end) await handle.truncate(end);
+      flushed = handle.datasync();
+      [, result] = await Promise.all([flushed, digestParts(this.dataPath(id), markers)]);
+    } catch (err) {
+      if (
+        flushed &&
+        (await flushed.then(
+          () => false,
+          () => true,
+        ))
+      ) {
+        await Promise.all(markers.map((_, index) => rm(this.partPath(id, index), { force: true })));
+      }
+      throw err;
+    } finally {
+      await handle.close();
+    }
+    const damaged = markers.flatMap((marker, index) =>
+      marker.crc32 !== null && marker.crc32 !== result.crcs[index] ? [index] : [],
+    );
+    if (damaged.length > 0) {
+      await Promise.all(damaged.map((index) => rm(this.partPath(id, index), { force: true })));
+      throw new MissingPartsError(damaged);
+    }
+    return result.digest;
+  }
+
+  /**
+   * Streams `source` through `meter` into `data` at `offset`. Not flushed here: `complete` flushes the
+   * file once and checks each part's bytes against its marker.
+   */
   private async writeAt(id: string, offset: number, source: Readable, meter: DigestMeter): Promise<void> {
-    const path = this.dataPath(id);
     // The stream closes the handle when it ends or fails (autoClose), which is what pipeline waits for.
-    const handle = await open(path, constants.O_WRONLY | constants.O_CREAT);
+    const handle = await open(this.dataPath(id), constants.O_WRONLY | constants.O_CREAT);
     await pipeline(source, meter, handle.createWriteStream({ start: offset }));
-    await fsyncFile(path);
   }
 
   /**
@@ -378,8 +478,9 @@ export class LocalDiskStorage implements MediaStorage {
     try {
       const digest = await this.writeAtomically(id, `${index}`, staged, data, meter, verify);
       await rm(this.partPath(id, index), { force: true });
-      await this.writeAt(id, offset, createReadStream(staged), new DigestMeter(digest.size, false));
-      await writeFile(this.partPath(id, index), markerText(offset, digest.size));
+      const copy = new DigestMeter(digest.size, false);
+      await this.writeAt(id, offset, createReadStream(staged), copy);
+      await writeFile(this.partPath(id, index), markerText(offset, digest.size, copy.crc32));
       return digest;
     } finally {
       await rm(staged, { force: true });
@@ -396,7 +497,7 @@ export class LocalDiskStorage implements MediaStorage {
 
   /**
    * Streams `source` through `meter` into a fresh temp file under the item's parts directory, lets `verify`
-   * veto the result, then fsyncs and renames it to `target`. The temp file is removed on any failure.
+   * veto the result, then renames it to `target`. The temp file is removed on any failure.
    */
   private async writeAtomically(
     id: string,
@@ -413,7 +514,6 @@ export class LocalDiskStorage implements MediaStorage {
       await pipeline(source, meter, handle.createWriteStream());
       const digest = meter.digest();
       verify?.(digest);
-      await fsyncFile(temp);
       await rename(temp, target);
       return digest;
     } catch (err) {
