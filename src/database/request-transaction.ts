@@ -112,3 +112,15 @@ export async function readRows<T>(dataSource: DataSource, sql: string, params: u
     throw new QueryFailedError(sql, params, err as Error);
   }
 }
+
+/**
+ * A FROM item for an autocommitted `UPDATE`: its transaction then commits without waiting for its WAL
+ * to reach the disk (`synchronous_commit` off for that transaction only). For bookkeeping a crash may
+ * lose because a later step checks it again (an upload's received chunks: finalize names any chunk
+ * the database forgot, docs/adr/0004); the row is as consistent as ever, and a later durable commit
+ * flushes it too. Inside a request transaction it is empty: the setting would hold for the whole
+ * transaction, which must commit durably.
+ */
+export function asyncCommitFromItem(): string {
+  return scopes.getStore()?.open ? '' : "FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit";
+}

@@ -26,6 +26,7 @@ import {
   PartTooLargeError,
 } from './storage/media-storage.interface';
 import { isUuid } from '../common/validators';
+import { asyncCommitFromItem } from '../database/request-transaction';
 
 /** How many missing indexes a 409 message names before it summarizes the rest. */
 const MISSING_LISTED = 50;
@@ -413,9 +414,13 @@ export class MediaService {
     }
 
     // One statement: concurrent chunks of the item serialize on its row, each adding its index to the latest set.
+    // Its commit does not wait for the WAL flush (asyncCommitFromItem): the chunks of an item queue on its row,
+    // and each would otherwise hold the next for a disk flush. A crash may forget the index; finalize then
+    // names the chunk as missing and the client sends it again (docs/adr/0004).
     const [rows] = await this.media.query<[Array<{ received_chunks: number[] }>, number]>(
       `UPDATE media SET updated_at = now(),
          received_chunks = ARRAY(SELECT DISTINCT c FROM unnest(array_append(received_chunks, $3::integer)) AS c ORDER BY c)
+       ${asyncCommitFromItem()}
        WHERE id = $1 AND workspace_id = $2 AND status = $4 AND (expires_at IS NULL OR expires_at > now())
        RETURNING received_chunks`,
       [item.id, workspaceId, index, via],

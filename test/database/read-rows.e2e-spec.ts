@@ -1,10 +1,15 @@
 import { DataSource, QueryFailedError } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
-import { installRequestTransactions, readRows, runInRequestTransaction } from '../../src/database/request-transaction';
+import {
+  asyncCommitFromItem,
+  installRequestTransactions,
+  readRows,
+  runInRequestTransaction,
+} from '../../src/database/request-transaction';
 import { TestEnvironment } from '../support/test-app';
 
-/** readRows: the pool directly outside a request transaction, the transaction's connection inside one. */
-describe('readRows', () => {
+/** Hot-path helpers of src/database/request-transaction.ts, outside and inside a request transaction. */
+describe('readRows and asyncCommitFromItem', () => {
   const env = new TestEnvironment();
   let ds: DataSource;
 
@@ -45,5 +50,26 @@ describe('readRows', () => {
     const err = await readRows(ds, 'SELECT * FROM no_such_table', []).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(QueryFailedError);
     expect((err as QueryFailedError & { code?: string }).driverError).toMatchObject({ code: '42P01' });
+  });
+
+  it('asyncCommitFromItem makes an autocommitted UPDATE commit without waiting for the WAL flush, and only it', async () => {
+    await ds.query('CREATE TABLE IF NOT EXISTS async_commit_probe (id int PRIMARY KEY, n int NOT NULL)');
+    await ds.query('INSERT INTO async_commit_probe VALUES (1, 0) ON CONFLICT (id) DO UPDATE SET n = 0');
+    const update = () =>
+      ds.query(
+        `UPDATE async_commit_probe SET n = n + 1 ${asyncCommitFromItem()} WHERE id = 1
+         RETURNING n, current_setting('synchronous_commit') AS commit`,
+      ) as Promise<[Array<{ n: number; commit: string }>, number]>;
+    expect((await update())[0]).toEqual([{ n: 1, commit: 'off' }]);
+    // The setting was the transaction's own: the pooled connections are back to durable commits.
+    for (let i = 0; i < 4; i++) {
+      expect(await ds.query(`SELECT current_setting('synchronous_commit') AS commit`)).toEqual([{ commit: 'on' }]);
+    }
+    // Inside a request transaction it adds nothing: the whole transaction commits durably.
+    await runInRequestTransaction(ds, async () => {
+      expect(asyncCommitFromItem()).toBe('');
+      expect((await update())[0]).toEqual([{ n: 2, commit: 'on' }]);
+    });
+    expect(await ds.query('SELECT n FROM async_commit_probe')).toEqual([{ n: 2 }]);
   });
 });
