@@ -1,5 +1,6 @@
 import type { ValidationError } from '@nestjs/common';
-import { toErrorDetails } from './validation.pipe';
+import { getMetadataStorage, IsInt, IsOptional, IsString, MaxLength, MetadataStorage } from 'class-validator';
+import { createValidationPipe, toErrorDetails } from './validation.pipe';
 
 const error = (
   property: string,
@@ -23,5 +24,45 @@ describe('toErrorDetails', () => {
       { field: 'thread[1].content', message: 'must be shorter than or equal to 10 characters' },
       { field: 'extra', message: "unknown field 'extra'" },
     ]);
+  });
+});
+
+describe('memoizeValidationRules', () => {
+  class Query {
+    @IsOptional()
+    @IsInt()
+    limit?: number;
+  }
+  class NamedQuery extends Query {
+    @IsString()
+    name!: string;
+  }
+  const storage = getMetadataStorage();
+  const pipe = createValidationPipe(); // memoizes the global storage
+  const query = (metatype: new () => object, value: object) => pipe.transform(value, { type: 'query', metatype });
+
+  it('answers what class-validator answers, inherited rules included, and keeps the answer', () => {
+    const unmemoized = MetadataStorage.prototype.getTargetValidationMetadatas;
+    for (const target of [Query, NamedQuery]) {
+      const first = storage.getTargetValidationMetadatas(target, '', false, false);
+      expect(first).toEqual(unmemoized.call(storage, target, '', false, false));
+      expect(storage.getTargetValidationMetadatas(target, '', false, false)).toBe(first);
+      expect(Object.isFrozen(first)).toBe(true);
+    }
+    expect(storage.getTargetValidationMetadatas(NamedQuery, '', false, false).map((r) => r.propertyName)).toEqual(
+      expect.arrayContaining(['limit', 'name']),
+    );
+  });
+
+  it('validates as before, and sees a rule added after an answer was kept', async () => {
+    await expect(query(Query, { limit: 'x' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    await expect(query(NamedQuery, { name: 'a' })).resolves.toEqual(Object.assign(new NamedQuery(), { name: 'a' }));
+    await expect(query(NamedQuery, { name: 'a', other: 1 })).rejects.toMatchObject({
+      message: "other: unknown field 'other'",
+    });
+    MaxLength(2)(NamedQuery.prototype, 'name');
+    await expect(query(NamedQuery, { name: 'abc' })).rejects.toMatchObject({
+      details: [{ field: 'name', message: 'must be shorter than or equal to 2 characters' }],
+    });
   });
 });
