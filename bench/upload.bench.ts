@@ -8,9 +8,9 @@
  * multipart/form-data (fields mediaId, chunkIndex, then the file part `chunk`), to:
  *  - ours: createHttpApp('api') exactly as main.ts builds it (API key guard, Redis rate limit, Postgres,
  *    @fastify/multipart streamed into LocalDiskStorage: exact-size check, written at its offset in the
- *    upload's file, fdatasync, marker; parts are
- *    not hashed unless the client sends a chunk sha256, the whole file is hashed at finalize),
- *    preceded by initialize and followed by finalize (timed apart: it hashes the file and renames it) and DELETE;
+ *    upload's file, marker with the part's CRC-32; parts are neither flushed one by one nor hashed unless
+ *    the client sends a chunk sha256), preceded by initialize and followed by finalize (timed apart: it
+ *    flushes the file once, hashes it, checks each part's CRC-32 and renames it) and DELETE;
  *  - bare: plain Fastify + @fastify/multipart, the same per-request file size limit, streaming each chunk
  *    with pipeline() into a file, no auth, no database, no hashing, no fsync.
  *
