@@ -27,7 +27,7 @@ describe('readRows and asyncCommitFromItem', () => {
     const sql = `SELECT $1::uuid AS id, now() AS at, 3::int AS n, NULL::timestamptz AS none, ARRAY[2, 1]::int[] AS list, $2::text AS t`;
     const params = ['00000000-0000-4000-8000-000000000001', 'x'];
     const direct = await readRows<Record<string, unknown>>(ds, sql, params);
-    const viaTypeorm = (await ds.query(sql, params)) as Array<Record<string, unknown>>;
+    const viaTypeorm = await ds.query<Array<Record<string, unknown>>>(sql, params);
     expect(direct).toHaveLength(1);
     expect(direct[0].at).toBeInstanceOf(Date);
     expect({ ...direct[0], at: null }).toEqual({ ...viaTypeorm[0], at: null });
@@ -56,10 +56,10 @@ describe('readRows and asyncCommitFromItem', () => {
     await ds.query('CREATE TABLE IF NOT EXISTS async_commit_probe (id int PRIMARY KEY, n int NOT NULL)');
     await ds.query('INSERT INTO async_commit_probe VALUES (1, 0) ON CONFLICT (id) DO UPDATE SET n = 0');
     const update = () =>
-      ds.query(
+      ds.query<[Array<{ n: number; commit: string }>, number]>(
         `UPDATE async_commit_probe SET n = n + 1 ${asyncCommitFromItem()} WHERE id = 1
          RETURNING n, current_setting('synchronous_commit') AS commit`,
-      ) as Promise<[Array<{ n: number; commit: string }>, number]>;
+      );
     expect((await update())[0]).toEqual([{ n: 1, commit: 'off' }]);
     // The setting was the transaction's own: the pooled connections are back to durable commits.
     for (let i = 0; i < 4; i++) {
