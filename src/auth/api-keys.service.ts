@@ -5,7 +5,7 @@ import { DataSource, In, IsNull, Repository } from 'typeorm';
 import { AppError } from '../common/errors';
 import { cursorTimeSql, decodeTimeCursor, encodeTimeCursor, Page } from '../common/pagination/pagination';
 import { isUuid } from '../common/validators';
-import { readRows } from '../database/request-transaction';
+import { runSql } from '../database/direct-query';
 import { appConfig } from '../config';
 import { ApiKeyCache } from './api-key.cache';
 import { ApiKey } from './api-key.entity';
@@ -97,7 +97,7 @@ export class ApiKeysService {
   }
 
   /**
-   * Keyset page, newest first. Plain SQL on the pool on purpose (readRows): this is the hot read of
+   * Keyset page, newest first. Plain SQL on the pg connection on purpose (runSql): this is the hot read of
    * the auth benchmark, and the query builder and query runner cost about as much CPU as the query.
    */
   async list(workspaceId: string, limit: number, cursor?: string): Promise<Page<ApiKey>> {
@@ -108,7 +108,7 @@ export class ApiKeysService {
       params.push(at, id);
       after = 'AND (created_at, id) < ($3::timestamptz, $4::uuid)';
     }
-    const rows = await readRows<ApiKeyPageRow>(
+    const rows = await runSql<ApiKeyPageRow>(
       this.dataSource,
       `SELECT id, workspace_id, name, prefix, environment, created_at, last_used_at, expires_at, revoked_at,
               rate_limit_per_minute, rate_limit_burst, ${cursorTimeSql('created_at')} AS cursor_at

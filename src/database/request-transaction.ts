@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Logger } from '@nestjs/common';
-import type { Pool } from 'pg';
-import { DataSource, EntityManager, QueryFailedError, QueryRunner, ReplicationMode } from 'typeorm';
+import { DataSource, EntityManager, QueryRunner, ReplicationMode } from 'typeorm';
 
 interface Scope {
   /** The scope's connection, as handed to TypeORM: `release()` is a no-op until the scope ends. */
@@ -93,24 +92,6 @@ export async function afterCommit(callback: () => Promise<unknown>): Promise<voi
   const scope = scopes.getStore();
   if (scope?.open) scope.afterCommit.push(callback);
   else await callback();
-}
-
-/**
- * One read statement for a measured hot path (the authenticated list of bench:auth): inside a
- * request transaction it runs on that transaction's connection through TypeORM, as any query does;
- * outside one, straight on the pool. TypeORM's query runner costs about 25 us of CPU and a dozen
- * promises per query (connect, subscriber broadcasts, release), as much as the pg client itself.
- * Rows are what `dataSource.query` returns (same pg type parsers); a failure is TypeORM's
- * QueryFailedError, as from `dataSource.query`.
- */
-export async function readRows<T>(dataSource: DataSource, sql: string, params: unknown[]): Promise<T[]> {
-  const pool = (dataSource.driver as { master?: Pool }).master;
-  if (scopes.getStore()?.open || !pool) return dataSource.query<T[]>(sql, params);
-  try {
-    return (await pool.query(sql, params)).rows as T[];
-  } catch (err) {
-    throw new QueryFailedError(sql, params, err as Error);
-  }
 }
 
 /**

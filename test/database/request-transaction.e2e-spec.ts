@@ -1,15 +1,14 @@
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import {
   asyncCommitFromItem,
   installRequestTransactions,
-  readRows,
   runInRequestTransaction,
 } from '../../src/database/request-transaction';
 import { TestEnvironment } from '../support/test-app';
 
-/** Hot-path helpers of src/database/request-transaction.ts, outside and inside a request transaction. */
-describe('readRows and asyncCommitFromItem', () => {
+/** asyncCommitFromItem (src/database/request-transaction.ts), outside and inside a request transaction. */
+describe('asyncCommitFromItem', () => {
   const env = new TestEnvironment();
   let ds: DataSource;
 
@@ -21,35 +20,6 @@ describe('readRows and asyncCommitFromItem', () => {
   afterAll(async () => {
     await ds?.destroy();
     await env.destroy();
-  });
-
-  it('returns the rows dataSource.query returns, with the same types', async () => {
-    const sql = `SELECT $1::uuid AS id, now() AS at, 3::int AS n, NULL::timestamptz AS none, ARRAY[2, 1]::int[] AS list, $2::text AS t`;
-    const params = ['00000000-0000-4000-8000-000000000001', 'x'];
-    const direct = await readRows<Record<string, unknown>>(ds, sql, params);
-    const viaTypeorm = await ds.query<Array<Record<string, unknown>>>(sql, params);
-    expect(direct).toHaveLength(1);
-    expect(direct[0].at).toBeInstanceOf(Date);
-    expect({ ...direct[0], at: null }).toEqual({ ...viaTypeorm[0], at: null });
-  });
-
-  it('inside a request transaction reads through it and sees its uncommitted writes', async () => {
-    const name = `read-rows-${Date.now()}`;
-    const find = () => readRows<{ name: string }>(ds, 'SELECT name FROM workspaces WHERE name = $1', [name]);
-    await expect(
-      runInRequestTransaction(ds, async (em) => {
-        await em.query('INSERT INTO workspaces (name) VALUES ($1)', [name]);
-        expect(await find()).toEqual([{ name }]);
-        throw new Error('roll back');
-      }),
-    ).rejects.toThrow('roll back');
-    expect(await find()).toEqual([]);
-  });
-
-  it('fails with QueryFailedError, as dataSource.query does', async () => {
-    const err = await readRows(ds, 'SELECT * FROM no_such_table', []).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(QueryFailedError);
-    expect((err as QueryFailedError & { code?: string }).driverError).toMatchObject({ code: '42P01' });
   });
 
   it('asyncCommitFromItem makes an autocommitted UPDATE commit without waiting for the WAL flush, and only it', async () => {
