@@ -308,9 +308,12 @@ describe('posts and publishing', () => {
       expect([...published, ...failed].filter((e) => e.data.id === post.id)).toHaveLength(1);
       expect(mastodon.statuses.filter((s) => s.text === `burst ${i}`)).toHaveLength(failing ? 1 : 2);
     }
-    expect(posts.some((p) => p.targets[1]?.error?.code === 'CREDENTIALS_REVOKED')).toBe(true);
+    // The target that saw the network's 401 normally shows CREDENTIALS_REVOKED, but on a very loaded
+    // machine its 5 s claim can run out first: claimed again, it reads the channel disconnected and shows
+    // CHANNEL_DISCONNECTED. The reason is always on the channel's one disconnection event.
     const disconnected = (await allEvents('channel.disconnected')).filter((e) => e.data.id === doomed);
     expect(disconnected).toHaveLength(1);
+    expect((disconnected[0].data as { reason?: string }).reason).toBe('credentials_revoked');
   }, 120_000);
 
   it('restores scheduled posts after Redis lost its jobs (reconciler)', async () => {
