@@ -11,6 +11,7 @@ import {
 } from '../meta/graph-api.client';
 import { altTextOf, publicImageUrl } from '../meta/meta-media';
 import { metaTransientTokenError } from '../meta/meta-oauth';
+import { comparableText, copyLimits } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
 import { asArray, asNumber, asObject, asString, asStringArray } from '../provider-json.util';
 import {
@@ -38,11 +39,6 @@ const NAME = 'Facebook';
 /** How far before the publication's start the lookup of a lost answer reaches. */
 const LOOKUP_SLACK_MS = 60_000;
 
-const limitsCopy = (): ChannelLimits => ({
-  ...FACEBOOK_LIMITS,
-  supportedMimeTypes: [...FACEBOOK_LIMITS.supportedMimeTypes],
-});
-const comparable = (text: string) => text.normalize('NFC').replace(/\s+/g, ' ').trim();
 const firstUrl = (text: string) => /https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]]/.exec(text)?.[0];
 
 /** The publish checkpoint of a Page post (docs/adr/0023). */
@@ -295,11 +291,11 @@ export class FacebookProvider implements SocialProvider {
       { fields: 'id,message,created_time,permalink_url', since, limit: 25 },
       'content',
     );
-    const wanted = comparable(input.content);
+    const wanted = comparableText(input.content);
     for (const item of asArray(asObject(res.data)?.data) ?? []) {
       const post = asObject(item);
       const id = asString(post?.id);
-      if (id && comparable(asString(post?.message) ?? '') === wanted) {
+      if (id && comparableText(asString(post?.message) ?? '') === wanted) {
         return { platformPostId: id, url: asString(post?.permalink_url) ?? `https://www.facebook.com/${id}` };
       }
     }
@@ -319,7 +315,7 @@ export class FacebookProvider implements SocialProvider {
       handle: username ? `@${username}` : name,
       avatarUrl: asString(asObject(asObject(page.picture)?.data)?.url) ?? null,
       profileUrl: asString(page.link) ?? `https://www.facebook.com/${id}`,
-      limits: limitsCopy(),
+      limits: copyLimits(FACEBOOK_LIMITS),
       credentials: {
         accessToken: pageToken,
         refreshToken: null,

@@ -24,6 +24,7 @@ import {
   metaTransientTokenError,
   refreshLongLived,
 } from '../meta/meta-oauth';
+import { comparableText, copyLimits } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
 import { asArray, asNumber, asObject, asString } from '../provider-json.util';
 import { CredentialsRevokedError, InvalidCredentialsError, TransientProviderError } from '../provider.errors';
@@ -54,12 +55,6 @@ const NAME = 'Instagram';
 const LOOKUP_SLACK_MS = 60_000;
 /** The only image type Instagram publishes; others are converted first. */
 const JPEG = 'image/jpeg';
-
-const limitsCopy = (): ChannelLimits => ({
-  ...INSTAGRAM_LIMITS,
-  supportedMimeTypes: [...INSTAGRAM_LIMITS.supportedMimeTypes],
-});
-const comparable = (text: string) => text.normalize('NFC').replace(/\s+/g, ' ').trim();
 
 /**
  * The Instagram API with Instagram Login (graph.instagram.com), for professional accounts: an image
@@ -100,7 +95,7 @@ export class InstagramProvider implements SocialProvider {
       handle: `@${username}`,
       avatarUrl: asString(user.profile_picture_url) ?? null,
       profileUrl: `https://www.instagram.com/${username}/`,
-      limits: limitsCopy(),
+      limits: copyLimits(INSTAGRAM_LIMITS),
       credentials: {
         accessToken: creds.accessToken,
         refreshToken: null,
@@ -283,13 +278,13 @@ export class InstagramProvider implements SocialProvider {
       { fields: 'id,caption,timestamp,permalink', limit: 25 },
       'content',
     );
-    const wanted = comparable(input.content);
+    const wanted = comparableText(input.content);
     for (const item of asArray(asObject(res.data)?.data) ?? []) {
       const media = asObject(item);
       const id = asString(media?.id);
       const at = Date.parse(asString(media?.timestamp) ?? '');
       if (!id || (Number.isFinite(at) && at < since)) continue;
-      if (comparable(asString(media?.caption) ?? '') !== wanted) continue;
+      if (comparableText(asString(media?.caption) ?? '') !== wanted) continue;
       return { platformPostId: id, url: asString(media?.permalink) ?? (await this.permalink(api, creds, id)) };
     }
     return null;

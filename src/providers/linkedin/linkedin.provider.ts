@@ -3,6 +3,7 @@ import type { OutboundHttp } from '../../common/http/outbound-http';
 import { oauthConfig } from '../../config/oauth.config';
 import { commonDraftProblems } from '../draft-validation.util';
 import { openExactSize } from '../media-stream.util';
+import { copyLimits } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
 import { asArray, asNumber, asObject, asString } from '../provider-json.util';
 import {
@@ -66,10 +67,6 @@ interface Lookup {
   permitted: boolean;
 }
 
-const limitsCopy = (): ChannelLimits => ({
-  ...LINKEDIN_LIMITS,
-  supportedMimeTypes: [...LINKEDIN_LIMITS.supportedMimeTypes],
-});
 const isOrganization = (urn: string) => urn.startsWith('urn:li:organization:');
 const urlOf = (urn: string) => `https://www.linkedin.com/feed/update/${urn}`;
 
@@ -362,7 +359,7 @@ export class LinkedInProvider implements SocialProvider {
     const stored = asObject(raw) ?? {};
     return {
       ...profile,
-      limits: limitsCopy(),
+      limits: copyLimits(LINKEDIN_LIMITS),
       credentials: {
         accessToken: creds.accessToken,
         refreshToken: stored.refreshToken ?? null,

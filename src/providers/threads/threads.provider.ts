@@ -17,6 +17,7 @@ import {
   metaTransientTokenError,
   refreshLongLived,
 } from '../meta/meta-oauth';
+import { comparableText, copyLimits } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
 import { asArray, asNumber, asObject, asString } from '../provider-json.util';
 import { CredentialsRevokedError, InvalidCredentialsError, TransientProviderError } from '../provider.errors';
@@ -39,12 +40,6 @@ const NAME = 'Threads';
 const VERSION = 'v1.0';
 /** How far before the publication's start the lookup of a lost answer reaches. */
 const LOOKUP_SLACK_MS = 60_000;
-
-const limitsCopy = (): ChannelLimits => ({
-  ...THREADS_LIMITS,
-  supportedMimeTypes: [...THREADS_LIMITS.supportedMimeTypes],
-});
-const comparable = (text: string) => text.normalize('NFC').replace(/\s+/g, ' ').trim();
 
 /**
  * The Threads API (graph.threads.net): posts are media containers (text, image, or a carousel of
@@ -84,7 +79,7 @@ export class ThreadsProvider implements SocialProvider {
       handle: `@${username}`,
       avatarUrl: asString(user.threads_profile_picture_url) ?? null,
       profileUrl: `https://www.threads.com/@${username}`,
-      limits: limitsCopy(),
+      limits: copyLimits(THREADS_LIMITS),
       credentials: {
         accessToken: creds.accessToken,
         refreshToken: null,
@@ -286,11 +281,11 @@ export class ThreadsProvider implements SocialProvider {
       { fields: 'id,text,timestamp,permalink,replied_to', since, limit: 25 },
       'content',
     );
-    const wanted = comparable(input.content);
+    const wanted = comparableText(input.content);
     for (const item of asArray(asObject(res.data)?.data) ?? []) {
       const post = asObject(item);
       const id = asString(post?.id);
-      if (!id || comparable(asString(post?.text) ?? '') !== wanted) continue;
+      if (!id || comparableText(asString(post?.text) ?? '') !== wanted) continue;
       if (parent !== undefined && asString(asObject(post?.replied_to)?.id) !== parent) continue;
       return { platformPostId: id, url: asString(post?.permalink) ?? (await this.permalink(api, creds, id)) };
     }
