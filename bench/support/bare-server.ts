@@ -11,8 +11,9 @@ import { TOKEN_BUCKET_LUA } from '../../src/rate-limit/token-bucket.lua';
  *  - X-API-Key shape + checksum check (isWellFormedApiKey), SHA-256 of the key;
  *  - lookup in a Map with the same 5 s TTL, falling back to SELECT ... FROM api_keys WHERE key_hash=$1;
  *  - lastUsedAt written at most once a minute (as AuthService.touch);
- *  - the same Redis Lua token bucket (defineCommand, key `<prefix>:rl:key:<apiKeyId>`) on a client
- *    configured like RedisClients.client;
+ *  - the same Redis Lua token bucket with its revocation check (defineCommand, keys
+ *    `<prefix>:rl:key:<apiKeyId>` and `<prefix>:auth:revoked:<apiKeyId>`) on a client configured like
+ *    RedisClients.client;
  *  - `limit` validated (integer 1..100), then the same keyset query (workspace, created_at DESC, id DESC,
  *    LIMIT limit+1) through a pg Pool of the app's size;
  *  - the same JSON body ({data: ApiKeyDto[], nextCursor}) and X-RateLimit-* headers.
@@ -53,7 +54,12 @@ interface KeyRow {
 }
 
 type BucketRedis = Redis & {
-  takeToken(key: string, capacity: number, perMinute: number): Promise<[number, number, number, number]>;
+  takeToken(
+    bucket: string,
+    revokedMarker: string,
+    capacity: number,
+    perMinute: number,
+  ): Promise<[number, number, number, number]>;
 };
 
 const TTL_MS = 5_000;
@@ -88,7 +94,7 @@ export async function startBareServer(opts: BareOptions): Promise<BareServer> {
     lazyConnect: true,
   }) as BucketRedis;
   await redis.connect();
-  redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TOKEN_BUCKET_LUA });
+  redis.defineCommand('takeToken', { numberOfKeys: 2, lua: TOKEN_BUCKET_LUA });
 
   const cache = new Map<string, { value: KeyInfo | null; until: number }>();
 
@@ -146,6 +152,7 @@ export async function startBareServer(opts: BareOptions): Promise<BareServer> {
     try {
       [allowed, remaining, resetAtMs, retryAfterMs] = await redis.takeToken(
         `rl:key:${auth.apiKeyId}`,
+        `auth:revoked:${auth.apiKeyId}`,
         burst,
         perMinute,
       );

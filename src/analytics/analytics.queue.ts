@@ -2,6 +2,7 @@ import { BullModule, InjectQueue } from '@nestjs/bull';
 import { DynamicModule, Injectable } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import { boundedQueueCall } from '../queue/bounded-queue-call';
+import { stopTakingJobs } from '../queue/stop-taking';
 
 export const ANALYTICS_QUEUE = 'analytics';
 export const COLLECT_POST_JOB = 'collect-post';
@@ -33,7 +34,7 @@ export class AnalyticsQueue {
 
   /** Stops taking new jobs in this process (jobs running here go on): the first step of the SIGTERM drain. */
   stopTaking(): Promise<void> {
-    return this.queue.pause(true, true);
+    return stopTakingJobs(this.queue);
   }
 
   /** Stops taking jobs and resolves once the ones running here have finished (Bull's close waits for them). */

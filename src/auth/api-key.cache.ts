@@ -11,13 +11,23 @@ interface Entry {
 const TTL_MS = 5_000;
 const MAX_ENTRIES = 50_000;
 const CHANNEL = 'auth:invalidate';
+/** The revocation marker outlives every cache entry that may still hold the key. */
+const MARKER_TTL_MS = 2 * TTL_MS;
+
+/** Redis key that exists for a while after key `apiKeyId` was revoked (checked by the rate-limit script). */
+export function revokedKeyMarker(apiKeyId: string): string {
+  return `auth:revoked:${apiKeyId}`;
+}
 
 /**
  * A short-lived in-process cache of key lookups (by hash). Entries live at most 5 s, so a
- * revocation reaches every instance within 5 s even if Redis is down; with Redis up, a pub/sub
- * message evicts the entry everywhere at once. The process subscribes before it serves (start-up
- * waits for the subscription), and forgets every entry when its subscriber connection comes back
- * after a drop, since revocations published meanwhile never reached it.
+ * revocation reaches every instance within 5 s even if Redis is down. With Redis up it takes effect
+ * on the very next request everywhere: revoking sets a marker key (`revokedKeyMarker`) that the
+ * per-request rate-limit script checks in the same round trip, and a pub/sub message evicts the
+ * entry from every instance (delivery is asynchronous, so the marker covers the moments before it
+ * arrives). The process subscribes before it serves (start-up waits for the subscription), and
+ * forgets every entry when its subscriber connection comes back after a drop, since revocations
+ * published meanwhile never reached it.
  */
 @Injectable()
 export class ApiKeyCache implements OnModuleInit {
@@ -42,10 +52,14 @@ export class ApiKeyCache implements OnModuleInit {
     this.entries.set(hash, { value });
   }
 
-  async invalidate(hash: string): Promise<void> {
+  async invalidate(hash: string, apiKeyId: string): Promise<void> {
     this.entries.delete(hash);
     try {
-      await this.redis.client.publish(this.redis.channel(CHANNEL), hash);
+      await this.redis.client
+        .multi()
+        .set(revokedKeyMarker(apiKeyId), '1', 'PX', MARKER_TTL_MS)
+        .publish(this.redis.channel(CHANNEL), hash)
+        .exec();
     } catch (err) {
       this.logger.warn(
         `Could not broadcast key revocation (other instances expire it within 5 s): ${(err as Error).message}`,

@@ -136,7 +136,7 @@ export class ApiKeysService {
       await this.keys.update({ id: key.id, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
       key.revokedAt = new Date();
     }
-    await this.cache.invalidate(key.keyHash);
+    await this.cache.invalidate(key.keyHash, key.id);
     return key;
   }
 

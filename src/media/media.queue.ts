@@ -2,6 +2,7 @@ import { BullModule, InjectQueue } from '@nestjs/bull';
 import { DynamicModule, Injectable, Logger } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import { boundedQueueCall } from '../queue/bounded-queue-call';
+import { stopTakingJobs } from '../queue/stop-taking';
 
 export const MEDIA_QUEUE = 'media';
 export const IMPORT_URL_JOB = 'import-url';
@@ -67,7 +68,9 @@ export class MediaQueue {
   async drain(timeoutMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      this.queue.close().catch(() => undefined),
+      stopTakingJobs(this.queue)
+        .then(() => this.queue.close())
+        .catch(() => undefined),
       new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
     ]);
     clearTimeout(timer);

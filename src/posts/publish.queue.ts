@@ -4,6 +4,7 @@ import { ConfigType } from '@nestjs/config';
 import type { Job, Queue } from 'bull';
 import { publishingConfig } from '../config';
 import { boundedQueueCall } from '../queue/bounded-queue-call';
+import { stopTakingJobs } from '../queue/stop-taking';
 
 export const PUBLISH_QUEUE = 'publish';
 export const PUBLISH_JOB = 'publish-target';
@@ -97,7 +98,7 @@ export class PublishQueue {
 
   /** Stops taking new jobs in this process (jobs running here go on): the first step of the SIGTERM drain. */
   stopTaking(): Promise<void> {
-    return this.queue.pause(true, true);
+    return stopTakingJobs(this.queue);
   }
 
   /** Stops taking jobs and resolves once the ones running here have finished (Bull's close waits for them). */

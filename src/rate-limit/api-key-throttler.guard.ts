@@ -10,6 +10,7 @@ import {
   getStorageToken,
 } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { revokedKeyMarker } from '../auth/api-key.cache';
 import { AppError } from '../common/errors';
 import { rateLimitConfig } from '../config';
 import { RedisTokenBucketStorage } from './redis-token-bucket.storage';
@@ -51,7 +52,10 @@ export class ApiKeyThrottlerGuard extends ThrottlerGuard {
       `key:${auth.apiKeyId}`,
       burst,
       perMinute,
+      revokedKeyMarker(auth.apiKeyId),
     );
+    // Revoked on another instance moments ago, and still in this one's cache: refused all the same.
+    if (record.revoked) throw new AppError('UNAUTHORIZED', 'Invalid API key');
     const headers = {
       'X-RateLimit-Limit': perMinute,
       'X-RateLimit-Remaining': record.isBlocked ? 0 : record.remaining,

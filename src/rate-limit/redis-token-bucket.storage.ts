@@ -13,10 +13,17 @@ export interface TokenBucketRecord extends ThrottlerStorageRecord {
   retryAfterMs: number;
   /** True when Redis could not be asked and the request was let through. */
   failedOpen: boolean;
+  /** True when the key's revocation marker exists: the request must be refused as unauthenticated. */
+  revoked: boolean;
 }
 
 type BucketRedis = Redis & {
-  takeToken(key: string, capacity: number, perMinute: number): Promise<[number, number, number, number]>;
+  takeToken(
+    bucket: string,
+    revokedMarker: string,
+    capacity: number,
+    perMinute: number,
+  ): Promise<[number, number, number, number]>;
 };
 
 /**
@@ -31,7 +38,7 @@ export class RedisTokenBucketStorage implements ThrottlerStorage {
   private lastFailureLog = 0;
 
   constructor(@Inject(REDIS) redis: Redis) {
-    redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TOKEN_BUCKET_LUA });
+    redis.defineCommand('takeToken', { numberOfKeys: 2, lua: TOKEN_BUCKET_LUA });
     this.redis = redis as BucketRedis;
   }
 
@@ -40,10 +47,15 @@ export class RedisTokenBucketStorage implements ThrottlerStorage {
     return this.take(key, limit, perMinute);
   }
 
-  async take(key: string, capacity: number, perMinute: number): Promise<TokenBucketRecord> {
+  /**
+   * Takes a token from bucket `key`. With `revokedMarker`, the same script first checks that key and
+   * answers `revoked` when it exists, so the check costs no extra round trip.
+   */
+  async take(key: string, capacity: number, perMinute: number, revokedMarker = ''): Promise<TokenBucketRecord> {
     try {
       const [allowed, remaining, resetAtMs, retryAfterMs] = await this.redis.takeToken(
         `rl:${key}`,
+        revokedMarker,
         capacity,
         perMinute,
       );
@@ -57,6 +69,7 @@ export class RedisTokenBucketStorage implements ThrottlerStorage {
         resetAtMs,
         retryAfterMs,
         failedOpen: false,
+        revoked: allowed === -1,
       };
     } catch (err) {
       const now = Date.now();
@@ -73,6 +86,7 @@ export class RedisTokenBucketStorage implements ThrottlerStorage {
         resetAtMs: now,
         retryAfterMs: 0,
         failedOpen: true,
+        revoked: false,
       };
     }
   }

@@ -2,6 +2,7 @@ import { BullModule, InjectQueue } from '@nestjs/bull';
 import { DynamicModule, Injectable } from '@nestjs/common';
 import type { Job, JobOptions, Queue } from 'bull';
 import { boundedQueueCall, queueReady } from '../queue/bounded-queue-call';
+import { stopTakingJobs } from '../queue/stop-taking';
 
 /** The Bull queue of delivery attempts; owned by the webhooks module (nothing else touches it). */
 export const WEBHOOK_QUEUE = 'webhooks';
@@ -82,7 +83,7 @@ export class WebhookQueue {
 
   /** Stops taking new jobs in this process (jobs running here go on): the first step of the SIGTERM drain. */
   stopTaking(): Promise<void> {
-    return this.queue.pause(true, true);
+    return stopTakingJobs(this.queue);
   }
 
   /** Stops taking jobs and resolves once the ones running here have finished (Bull's close waits for them). */

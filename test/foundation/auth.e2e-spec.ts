@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { revokedKeyMarker } from '../../src/auth/api-key.cache';
 import { generateApiKey } from '../../src/auth/api-key.format';
+import { RedisClients } from '../../src/redis/redis.module';
 import { TestApp } from '../support/test-app';
 
 describe('API keys and authentication', () => {
@@ -57,6 +59,17 @@ describe('API keys and authentication', () => {
     const listed = await t.request('GET', '/api/api-keys', { key: a.key });
     const entry = listed.body.data.find((k: { id: string }) => k.id === created.body.id);
     expect(entry.revokedAt).not.toBeNull();
+  });
+
+  it("refuses a key revoked on another instance before that instance's eviction message arrives here", async () => {
+    const created = await t.request('POST', '/api/api-keys', { key: a.key, body: { name: 'elsewhere' } });
+    const victim: string = created.body.key;
+    expect((await t.request('GET', '/api/api-keys', { key: victim })).status).toBe(200); // cached here now
+    // What another instance's revocation leaves in Redis before its pub/sub message is delivered.
+    await t.app.get(RedisClients).client.set(revokedKeyMarker(created.body.id), '1', 'PX', 10_000);
+    const res = await t.request('GET', '/api/api-keys', { key: victim });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: 'UNAUTHORIZED', message: 'Invalid API key' });
   });
 
   it('stores only a SHA-256 hash of the key', async () => {

@@ -40,7 +40,11 @@ describe('API key cache across processes', () => {
   it('evicts an entry on the other process when a key is revoked on one', async () => {
     b.set('hash-1', entry('k1'));
     a.set('hash-1', entry('k1'));
-    await a.invalidate('hash-1');
+    await a.invalidate('hash-1', 'k1');
+    // The marker the rate-limit script checks, for the moments before the message arrives.
+    const marker = await clients[0].client.pttl('auth:revoked:k1'); // the client adds its prefix
+    expect(marker).toBeGreaterThan(5_000);
+    expect(marker).toBeLessThanOrEqual(10_000);
     expect(a.get('hash-1')).toBeUndefined();
     await waitFor(
       async () => b.get('hash-1'),
@@ -53,7 +57,7 @@ describe('API key cache across processes', () => {
   it('forgets every entry when its subscriber reconnects after an outage (revocations may have been lost)', async () => {
     await redis.stop();
     b.set('hash-2', entry('k2')); // cached while Redis is down: a revocation now never reaches b
-    await a.invalidate('hash-2'); // logs that it could not broadcast
+    await a.invalidate('hash-2', 'k2'); // logs that it could not broadcast
     await redis.start();
     // Well within the 5 s an entry lives: the reconnection, not the expiry, empties the cache.
     await waitFor(
@@ -66,7 +70,7 @@ describe('API key cache across processes', () => {
     b.set('hash-3', entry('k3'));
     await waitFor(
       async () => {
-        await a.invalidate('hash-3');
+        await a.invalidate('hash-3', 'k3');
         return b.get('hash-3');
       },
       (e) => e === undefined,
