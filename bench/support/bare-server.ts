@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { hashApiKey, isWellFormedApiKey } from '../../src/auth/api-key.format';
 import { encodeCursor } from '../../src/common/pagination/pagination';
-import { TOKEN_BUCKET_LUA } from '../../src/rate-limit/token-bucket.lua';
+import { BucketRedis, TOKEN_BUCKET_LUA } from '../../src/rate-limit/token-bucket.lua';
 
 /**
  * The baseline: plain Fastify doing, per request, the same I/O and the same work as
@@ -52,15 +52,6 @@ interface KeyRow {
   /** created_at at microsecond precision, for the cursor (as the service's lists issue it). */
   cursor_at?: string;
 }
-
-type BucketRedis = Redis & {
-  takeToken(
-    bucket: string,
-    revokedMarker: string,
-    capacity: number,
-    perMinute: number,
-  ): Promise<[number, number, number, number]>;
-};
 
 const TTL_MS = 5_000;
 const LAST_USED_EVERY_MS = 60_000;

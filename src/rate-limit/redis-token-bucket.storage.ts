@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { REDIS } from '../redis/redis.module';
-import { TOKEN_BUCKET_LUA } from './token-bucket.lua';
+import { BucketRedis, TOKEN_BUCKET_LUA } from './token-bucket.lua';
 
 /** What ThrottlerStorage.increment returns (its public type, not an import from the package's dist). */
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
@@ -16,15 +16,6 @@ export interface TokenBucketRecord extends ThrottlerStorageRecord {
   /** True when the key's revocation marker exists: the request must be refused as unauthenticated. */
   revoked: boolean;
 }
-
-type BucketRedis = Redis & {
-  takeToken(
-    bucket: string,
-    revokedMarker: string,
-    capacity: number,
-    perMinute: number,
-  ): Promise<[number, number, number, number]>;
-};
 
 /**
  * @nestjs/throttler storage backed by one atomic Redis Lua token bucket.

@@ -1,3 +1,5 @@
+import type Redis from 'ioredis';
+
 /**
  * Atomic token bucket in Redis. KEYS[1] = bucket hash, KEYS[2] (optional) = the key's revocation
  * marker; ARGV = capacity, perMinute[, nowMs].
@@ -37,3 +39,13 @@ redis.call('HSET', KEYS[1], 't', string.format('%.17g', tokens), 'u', now)
 redis.call('PEXPIRE', KEYS[1], full + 1000)
 return {allowed, math.floor(tokens), now + full, retry}
 `;
+
+/** A Redis client on which TOKEN_BUCKET_LUA is defined as `takeToken` (defineCommand, two keys). */
+export type BucketRedis = Redis & {
+  takeToken(
+    bucket: string,
+    revokedMarker: string,
+    capacity: number,
+    perMinute: number,
+  ): Promise<[allowed: number, remaining: number, resetAtMs: number, retryAfterMs: number]>;
+};
