@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { RedisClients } from '../redis/redis.module';
+import { revokedKeyMarker } from './api-key.format';
 import { AuthContext } from './workspace.decorator';
 
 interface Entry {
@@ -13,11 +14,6 @@ const MAX_ENTRIES = 50_000;
 const CHANNEL = 'auth:invalidate';
 /** The revocation marker outlives every cache entry that may still hold the key. */
 const MARKER_TTL_MS = 2 * TTL_MS;
-
-/** Redis key that exists for a while after key `apiKeyId` was revoked (checked by the rate-limit script). */
-export function revokedKeyMarker(apiKeyId: string): string {
-  return `auth:revoked:${apiKeyId}`;
-}
 
 /**
  * A short-lived in-process cache of key lookups (by hash). Entries live at most 5 s, so a

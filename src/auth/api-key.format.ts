@@ -85,3 +85,12 @@ export function hashApiKey(key: string): string {
 export function displayPrefix(key: string): string {
   return key.slice(0, headOf(key).length + DISPLAY_BODY_LENGTH);
 }
+
+/**
+ * The Redis key that exists for a while after API key `apiKeyId` was revoked (ApiKeyCache sets it; the
+ * rate-limit script checks it on every request, so other instances refuse the key before their cache
+ * hears of the revocation).
+ */
+export function revokedKeyMarker(apiKeyId: string): string {
+  return `auth:revoked:${apiKeyId}`;
+}

@@ -10,7 +10,7 @@ import {
   getStorageToken,
 } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { revokedKeyMarker } from '../auth/api-key.cache';
+import { revokedKeyMarker } from '../auth/api-key.format';
 import { AppError } from '../common/errors';
 import { rateLimitConfig } from '../config';
 import { RedisTokenBucketStorage } from './redis-token-bucket.storage';

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { revokedKeyMarker } from '../../src/auth/api-key.cache';
-import { generateApiKey } from '../../src/auth/api-key.format';
+import { generateApiKey, revokedKeyMarker } from '../../src/auth/api-key.format';
 import { RedisClients } from '../../src/redis/redis.module';
 import { TestApp } from '../support/test-app';
 
