@@ -1,7 +1,7 @@
 import fastify, { FastifyInstance, FastifyReply } from 'fastify';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
-import { hashApiKey, isWellFormedApiKey } from '../../src/auth/api-key.format';
+import { hashApiKey, isWellFormedApiKey, revokedKeyMarker } from '../../src/auth/api-key.format';
 import { encodeCursor } from '../../src/common/pagination/pagination';
 import { BucketRedis, TOKEN_BUCKET_LUA } from '../../src/rate-limit/token-bucket.lua';
 
@@ -143,7 +143,7 @@ export async function startBareServer(opts: BareOptions): Promise<BareServer> {
     try {
       [allowed, remaining, resetAtMs, retryAfterMs] = await redis.takeToken(
         `rl:key:${auth.apiKeyId}`,
-        `auth:revoked:${auth.apiKeyId}`,
+        revokedKeyMarker(auth.apiKeyId),
         burst,
         perMinute,
       );

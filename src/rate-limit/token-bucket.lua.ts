@@ -5,9 +5,10 @@ import type Redis from 'ioredis';
  * marker; ARGV = capacity, perMinute[, nowMs].
  * Uses the server clock (TIME), so every instance agrees on time; `nowMs` exists for the property
  * test that runs this script against takeToken() in token-bucket.ts, step by step.
- * Returns {allowed (0/1), remaining, resetAtMs, retryAfterMs}, or {-1, 0, 0, 0} when the marker exists:
- * the key was revoked moments ago and this instance may still hold it in its cache (see ApiKeyCache). The token count is stored with 17
- * significant digits, so a stored double reads back exactly.
+ * Returns {allowed (0/1), remaining, resetAtMs, retryAfterMs}, or {-1, 0, 0, 0} when the marker
+ * exists: the key was revoked moments ago and this instance may still hold it in its cache (see
+ * ApiKeyCache). The token count is stored with 17 significant digits, so a stored double reads back
+ * exactly.
  */
 export const TOKEN_BUCKET_LUA = `
 if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then return {-1, 0, 0, 0} end

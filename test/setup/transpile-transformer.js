@@ -9,6 +9,7 @@
  * ts-jest entry with other options would share the first one's.
  */
 const { createHash } = require('node:crypto');
+const { readFileSync } = require('node:fs');
 const ts = require('typescript');
 const { compilerOptions } = require('../../tsconfig.json');
 
@@ -17,7 +18,7 @@ const { options, errors } = ts.convertCompilerOptionsFromJson(
   process.cwd(),
 );
 if (errors.length) throw new Error(ts.flattenDiagnosticMessageText(errors[0].messageText, '\n'));
-const configKey = `${ts.version}\0${JSON.stringify(options)}\0${require('node:fs').readFileSync(__filename, 'utf8')}`;
+const configKey = `${ts.version}\0${JSON.stringify(options)}\0${readFileSync(__filename, 'utf8')}`;
 
 module.exports = {
   getCacheKey(source, path) {
