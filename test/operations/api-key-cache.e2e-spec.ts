@@ -4,6 +4,7 @@
  * other through pub/sub, and a process whose subscriber connection dropped forgets every entry when it
  * comes back, since revocations published meanwhile never reached it.
  */
+import { once } from 'node:events';
 import { ApiKeyCache } from '../../src/auth/api-key.cache';
 import { RedisClients } from '../../src/redis/redis.module';
 import { PrivateRedis } from '../support/private-redis';
@@ -31,6 +32,8 @@ describe('API key cache across processes', () => {
     [a, b] = clients.map((c) => new ApiKeyCache(c));
     // Start-up resolves once subscribed: nothing published after it is missed.
     await Promise.all([a.onModuleInit(), b.onModuleInit()]);
+    // The command connections (no offline queue) connect on their own; revocations need them up.
+    await Promise.all(clients.map((c) => (c.client.status === 'ready' ? Promise.resolve() : once(c.client, 'ready'))));
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.onApplicationShutdown()));

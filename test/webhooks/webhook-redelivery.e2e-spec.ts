@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EventType } from '../../src/events/event.entity';
 import { EventsService } from '../../src/events/events.service';
+import { waitFor } from '../support/publishing-env';
 import { syntheticEvent } from '../support/synthetic-event';
 import { TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -110,6 +111,17 @@ describe('webhook redelivery and replay', () => {
     await record(ws.workspaceId, 'post.failed', { id: 'r-2' });
     await record(ws.workspaceId, 'post.published', { id: 'r-3' });
     const to = new Date(Date.now() + 1000).toISOString();
+    // The relay has passed them on (to nobody) before the endpoint exists; else it could hand the
+    // newest one to the new endpoint itself, and the replay would find it already pending.
+    await waitFor(
+      () =>
+        t.dataSource.query(`SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND dispatched_at IS NULL`, [
+          ws.workspaceId,
+        ]),
+      (rows: Array<{ n: number }>) => rows[0].n === 0,
+      10_000,
+      50,
+    );
     const hook = await subscribe(ws.key, '/replay', { events: ['post.published'] });
 
     const res = await t.request('POST', `/api/webhooks/${hook.id}/replay`, { key: ws.key, body: { from, to } });
