@@ -105,12 +105,18 @@ describe('console on a phone (375 px)', () => {
   });
 
   it('API keys: a new key shown once, the list with its Revoke action, and the revoke confirmation', async () => {
+    // A second workspace puts the workspace switcher in the header of every page from here on.
+    const second = await t.createWorkspace('phone-second-workspace');
+    const users = t.app.get(UsersService);
+    await users.addMembership((await users.findByEmail('phone-owner@example.com'))!.id, second.workspaceId, 'member');
     await page.goto(`${t.baseUrl}/console/keys`);
     await page.locator('input[name="name"]').fill('phone key with a long name for narrow screens');
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.waitForURL('**/console/keys');
     await shot('03-key-created', (p) => [p.getByTestId('new-api-key'), p.getByRole('button', { name: 'Copy' })]);
     await open('/console/keys', '04-keys', (p) => [
+      p.getByLabel('Workspace'),
+      p.getByRole('button', { name: 'Switch' }),
       p.getByTestId('api-key-row').getByRole('link', { name: /Revoke/ }),
       p.getByTestId('api-key-row').locator('td'),
       p.getByRole('button', { name: 'Create key' }),
