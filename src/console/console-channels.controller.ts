@@ -8,23 +8,34 @@ import { AppError } from '../common/errors';
 import { consoleConfig } from '../config';
 import { OAuthAppsService } from '../oauth/oauth-apps.service';
 import { OAuthService } from '../oauth/oauth.service';
-import { PROVIDER_PLUGINS, ProviderId } from '../providers/provider.list';
+import type { ProviderDto } from '../providers/dto/provider.dto';
+import type { ProviderId } from '../providers/provider.list';
+import { ProviderRegistry } from '../providers/provider.registry';
+import { ProvidersService } from '../providers/providers.service';
+import { SandboxPostDto } from '../providers/sandbox/dto/sandbox-post.dto';
+import { SandboxService } from '../providers/sandbox/sandbox.service';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleGuard } from './console.guard';
 import { consoleCsp, fields, redirect, sendPage } from './console-http';
 import { ConsolePagesService } from './console-pages.service';
-import { credentialFields, credentialValue } from './credential-fields';
-import { OAuthButton, ProviderForm, channelsPage, chooseTargetsPage } from './views/channels.page';
+import { CredentialField, credentialFields, credentialValue } from './credential-fields';
+import {
+  channelsPage,
+  chooseTargetsPage,
+  connectHref,
+  connectPage,
+  disconnectChannelPage,
+  sandboxTimelinePage,
+} from './views/channels.page';
 
 const CREDENTIAL_PREFIX = 'credentials.';
-const OAUTH_PLUGINS = PROVIDER_PLUGINS.filter((p) => p.connectKind === 'oauth');
-/** The network's name for people (`mastodon` -> `Mastodon`). */
-const displayName = (id: string) => PROVIDER_PLUGINS.find((p) => p.id === id)?.displayName ?? id;
+const TIMELINE_LIMIT = 100;
 
 /**
- * Channels: list, connect (forms generated from each provider's credentials schema; a button per
- * OAuth network that runs its authorization and, when it reaches several accounts, a page to choose
- * them), disconnect.
+ * Channels: list; a tile per network (from the provider registry, as `GET /api/providers` lists
+ * them) leading to its connect page (a form generated from the credentials schema, or a button that
+ * runs the network's authorization and, when it reaches several accounts, a page to choose them);
+ * disconnect behind a confirmation; a sandbox channel's timeline.
  */
 @ApiExcludeController()
 @Public()
@@ -32,38 +43,52 @@ const displayName = (id: string) => PROVIDER_PLUGINS.find((p) => p.id === id)?.d
 @UseGuards(ConsoleGuard)
 @UseFilters(ConsoleExceptionFilter)
 export class ConsoleChannelsController {
-  private readonly forms: ProviderForm[];
+  /** Connect-form fields of each credentials-based network, read once from its schema. */
+  private readonly forms = new Map<string, CredentialField[]>();
 
   constructor(
     private readonly pages: ConsolePagesService,
     private readonly channels: ChannelsService,
+    private readonly providers: ProvidersService,
+    private readonly registry: ProviderRegistry,
+    private readonly sandbox: SandboxService,
     private readonly oauth: OAuthService,
     private readonly oauthApps: OAuthAppsService,
     @Inject(consoleConfig.KEY) private readonly cfg: ConfigType<typeof consoleConfig>,
-  ) {
-    // Every credentials-based network registered in the provider list gets a form.
-    this.forms = PROVIDER_PLUGINS.filter((p) => p.connectKind === 'credentials').map((p) => ({
-      id: p.id,
-      name: p.displayName,
-      fields: credentialFields(p.credentials),
-    }));
-  }
+  ) {}
 
   @Get()
   async list(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const flash = this.pages.takeFlash(req, reply);
     const page = await this.channels.list(this.pages.actor(req).workspaceId, { limit: 100 });
     const ctx = await this.pages.context(req, reply, 'channels');
-    const oauth: OAuthButton[] = OAUTH_PLUGINS.map((p) => ({
-      id: p.id,
-      name: p.displayName,
-      enabled: this.oauthApps.find(p.id) !== null,
-    }));
-    // The OAuth buttons' forms end on the networks' consent pages (a redirect the browser checks too).
-    void reply.header('content-security-policy', consoleCsp(this.consentOrigins()));
     sendPage(
       reply,
-      channelsPage(ctx, { channels: page.data, providers: this.forms, oauth, error: flash.error, ok: flash.ok }),
+      channelsPage(ctx, { channels: page.data, networks: this.providers.list(), error: flash.error, ok: flash.ok }),
+    );
+  }
+
+  /** One network's connect page: the tile's target. */
+  @Get('connect/:provider')
+  async connectForm(
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('provider') provider: string,
+  ): Promise<void> {
+    const network = this.network(provider);
+    const flash = this.pages.takeFlash(req, reply);
+    const ctx = await this.pages.context(req, reply, 'channels');
+    const app = network.connect === 'oauth' ? this.oauthApps.find(network.id) : null;
+    // The button's form ends on the network's consent page (a redirect the browser checks too).
+    if (app)
+      void reply.header('content-security-policy', consoleCsp([new URL(app.spec.authorizeUrl(app.hosts)).origin]));
+    sendPage(
+      reply,
+      connectPage(ctx, {
+        network,
+        fields: network.connect === 'credentials' ? this.fields(network.id) : null,
+        error: flash.error,
+      }),
     );
   }
 
@@ -71,10 +96,10 @@ export class ConsoleChannelsController {
   async connect(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const body = (req.body ?? {}) as Record<string, string | string[]>;
     const provider = typeof body.provider === 'string' ? body.provider : '';
-    const form = this.forms.find((f) => f.id === provider);
-    if (!form) throw AppError.validation('provider: unknown network');
+    const network = this.providers.list().find((n) => n.id === provider && n.connect === 'credentials');
+    if (!network) throw AppError.validation('provider: unknown network');
     const credentials: Record<string, unknown> = {};
-    for (const f of form.fields) {
+    for (const f of this.fields(network.id)) {
       const raw = body[`${CREDENTIAL_PREFIX}${f.name}`];
       const value = credentialValue(f, (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '');
       if (value !== undefined) credentials[f.name] = value;
@@ -82,15 +107,16 @@ export class ConsoleChannelsController {
     try {
       const { channel, created } = await this.channels.connect(
         this.pages.actor(req).workspaceId,
-        form.id as ProviderId,
+        network.id as ProviderId,
         credentials,
       );
       this.pages.setFlash(req, reply, {
-        ok: `${created ? 'Connected' : 'Reconnected'} ${form.name} account ${channel.handle}.`,
+        ok: `${created ? 'Connected' : 'Reconnected'} ${network.name} account ${channel.handle}.`,
       });
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'VALIDATION_ERROR') throw err;
-      this.pages.setFlash(req, reply, { error: `Could not connect ${form.name}: ${err.message}` });
+      this.pages.setFlash(req, reply, { error: `Could not connect ${network.name}: ${err.message}` });
+      return redirect(reply, connectHref(network.id));
     }
     redirect(reply, '/console/channels');
   }
@@ -102,20 +128,20 @@ export class ConsoleChannelsController {
     @Res() reply: FastifyReply,
     @Param('provider') provider: string,
   ): Promise<void> {
-    const plugin = OAUTH_PLUGINS.find((p) => p.id === provider);
-    if (!plugin) throw AppError.notFound('Network');
+    const network = this.network(provider);
+    if (network.connect !== 'oauth') throw AppError.notFound('Network');
     try {
       const start = await this.oauth.start(
         this.pages.actor(req).workspaceId,
-        plugin.id,
+        network.id,
         `${this.cfg.url}/channels/oauth/return`,
         { trustedRedirect: true }, // built here from CONSOLE_URL, not given by a client
       );
       redirect(reply, start.authorizationUrl);
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'VALIDATION_ERROR') throw err;
-      this.pages.setFlash(req, reply, { error: `Could not connect ${plugin.displayName}: ${err.message}` });
-      redirect(reply, '/console/channels');
+      this.pages.setFlash(req, reply, { error: `Could not connect ${network.name}: ${err.message}` });
+      redirect(reply, connectHref(network.id));
     }
   }
 
@@ -133,7 +159,9 @@ export class ConsoleChannelsController {
     if (channelId) {
       const channel = await this.channels.get(this.pages.actor(req).workspaceId, channelId).catch(() => null);
       this.pages.setFlash(req, reply, {
-        ok: channel ? `Connected ${displayName(channel.provider)} account ${channel.handle}.` : 'Account connected.',
+        ok: channel
+          ? `Connected ${this.displayName(channel.provider)} account ${channel.handle}.`
+          : 'Account connected.',
       });
     } else {
       this.pages.setFlash(req, reply, {
@@ -160,7 +188,7 @@ export class ConsoleChannelsController {
       reply,
       chooseTargetsPage(ctx, {
         connectionId: pending.id,
-        network: OAUTH_PLUGINS.find((p) => p.id === pending.provider)?.displayName ?? pending.provider,
+        network: this.displayName(pending.provider),
         targets: pending.targets,
         expiresAt: pending.expiresAt,
         error: flash.error,
@@ -179,13 +207,24 @@ export class ConsoleChannelsController {
     try {
       const saved = await this.oauth.chooseTargets(this.pages.actor(req).workspaceId, id, targetIds);
       this.pages.setFlash(req, reply, {
-        ok: `Connected ${saved.map((s) => `${displayName(s.channel.provider)} account ${s.channel.handle}`).join(', ')}.`,
+        ok: `Connected ${saved.map((s) => `${this.displayName(s.channel.provider)} account ${s.channel.handle}`).join(', ')}.`,
       });
     } catch (err) {
       if (!(err instanceof AppError) || !['VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT'].includes(err.code)) throw err;
       this.pages.setFlash(req, reply, { error: `Could not connect the accounts: ${err.message}` });
     }
     redirect(reply, '/console/channels');
+  }
+
+  @Get(':id/disconnect')
+  async confirmDisconnect(
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('id') id: string,
+  ): Promise<void> {
+    const channel = await this.channels.get(this.pages.actor(req).workspaceId, id);
+    const ctx = await this.pages.context(req, reply, 'channels');
+    sendPage(reply, disconnectChannelPage(ctx, channel, this.displayName(channel.provider)));
   }
 
   @Post(':id/disconnect')
@@ -195,11 +234,41 @@ export class ConsoleChannelsController {
     redirect(reply, '/console/channels');
   }
 
-  /** Origins of the enabled OAuth networks' consent pages. */
-  private consentOrigins(): string[] {
-    return OAUTH_PLUGINS.flatMap((p) => {
-      const app = this.oauthApps.find(p.id);
-      return app ? [new URL(app.spec.authorizeUrl(app.hosts)).origin] : [];
-    });
+  /** A sandbox channel's timeline: where the Posts page's "view" links of sandbox targets lead. */
+  @Get(':id/timeline')
+  async timeline(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+    const workspaceId = this.pages.actor(req).workspaceId;
+    const channel = await this.channels.get(workspaceId, id);
+    const page = await this.sandbox.timeline(workspaceId, channel.id, { limit: TIMELINE_LIMIT });
+    const ctx = await this.pages.context(req, reply, 'channels');
+    sendPage(
+      reply,
+      sandboxTimelinePage(ctx, {
+        channel,
+        posts: page.data.map((p) => SandboxPostDto.from(p)),
+        more: page.nextCursor !== null,
+      }),
+    );
+  }
+
+  /** A registered network as `GET /api/providers` lists it; 404 for any other name. */
+  private network(id: string): ProviderDto {
+    const network = this.providers.list().find((n) => n.id === id);
+    if (!network) throw AppError.notFound('Network');
+    return network;
+  }
+
+  private fields(id: string): CredentialField[] {
+    let fields = this.forms.get(id);
+    if (!fields) {
+      fields = credentialFields(this.registry.plugin(id).credentials);
+      this.forms.set(id, fields);
+    }
+    return fields;
+  }
+
+  /** The network's name for people (`mastodon` -> `Mastodon`). */
+  private displayName(id: string): string {
+    return this.registry.has(id) ? this.registry.plugin(id).displayName : id;
   }
 }

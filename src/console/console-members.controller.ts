@@ -9,14 +9,14 @@ import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleGuard, ConsoleOwnersOnly } from './console.guard';
 import { field, redirect, sendPage } from './console-http';
 import { ConsolePagesService } from './console-pages.service';
-import { membersPage } from './views/members.page';
+import { membersPage, removeMemberPage, revokeInvitationPage } from './views/members.page';
 
 function role(value: string): Role {
   if (!ROLES.includes(value as Role)) throw AppError.validation(`role: must be one of ${ROLES.join(', ')}`);
   return value as Role;
 }
 
-/** Members (owners only): invite by one-time link, change role, remove. */
+/** Members (owners only): invite by one-time link, revoke an open invitation, change role, remove. */
 @ApiExcludeController()
 @Public()
 @Controller('console/members')
@@ -82,6 +82,18 @@ export class ConsoleMembersController {
     );
   }
 
+  @Get(':userId/remove')
+  async confirmRemove(
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('userId') userId: string,
+  ): Promise<void> {
+    const members = await this.users.listMembers(this.pages.actor(req).workspaceId);
+    const member = members.find((m) => m.userId === userId);
+    if (!member) throw AppError.notFound('Member');
+    sendPage(reply, removeMemberPage(await this.pages.context(req, reply, 'members'), member));
+  }
+
   @Post(':userId/remove')
   async remove(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('userId') userId: string): Promise<void> {
     await this.guarded(
@@ -90,6 +102,27 @@ export class ConsoleMembersController {
       () => this.users.removeMember(this.pages.actor(req).workspaceId, userId),
       'Member removed.',
     );
+  }
+
+  @Get('invitations/:id/revoke')
+  async confirmRevokeInvitation(
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('id') id: string,
+  ): Promise<void> {
+    const invitation = await this.users.getOpenInvitation(this.pages.actor(req).workspaceId, id);
+    sendPage(reply, revokeInvitationPage(await this.pages.context(req, reply, 'members'), invitation));
+  }
+
+  @Post('invitations/:id/revoke')
+  async revokeInvitation(
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('id') id: string,
+  ): Promise<void> {
+    await this.users.revokeInvitation(this.pages.actor(req).workspaceId, id);
+    this.pages.setFlash(req, reply, { ok: 'Invitation revoked: its link no longer works.' });
+    redirect(reply, '/console/members');
   }
 
   /** Runs a change; a refusal (last owner) becomes a notice on the page. */

@@ -12,14 +12,14 @@ import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleGuard } from './console.guard';
 import { field, fields, redirect, sendPage } from './console-http';
 import { ConsolePagesService, validateForm } from './console-pages.service';
-import { webhookDeliveriesPage, webhooksPage } from './views/webhooks.page';
+import { deleteWebhookPage, rotateWebhookSecretPage, webhookDeliveriesPage, webhooksPage } from './views/webhooks.page';
 
 function uuid(id: string, what: string): string {
   if (!isUuid(id)) throw AppError.notFound(what);
   return id;
 }
 
-/** Webhooks: list, create (secret shown once), enable/disable, rotate, test, delivery log. */
+/** Webhooks: list, create (secret shown once), enable/disable, rotate and delete (each confirmed first), test, delivery log. */
 @ApiExcludeController()
 @Public()
 @Controller('console/webhooks')
@@ -85,6 +85,12 @@ export class ConsoleWebhooksController {
     return this.setEnabled(req, reply, id, false);
   }
 
+  @Get(':id/rotate')
+  async confirmRotate(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+    const webhook = await this.webhooks.get(this.pages.actor(req).workspaceId, uuid(id, 'Webhook'));
+    sendPage(reply, rotateWebhookSecretPage(await this.pages.context(req, reply, 'webhooks'), webhook));
+  }
+
   @Post(':id/rotate')
   async rotate(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
     const { webhook, secret } = await this.webhooks.rotateSecret(
@@ -92,6 +98,19 @@ export class ConsoleWebhooksController {
       uuid(id, 'Webhook'),
     );
     this.pages.setFlash(req, reply, { webhookSecret: { secret, url: webhook.url } });
+    redirect(reply, '/console/webhooks');
+  }
+
+  @Get(':id/delete')
+  async confirmDelete(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+    const webhook = await this.webhooks.get(this.pages.actor(req).workspaceId, uuid(id, 'Webhook'));
+    sendPage(reply, deleteWebhookPage(await this.pages.context(req, reply, 'webhooks'), webhook));
+  }
+
+  @Post(':id/delete')
+  async delete(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+    await this.webhooks.remove(this.pages.actor(req).workspaceId, uuid(id, 'Webhook'));
+    this.pages.setFlash(req, reply, { ok: 'Webhook deleted.' });
     redirect(reply, '/console/webhooks');
   }
 

@@ -3,6 +3,7 @@ import { AuthModule } from '../auth/auth.module';
 import { ChannelsModule } from '../channels/channels.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { PostsModule } from '../posts/posts.module';
+import { SandboxModule } from '../providers/sandbox/sandbox.module';
 import { UsersModule } from '../users/users.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ConsoleAuthController } from './console-auth.controller';
@@ -21,7 +22,7 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
  * (docs/adr/0014-console-server-rendered.md). No business logic and no repositories here.
  */
 @Module({
-  imports: [UsersModule, AuthModule, ChannelsModule, OAuthModule, WebhooksModule, PostsModule],
+  imports: [UsersModule, AuthModule, ChannelsModule, OAuthModule, WebhooksModule, PostsModule, SandboxModule],
   controllers: [
     ConsoleKeysController,
     ConsoleChannelsController,

@@ -1,17 +1,12 @@
-import { Controller, Get, Inject } from '@nestjs/common';
-import { ConfigType } from '@nestjs/config';
+import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { oauthConfig } from '../config';
 import { ProviderListDto } from './dto/provider.dto';
-import { ProviderRegistry } from './provider.registry';
+import { ProvidersService } from './providers.service';
 
 @ApiTags('Providers')
 @Controller('providers')
 export class ProvidersController {
-  constructor(
-    private readonly registry: ProviderRegistry,
-    @Inject(oauthConfig.KEY) private readonly oauth: ConfigType<typeof oauthConfig>,
-  ) {}
+  constructor(private readonly providers: ProvidersService) {}
 
   @Get()
   @ApiOperation({
@@ -22,18 +17,6 @@ export class ProvidersController {
   })
   @ApiOkResponse({ type: ProviderListDto })
   listProviders(): ProviderListDto {
-    return {
-      data: this.registry.ids().map((id) => {
-        const plugin = this.registry.plugin(id);
-        const client = this.oauth.clients[id];
-        return {
-          id,
-          name: plugin.displayName,
-          connect: plugin.connectKind,
-          enabled: plugin.connectKind !== 'oauth' || Boolean(plugin.oauth && client?.clientId && client.clientSecret),
-          limits: { ...plugin.defaultLimits, supportedMimeTypes: [...plugin.defaultLimits.supportedMimeTypes] },
-        };
-      }),
-    };
+    return { data: this.providers.list() };
   }
 }

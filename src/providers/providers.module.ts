@@ -5,6 +5,7 @@ import { appConfig } from '../config';
 import { PROVIDER_PLUGINS } from './provider.list';
 import { ProviderRegistry, createProviderRegistry } from './provider.registry';
 import { ProvidersController } from './providers.controller';
+import { ProvidersService } from './providers.service';
 
 /** What plugins declare they need (docs/adding-a-provider.md); most need nothing. */
 const PLUGIN_IMPORTS = [...new Set(PROVIDER_PLUGINS.flatMap((p) => p.imports ?? []))];
@@ -25,7 +26,7 @@ class OutboundHttpCloser implements OnApplicationShutdown {
   }
 }
 
-/** The outbound HTTP client (SSRF-guarded) and the provider adapters, shared by every feature. */
+/** The outbound HTTP client (SSRF-guarded), the provider adapters and their listing, shared by every feature. */
 @Global()
 @Module({
   imports: PLUGIN_IMPORTS,
@@ -37,6 +38,7 @@ class OutboundHttpCloser implements OnApplicationShutdown {
       useFactory: (app: ConfigType<typeof appConfig>) => new OutboundHttp({ allowPrivate: app.outboundAllowPrivate }),
     },
     OutboundHttpCloser,
+    ProvidersService,
     {
       provide: ProviderRegistry,
       inject: [OutboundHttp, ...PLUGIN_TOKENS],
@@ -46,6 +48,6 @@ class OutboundHttpCloser implements OnApplicationShutdown {
       },
     },
   ],
-  exports: [OutboundHttp, ProviderRegistry],
+  exports: [OutboundHttp, ProviderRegistry, ProvidersService],
 })
 export class ProvidersModule {}

@@ -192,6 +192,28 @@ export class UsersService {
     });
   }
 
+  /** One open invitation of the workspace; 404 when it is used, expired, revoked or another's. */
+  async getOpenInvitation(workspaceId: string, id: string): Promise<UserLink> {
+    const link = isUuid(id)
+      ? await this.links.findOne({
+          where: { id, workspaceId, kind: 'invitation', usedAt: IsNull(), expiresAt: MoreThan(new Date()) },
+        })
+      : null;
+    if (!link) throw AppError.notFound('Invitation');
+    return link;
+  }
+
+  /**
+   * Revokes an open invitation: the row goes, so its link is unknown from then on (the same answer
+   * as a used or expired link). 404 when it is no longer open or belongs to another workspace.
+   */
+  async revokeInvitation(workspaceId: string, id: string): Promise<void> {
+    const result = isUuid(id)
+      ? await this.links.delete({ id, workspaceId, kind: 'invitation', usedAt: IsNull() })
+      : { affected: 0 };
+    if (!result.affected) throw AppError.notFound('Invitation');
+  }
+
   /**
    * Uses a link once: creates the account (or sets the password of one without), or checks the
    * password of an existing account, then adds the membership. Returns the user and workspace.

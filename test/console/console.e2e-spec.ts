@@ -233,22 +233,26 @@ describe('account console in Chromium', () => {
 
   it('connects a Mastodon channel through the form generated from its credentials schema, and disconnects it', async () => {
     await page.goto(`${t.baseUrl}/console/channels`);
+    expect(await page.getByTestId('network-tile').filter({ hasText: 'Bluesky' }).isVisible()).toBe(true);
+    await page.getByTestId('network-tile').filter({ hasText: 'Mastodon' }).click();
+    await page.waitForURL('**/console/channels/connect/mastodon');
     const form = page.locator('form', { has: page.locator('input[name="provider"][value="mastodon"]') });
     await form.getByLabel('Instance URL').fill(mastodon.baseUrl);
     await form.getByLabel('Access token').fill('tok-console');
-    expect(await page.getByRole('heading', { name: 'Connect Bluesky' }).isVisible()).toBe(true);
+    await screenshot(page, '08a-connect-mastodon');
     await form.getByRole('button', { name: 'Connect Mastodon' }).click();
     await page.waitForURL('**/console/channels');
     const row = page.getByTestId('channel-row').filter({ hasText: 'Console User' });
     expect(await row.textContent()).toContain('active');
     await screenshot(page, '08-channels');
-    await row.getByRole('button', { name: /Disconnect/ }).click();
+    await row.getByRole('link', { name: /Disconnect/ }).click();
+    await page.getByRole('button', { name: 'Disconnect channel' }).click();
     await page.waitForURL('**/console/channels');
     expect(await page.getByTestId('channel-row').first().textContent()).toContain('user_request');
   });
 
   it('connects a sandbox channel with typed fields: a number and a yes/no choice reach its limits', async () => {
-    await page.goto(`${t.baseUrl}/console/channels`);
+    await page.goto(`${t.baseUrl}/console/channels/connect/sandbox`);
     const form = page.locator('form', { has: page.locator('input[name="provider"][value="sandbox"]') });
     await form.getByLabel('Name').fill('Typed sandbox');
     await form.getByLabel(/Max characters/).fill('280');
@@ -262,10 +266,12 @@ describe('account console in Chromium', () => {
   });
 
   it('connects LinkedIn through its consent page and chooses the member and a page', async () => {
-    await page.goto(`${t.baseUrl}/console/channels`);
     // Networks without app credentials here (X among them) say so instead of offering a button.
-    const disabled = await page.getByTestId('oauth-disabled').allTextContents();
-    expect(disabled.join('\n')).toContain('X is not enabled on this server');
+    await page.goto(`${t.baseUrl}/console/channels/connect/x`);
+    expect(await page.getByTestId('oauth-disabled').textContent()).toContain('X is not enabled on this server');
+    expect(await page.getByRole('button', { name: 'Connect X' }).count()).toBe(0);
+    await page.goto(`${t.baseUrl}/console/channels`);
+    await page.getByTestId('network-tile').filter({ hasText: 'LinkedIn' }).click();
     await page.getByRole('button', { name: 'Connect LinkedIn' }).click();
     await page.waitForURL(`${linkedin.baseUrl}/oauth/v2/authorization?**`);
     expect(await page.getByText('Signed in as Console Member').isVisible()).toBe(true);
@@ -288,7 +294,7 @@ describe('account console in Chromium', () => {
     expect(await page.getByRole('status').textContent()).toContain('Connected LinkedIn account');
     for (const name of ['Console Member', 'Acme Corp']) {
       const row = page.getByTestId('channel-row').filter({ hasText: name });
-      expect(await row.textContent()).toContain('linkedin');
+      expect(await row.textContent()).toContain('LinkedIn');
       expect(await row.textContent()).toContain('active');
     }
     await screenshot(page, '08d-linkedin-connected');

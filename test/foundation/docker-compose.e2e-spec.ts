@@ -12,6 +12,7 @@ interface ComposeService {
   profiles?: string[] | { reset: true };
   deploy?: { replicas?: number };
   command?: string[] | string;
+  extra_hosts?: string[];
   configs?: Array<{ source: string; target: string }>;
   build?: string | { context: string };
   restart?: string;
@@ -26,6 +27,102 @@ interface ComposeService {
 /** Compose's `!reset` (docker-compose.scaled.yml empties lists of the base file with it). */
 const RESET = { reset: true } as const;
 const composeTags = [{ tag: '!reset', collection: 'seq' as const, resolve: () => RESET }];
+
+/**
+ * Compose's variable interpolation (compose-spec "Interpolation"): `$$` is a literal `$`;
+ * `${VAR}`/`$VAR`, `${VAR:-default}`/`${VAR-default}`, `${VAR:?error}`/`${VAR?error}` (refuse to load),
+ * `${VAR:+alt}`/`${VAR+alt}`. Compose applies it to the whole file before it looks at which services a
+ * command names, so one required variable anywhere stops every command.
+ */
+function interpolate(text: string, env: Record<string, string>): string {
+  return text.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?+])((?:[^}])*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (match, name?: string, colon?: string, op?: string, arg?: string, bare?: string) => {
+      if (match === '$$') return '$';
+      if (bare) return env[bare] ?? '';
+      const value = env[name!];
+      const missing = colon ? !value : value === undefined;
+      if (op === '-') return missing ? arg! : value;
+      if (op === '?') {
+        if (missing) throw new Error(`required variable ${name} is missing a value: ${arg}`);
+        return value;
+      }
+      if (op === '+') return missing ? '' : arg!;
+      return value ?? '';
+    },
+  );
+}
+
+function interpolateModel(node: unknown, env: Record<string, string>): unknown {
+  if (typeof node === 'string') return interpolate(node, env);
+  if (Array.isArray(node)) return node.map((n) => interpolateModel(n, env));
+  if (node && typeof node === 'object' && node !== RESET) {
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, interpolateModel(v, env)]));
+  }
+  return node;
+}
+
+/** A compose file as Compose loads it for a command run with `env` and no .env file. */
+function loadComposeFile(
+  file: string,
+  env: Record<string, string>,
+): { services?: Record<string, ComposeService>; error?: string } {
+  const raw = parse(readFileSync(join(ROOT, file), 'utf8'), { merge: true, customTags: composeTags });
+  try {
+    return interpolateModel(raw, env) as { services: Record<string, ComposeService> };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+interface ReadmeComposeCommand {
+  line: string;
+  env: Record<string, string>;
+  files: string[];
+  services: string[];
+}
+
+/** Every `docker compose ...` the README shows, in code blocks or inline, as a fresh shell would run it. */
+function readmeComposeCommands(readme: string): ReadmeComposeCommand[] {
+  const blocks = [...readme.matchAll(/```bash\n([\s\S]*?)```/g)].flatMap((m) => m[1].split('\n'));
+  const prose = readme.replace(/```[\s\S]*?```/g, '');
+  const inline = [...prose.matchAll(/`([^`]+)`/g)].map((m) => m[1].replace(/\s+/g, ' '));
+  const found = new Map<string, ReadmeComposeCommand>();
+  for (const text of [...blocks, ...inline]) {
+    const line = text
+      .replace(/\s+#.*$/, '')
+      .split('|')[0]
+      .trim();
+    const words = line.split(/\s+/);
+    const at = words.findIndex((w, i) => w === 'docker' && words[i + 1] === 'compose');
+    if (at < 0 || words.slice(0, at).some((w) => !/^[A-Z_][A-Z0-9_]*=\S*$/.test(w))) continue;
+    const env = Object.fromEntries(words.slice(0, at).map((w) => w.split('=') as [string, string]));
+    const rest = words.slice(at + 2);
+    const files: string[] = [];
+    while (rest[0] === '-f' || rest[0] === '--profile') {
+      const [option, value] = rest.splice(0, 2);
+      if (option === '-f') files.push(value);
+    }
+    const [subcommand, ...args] = rest;
+    const operands = args.filter((a, i) => !a.startsWith('-') && !['--scale'].includes(args[i - 1]));
+    const services = ['up', 'start', 'stop', 'restart'].includes(subcommand)
+      ? operands
+      : ['logs', 'exec'].includes(subcommand)
+        ? operands.slice(0, 1)
+        : [];
+    found.set(line, { line, env, files: files.length ? files : ['docker-compose.yml'], services });
+  }
+  return [...found.values()];
+}
+
+/** `docker compose` (v2) or Debian's `docker-compose` (v1) when installed; null when neither answers. */
+async function composeClient(): Promise<{ bin: string; args: string[]; v1: boolean } | null> {
+  const answers = (bin: string, args: string[]) =>
+    new Promise<boolean>((resolve) => execFile(bin, args, (err) => resolve(!err)));
+  if (await answers('docker', ['compose', 'version'])) return { bin: 'docker', args: ['compose'], v1: false };
+  if (await answers('docker-compose', ['version'])) return { bin: 'docker-compose', args: [], v1: true };
+  return null;
+}
 
 /**
  * No Docker engine runs here, so the compose file and the Dockerfile are checked for what a user
@@ -87,13 +184,142 @@ describe('docker-compose.yml and Dockerfile', () => {
     expect(existsSync(join(ROOT, 'src', 'healthcheck.ts'))).toBe(true);
   });
 
-  it('requires APP_ENCRYPTION_KEY and sets only variables the service reads', () => {
-    expect(api.environment?.APP_ENCRYPTION_KEY).toMatch(/^\$\{APP_ENCRYPTION_KEY:\?/);
+  it('runs api and worker in production mode and sets only variables the service reads', () => {
     expect(api.environment?.NODE_ENV).toBe('production');
     for (const s of [api, worker]) {
       for (const name of Object.keys(s.environment ?? {}))
         expect({ name, known: knownVariables.has(name) }).toEqual({ name, known: true });
     }
+  });
+
+  describe('secrets: required when the api or worker starts, never when Compose reads the file', () => {
+    // The command as the container gets it: Compose turns `$$` into `$`.
+    const command = ((api.command as string[] | undefined) ?? []).map((part) => interpolate(part, {}));
+    const [shell, flag, script, name, ...rest] = command;
+    const start = (env: Record<string, string>) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+        execFile(
+          '/bin/sh',
+          [flag, script, name, process.execPath, '-e', 'process.stdout.write("started")'],
+          { env },
+          (err, stdout, stderr) =>
+            resolve({ code: err ? Number((err as { code?: number }).code ?? -1) : 0, stdout, stderr }),
+        ),
+      );
+
+    it('passes the secrets through without requiring them at parse time', () => {
+      for (const s of [api, worker]) {
+        expect(s.environment?.APP_ENCRYPTION_KEY).toBe('${APP_ENCRYPTION_KEY:-}');
+        expect(s.environment?.MEDIA_URL_SIGNING_KEYS).toBe('${MEDIA_URL_SIGNING_KEYS:-}');
+        expect(s.command).toEqual(api.command);
+      }
+      // What runs after the check is the image's own command.
+      expect(shell).toBe('sh');
+      expect(rest).toEqual(JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]));
+    });
+
+    it('stops a container without APP_ENCRYPTION_KEY or MEDIA_URL_SIGNING_KEYS, naming the missing one', async () => {
+      // Compose passes an unset secret as an empty string (`${VAR:-}`).
+      const neither = await start({ APP_ENCRYPTION_KEY: '', MEDIA_URL_SIGNING_KEYS: '' });
+      expect(neither.code).not.toBe(0);
+      expect(neither.stdout).toBe('');
+      expect(neither.stderr).toContain('APP_ENCRYPTION_KEY: is not set');
+      expect(neither.stderr).toContain('.env');
+      const one = await start({ APP_ENCRYPTION_KEY: 'a'.repeat(64), MEDIA_URL_SIGNING_KEYS: '' });
+      expect(one.code).not.toBe(0);
+      expect(one.stderr).toContain('MEDIA_URL_SIGNING_KEYS: is not set');
+      expect(one.stdout).toBe('');
+    });
+
+    it('starts the service when both are set', async () => {
+      const both = await start({ APP_ENCRYPTION_KEY: 'a'.repeat(64), MEDIA_URL_SIGNING_KEYS: 'k'.repeat(64) });
+      expect(both).toEqual({ code: 0, stdout: 'started', stderr: '' });
+    });
+  });
+
+  describe("the README's Compose commands from a fresh shell (no variables, no .env)", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const commands = readmeComposeCommands(readme);
+
+    it('finds the commands the README shows', () => {
+      const lines = commands.map((c) => c.line);
+      expect(lines).toEqual(
+        expect.arrayContaining([
+          'docker compose up -d postgres redis',
+          'docker compose up -d --build',
+          'docker compose logs api',
+          'docker compose -f docker-compose.yml -f docker-compose.scaled.yml up -d --build',
+        ]),
+      );
+    });
+
+    it('loads every file of every command with only the variables the command line sets', async () => {
+      for (const c of commands) {
+        const services = new Set<string>();
+        for (const file of c.files) {
+          const model = loadComposeFile(file, c.env);
+          expect({ line: c.line, file, error: model.error }).toEqual({ line: c.line, file, error: undefined });
+          for (const name of Object.keys(model.services ?? {})) services.add(name);
+        }
+        for (const service of c.services)
+          expect({ line: c.line, service, defined: services.has(service) }).toEqual({
+            line: c.line,
+            service,
+            defined: true,
+          });
+      }
+      // Where a Compose client is installed, Compose itself agrees: `config` in a fresh copy of the
+      // files (no .env) with a bare environment, as `env -i` would give.
+      const client = await composeClient();
+      if (!client) return;
+      const dir = mkdtempSync(join(tmpdir(), 'sps-compose-'));
+      try {
+        for (const file of ['docker-compose.yml', 'docker-compose.scaled.yml'])
+          writeFileSync(join(dir, file), readFileSync(join(ROOT, file)));
+        for (const c of commands) {
+          // Compose v1 predates `!reset`; the scaled file needs Compose 2.24 (README).
+          if (client.v1 && c.files.includes('docker-compose.scaled.yml')) continue;
+          const args = [...client.args, ...c.files.flatMap((f) => ['-f', f]), 'config', '-q'];
+          const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, ...c.env };
+          const result = await new Promise<{ code: number; stderr: string }>((resolve) =>
+            execFile(client.bin, args, { cwd: dir, env }, (err, _stdout, stderr) =>
+              resolve({ code: err ? Number((err as { code?: number }).code ?? -1) : 0, stderr }),
+            ),
+          );
+          expect({ line: c.line, ...result }).toEqual({ line: c.line, code: 0, stderr: expect.any(String) });
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 60_000);
+
+    it('publishes the databases on their usual ports, or on the ports the README names, where npm start then looks', () => {
+      const plain = loadComposeFile('docker-compose.yml', {}).services!;
+      expect(plain.postgres.ports).toEqual(['127.0.0.1:5432:5432']);
+      expect(plain.redis.ports).toEqual(['127.0.0.1:6379:6379']);
+      const moved = commands.find((c) => c.env.POSTGRES_HOST_PORT && c.env.REDIS_HOST_PORT);
+      expect(moved).toBeDefined();
+      const services = loadComposeFile('docker-compose.yml', moved!.env).services!;
+      expect(services.postgres.ports).toEqual([`127.0.0.1:${moved!.env.POSTGRES_HOST_PORT}:5432`]);
+      expect(services.redis.ports).toEqual([`127.0.0.1:${moved!.env.REDIS_HOST_PORT}:6379`]);
+      expect(readme).toContain(`DATABASE_URL=postgres://postgres:postgres@localhost:${moved!.env.POSTGRES_HOST_PORT}/`);
+      expect(readme).toContain(`REDIS_URL=redis://localhost:${moved!.env.REDIS_HOST_PORT} npm start`);
+      // The api and worker reach the databases inside the Compose network, whatever is published.
+      expect(services.api.environment?.DATABASE_URL).toContain('@postgres:5432/');
+    });
+
+    it('leaves private outbound addresses refused unless .env allows them', () => {
+      expect(loadComposeFile('docker-compose.yml', {}).services!.api.environment?.OUTBOUND_ALLOW_PRIVATE).toBe('');
+      expect(
+        loadComposeFile('docker-compose.yml', { OUTBOUND_ALLOW_PRIVATE: 'true' }).services!.worker.environment
+          ?.OUTBOUND_ALLOW_PRIVATE,
+      ).toBe('true');
+    });
+
+    it('refuses, as Compose does, a file requiring a variable the command line does not set', () => {
+      const required = 'services:\n  api:\n    environment:\n      KEY: ${APP_ENCRYPTION_KEY:?set it}\n';
+      expect(() => interpolateModel(parse(required), {})).toThrow(/APP_ENCRYPTION_KEY.*set it/);
+    });
   });
 
   it('offers MinIO as an optional S3-compatible service (profile s3), health-checked, with its own volume', () => {

@@ -54,7 +54,32 @@ button:focus-visible, .button:focus-visible, a:focus-visible, input:focus-visibl
 .muted { color: var(--muted); }
 .filters { display: flex; flex-wrap: wrap; gap: .75rem; align-items: end; margin-bottom: 1rem; }
 .filters label { min-width: 10rem; }
-@media (max-width: 40rem) { main { padding: .6rem; } th, td { padding: .4rem .3rem; } }
+ul.targets { margin: 0; padding-left: 1rem; }
+ul.targets li + li { margin-top: .25rem; }
+.tiles { list-style: none; margin: 0 0 1rem; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(9.5rem, 1fr)); gap: .6rem; }
+.tile { display: flex; flex-direction: column; gap: .15rem; height: 100%; padding: .7rem .8rem; border: 1px solid var(--line); border-radius: 8px; background: #fff; color: var(--fg); text-decoration: none; font-size: .9rem; }
+.tile .name { font-weight: 600; font-size: 1rem; color: var(--accent); }
+.tile:hover { border-color: var(--accent); }
+.tile.off { background: #f2f4f7; }
+.tile.off .name { color: var(--muted); }
+ol.timeline { list-style: none; margin: 0; padding: 0; }
+.timeline-item .content { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0 0 .4rem; }
+.timeline-item .muted { margin: 0; font-size: .85rem; }
+.timeline-item:target { outline: 3px solid #f5b800; outline-offset: 2px; }
+.wrap { overflow-wrap: anywhere; }
+@media (max-width: 40rem) {
+  main { padding: .6rem; }
+  th, td { padding: .4rem .3rem; }
+  /* Tables of class "rows" become one card per row on a phone: every column stays in view, each
+     cell under its column's name (data-label), instead of a wide table scrolled sideways. */
+  table.rows, table.rows tbody, table.rows tr, table.rows td { display: block; width: 100%; }
+  table.rows thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.rows tr { border-bottom: 1px solid var(--line); padding: .35rem 0; }
+  table.rows td { border: 0; padding: .2rem .5rem; overflow-wrap: anywhere; }
+  table.rows td[data-label] { position: relative; padding-left: 7rem; min-height: 1.9rem; }
+  table.rows td[data-label]::before { content: attr(data-label); position: absolute; left: .5rem; top: .2rem; width: 6rem; color: var(--muted); font-size: .8rem; font-weight: 600; line-height: 1.8; }
+  .tiles { grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr)); }
+}
 `;
 
 export const CONSOLE_JS = `

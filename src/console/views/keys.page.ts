@@ -1,7 +1,7 @@
 import type { ApiKey } from '../../auth/api-key.entity';
 import { KEY_ENVIRONMENTS } from '../../auth/api-key.format';
 import { Html, html, when } from './html';
-import { PageContext, csrfField, layout, notice, oneTimeSecret } from './layout';
+import { PageContext, confirmPage, csrfField, layout, notice, oneTimeSecret } from './layout';
 
 function status(k: ApiKey, now: number): Html {
   if (k.revokedAt) return html`<span class="badge bad">revoked</span>`;
@@ -58,7 +58,7 @@ export function keysPage(
       </section>
       <h2>Keys of this workspace</h2>
       <div class="table-wrap">
-        <table>
+        <table class="rows">
           <thead>
             <tr>
               <th scope="col">Name</th>
@@ -77,13 +77,13 @@ export function keysPage(
                 ? o.keys.map(
                     (k) =>
                       html`<tr data-testid="api-key-row">
-                        <td class="wrap">${k.name}</td>
-                        <td><code>${k.prefix}…</code></td>
-                        <td>${k.environment ?? 'any (older key)'}</td>
-                        <td>${when(k.createdAt)}</td>
-                        <td>${k.lastUsedAt ? when(k.lastUsedAt) : 'never'}</td>
-                        <td>${k.expiresAt ? when(k.expiresAt) : 'never'}</td>
-                        <td>${status(k, now)}</td>
+                        <td class="wrap" data-label="Name">${k.name}</td>
+                        <td data-label="Prefix"><code>${k.prefix}…</code></td>
+                        <td data-label="Environment">${k.environment ?? 'any (older key)'}</td>
+                        <td data-label="Created">${when(k.createdAt)}</td>
+                        <td data-label="Last used">${k.lastUsedAt ? when(k.lastUsedAt) : 'never'}</td>
+                        <td data-label="Expires">${k.expiresAt ? when(k.expiresAt) : 'never'}</td>
+                        <td data-label="Status">${status(k, now)}</td>
                         <td>
                           ${k.revokedAt ? '' : html`<a class="button danger" data-testid="revoke-key" href="/console/keys/${k.id}/revoke" aria-label="Revoke key ${k.name}">Revoke</a>`}
                         </td>
@@ -101,18 +101,15 @@ export function keysPage(
 }
 
 export function revokeKeyPage(ctx: PageContext, key: ApiKey): Html {
-  return layout(
-    ctx,
-    'Revoke key',
-    html`<div class="card narrow">
-      <h1>Revoke this key?</h1>
-      <p>Key <strong>${key.name}</strong> (<code>${key.prefix}…</code>, ${key.environment ?? 'any environment'}).</p>
-      <p>Every request made with it is refused from the next request on. This cannot be undone.</p>
-      <form method="post" action="/console/keys/${key.id}/revoke" class="actions">
-        ${csrfField(ctx)}
-        <button class="danger" type="submit" data-testid="confirm-revoke">Revoke key</button>
-        <a class="button secondary" href="/console/keys">Cancel</a>
-      </form>
-    </div>`,
-  );
+  return confirmPage(ctx, {
+    title: 'Revoke key',
+    question: 'Revoke this key?',
+    body: html`<p>
+        Key <strong>${key.name}</strong> (<code>${key.prefix}…</code>, ${key.environment ?? 'any environment'}).
+      </p>
+      <p>Every request made with it is refused from the next request on. This cannot be undone.</p>`,
+    action: `/console/keys/${key.id}/revoke`,
+    button: 'Revoke key',
+    cancelHref: '/console/keys',
+  });
 }

@@ -100,3 +100,36 @@ export function oneTimeSecret(label: string, value: string, testId: string, warn
     </div>
   </section>`;
 }
+
+/**
+ * The page between a destructive button and its effect: what will happen, a danger button that
+ * posts the form, and Cancel. Every action that loses something (revoke, disconnect, remove,
+ * delete, rotate) goes through one, so a stray click changes nothing.
+ */
+export function confirmPage(
+  ctx: PageContext,
+  o: {
+    title: string;
+    /** The question, as the page's heading. */
+    question: string;
+    /** What is affected and what follows, in a few sentences. */
+    body: Renderable;
+    action: string;
+    button: string;
+    cancelHref: string;
+  },
+): Html {
+  return layout(
+    ctx,
+    o.title,
+    html`<div class="card narrow">
+      <h1>${o.question}</h1>
+      ${o.body}
+      <form method="post" action="${o.action}" class="actions">
+        ${csrfField(ctx)}
+        <button class="danger" type="submit" data-testid="confirm-action">${o.button}</button>
+        <a class="button secondary" href="${o.cancelHref}">Cancel</a>
+      </form>
+    </div>`,
+  );
+}

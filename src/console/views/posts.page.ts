@@ -1,5 +1,6 @@
 import type { Channel } from '../../channels/channel.entity';
-import type { PostDto } from '../../posts/dto/post.dto';
+import type { PostDto, PostTargetDto } from '../../posts/dto/post.dto';
+import { timelineHref } from './channels.page';
 import { Html, html, when } from './html';
 import { PageContext, layout, notice } from './layout';
 
@@ -12,6 +13,24 @@ function badge(status: string): Html {
         ? 'warn'
         : 'off';
   return html`<span class="badge ${kind}">${status}</span>`;
+}
+
+/**
+ * Where a target's "view" link goes: a sandbox post to its place on the channel's timeline in the
+ * console (its API url, `sandbox:posts/<id>`, opens nothing in a browser), any other to the public
+ * web address the network gave; nothing for an address that is not http(s).
+ */
+function viewHref(t: PostTargetDto, channel: Channel | undefined): string | null {
+  if (channel?.provider === 'sandbox') return t.platformPostId ? timelineHref(channel.id, t.platformPostId) : null;
+  return t.url && /^https?:\/\//i.test(t.url) ? t.url : null;
+}
+
+function viewLink(t: PostTargetDto, channel: Channel | undefined): Html | string {
+  const href = viewHref(t, channel);
+  if (!href) return '';
+  return href.startsWith('/')
+    ? html` <a href="${href}" data-testid="view-post">view</a>`
+    : html` <a href="${href}" rel="noopener noreferrer" data-testid="view-post">view</a>`;
 }
 
 export function postsPage(
@@ -27,6 +46,7 @@ export function postsPage(
   },
 ): Html {
   const names = new Map(o.channels.map((c) => [c.id, `${c.provider} · ${c.handle}`]));
+  const channels = new Map(o.channels.map((c) => [c.id, c]));
   return layout(
     ctx,
     'Posts',
@@ -50,7 +70,7 @@ export function postsPage(
         <button type="submit" class="secondary">Filter</button>
       </form>
       <div class="table-wrap">
-        <table>
+        <table class="rows">
           <thead>
             <tr>
               <th scope="col">Created</th>
@@ -66,17 +86,19 @@ export function postsPage(
                 ? o.posts.map(
                     (p) =>
                       html`<tr data-testid="post-row">
-                        <td>${when(p.createdAt)}</td>
-                        <td class="wrap">${p.content.length > 140 ? `${p.content.slice(0, 140)}…` : p.content}</td>
-                        <td>${badge(p.status)}</td>
-                        <td>${when(p.scheduledAt)}</td>
-                        <td>
-                          <ul>
+                        <td data-label="Created">${when(p.createdAt)}</td>
+                        <td class="wrap" data-label="Content">
+                          ${p.content.length > 140 ? `${p.content.slice(0, 140)}…` : p.content}
+                        </td>
+                        <td data-label="Status">${badge(p.status)}</td>
+                        <td data-label="Scheduled">${when(p.scheduledAt)}</td>
+                        <td data-label="Per channel">
+                          <ul class="targets">
                             ${p.targets.map(
                               (t) =>
-                                html`<li>
-                                  ${names.get(t.channelId) ?? t.channelId}:
-                                  ${badge(t.status)}${t.url ? html` <a href="${t.url}" rel="noopener noreferrer">view</a>` : ''}${t.error ? html` <span class="muted">${t.error.message}</span>` : ''}
+                                html`<li data-testid="post-target">
+                                  <span class="wrap">${names.get(t.channelId) ?? t.channelId}:</span>
+                                  ${badge(t.status)}${viewLink(t, channels.get(t.channelId))}${t.error ? html` <span class="muted wrap">${t.error.message}</span>` : ''}
                                 </li>`,
                             )}
                           </ul>

@@ -1,7 +1,7 @@
 import type { WebhookDeliveryAttempt } from '../../webhooks/webhook-delivery-attempt.entity';
 import type { Webhook } from '../../webhooks/webhook.entity';
 import { Html, html, when } from './html';
-import { PageContext, csrfField, layout, notice, oneTimeSecret } from './layout';
+import { PageContext, confirmPage, csrfField, layout, notice, oneTimeSecret } from './layout';
 
 function state(w: Webhook): Html {
   if (w.enabled) return html`<span class="badge ok">enabled</span>`;
@@ -36,7 +36,7 @@ export function webhooksPage(
           : ''
       }
       <div class="table-wrap">
-        <table>
+        <table class="rows">
           <thead>
             <tr>
               <th scope="col">URL</th>
@@ -52,13 +52,13 @@ export function webhooksPage(
                 ? o.webhooks.map(
                     (w) =>
                       html`<tr data-testid="webhook-row">
-                        <td class="wrap">
+                        <td class="wrap" data-label="URL">
                           <a href="/console/webhooks/${w.id}">${w.url}</a
                           >${w.description ? html`<br /><span class="muted">${w.description}</span>` : ''}
                         </td>
-                        <td>${w.events.length ? w.events.join(', ') : 'all'}</td>
-                        <td>${state(w)}</td>
-                        <td>${when(w.createdAt)}</td>
+                        <td class="wrap" data-label="Events">${w.events.length ? w.events.join(', ') : 'all'}</td>
+                        <td data-label="State">${state(w)}</td>
+                        <td data-label="Created">${when(w.createdAt)}</td>
                         <td>
                           <div class="actions">
                             <form
@@ -73,10 +73,14 @@ export function webhooksPage(
                             <form class="inline" method="post" action="/console/webhooks/${w.id}/test">
                               ${csrfField(ctx)}<button class="secondary" type="submit">Send test</button>
                             </form>
-                            <form class="inline" method="post" action="/console/webhooks/${w.id}/rotate">
-                              ${csrfField(ctx)}<button class="secondary" type="submit">Rotate secret</button>
-                            </form>
+                            <a class="button secondary" href="/console/webhooks/${w.id}/rotate">Rotate secret</a>
                             <a class="button secondary" href="/console/webhooks/${w.id}">Deliveries</a>
+                            <a
+                              class="button danger"
+                              href="/console/webhooks/${w.id}/delete"
+                              aria-label="Delete webhook ${w.url}"
+                              >Delete</a
+                            >
                           </div>
                         </td>
                       </tr>`,
@@ -125,7 +129,7 @@ export function webhookDeliveriesPage(
       </div>
       <h2>Delivery log (newest first)</h2>
       <div class="table-wrap">
-        <table>
+        <table class="rows">
           <thead>
             <tr>
               <th scope="col">Time</th>
@@ -142,12 +146,12 @@ export function webhookDeliveriesPage(
                 ? o.attempts.map(
                     (a) =>
                       html`<tr data-testid="delivery-row">
-                        <td>${when(a.createdAt)}</td>
-                        <td>${a.eventType}</td>
-                        <td>${a.attempt}</td>
-                        <td>${a.statusCode ?? '—'}</td>
-                        <td>${a.durationMs} ms</td>
-                        <td>
+                        <td data-label="Time">${when(a.createdAt)}</td>
+                        <td data-label="Event">${a.eventType}</td>
+                        <td data-label="Attempt">${a.attempt}</td>
+                        <td data-label="Status code">${a.statusCode ?? '—'}</td>
+                        <td data-label="Duration">${a.durationMs} ms</td>
+                        <td class="wrap" data-label="Result">
                           ${a.succeeded ? html`<span class="badge ok">delivered</span>` : html`<span class="badge bad">failed</span> <span class="muted">${a.error ?? ''}</span>`}
                         </td>
                       </tr>`,
@@ -160,4 +164,36 @@ export function webhookDeliveriesPage(
         </table>
       </div>`,
   );
+}
+
+export function deleteWebhookPage(ctx: PageContext, webhook: Webhook): Html {
+  return confirmPage(ctx, {
+    title: 'Delete webhook',
+    question: 'Delete this webhook?',
+    body: html`<p>
+        Endpoint <strong class="wrap">${webhook.url}</strong>${webhook.description ? ` (${webhook.description})` : ''}.
+      </p>
+      <p>
+        No more events are sent to it, deliveries still pending are dropped, and its delivery log goes with it. This
+        cannot be undone.
+      </p>`,
+    action: `/console/webhooks/${webhook.id}/delete`,
+    button: 'Delete webhook',
+    cancelHref: '/console/webhooks',
+  });
+}
+
+export function rotateWebhookSecretPage(ctx: PageContext, webhook: Webhook): Html {
+  return confirmPage(ctx, {
+    title: 'Rotate signing secret',
+    question: 'Rotate the signing secret?',
+    body: html`<p>Endpoint <strong class="wrap">${webhook.url}</strong>.</p>
+      <p>
+        A new secret is shown once. Deliveries are signed with both secrets for 24 hours, then with the new one only:
+        update your receiver within that time. A secret replaced earlier and still inside its 24 hours stops at once.
+      </p>`,
+    action: `/console/webhooks/${webhook.id}/rotate`,
+    button: 'Rotate secret',
+    cancelHref: '/console/webhooks',
+  });
 }

@@ -4,10 +4,11 @@ import { SandboxTimelineModule } from './sandbox-timeline.module';
 import { SandboxController } from './sandbox.controller';
 import { SandboxService } from './sandbox.service';
 
-/** The sandbox network's own endpoint: `GET /api/channels/:id/sandbox/posts`. */
+/** The sandbox network's own endpoint, `GET /api/channels/:id/sandbox/posts`, and its reader (the console's timeline page). */
 @Module({
   imports: [ChannelsModule, SandboxTimelineModule],
   controllers: [SandboxController],
   providers: [SandboxService],
+  exports: [SandboxService],
 })
 export class SandboxModule {}
