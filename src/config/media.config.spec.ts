@@ -61,3 +61,25 @@ describe('media URL signing configuration', () => {
     );
   });
 });
+
+describe('image decoding configuration', () => {
+  it('caps images at 50 megapixels and decodes two at a time by default; the cap cannot pass sharp own limit', () => {
+    const cfg = withEnv(
+      { NODE_ENV: 'test', MEDIA_MAX_IMAGE_PIXELS: undefined, MEDIA_IMAGE_CONCURRENCY: undefined },
+      mediaConfig,
+    );
+    expect({ pixels: cfg.maxImagePixels, concurrency: cfg.imageConcurrency }).toEqual({
+      pixels: 50_000_000,
+      concurrency: 2,
+    });
+    expect(withEnv({ NODE_ENV: 'test', MEDIA_MAX_IMAGE_PIXELS: '100000000' }, mediaConfig).maxImagePixels).toBe(
+      100_000_000,
+    );
+    expect(() => withEnv({ NODE_ENV: 'test', MEDIA_MAX_IMAGE_PIXELS: '300000000' }, mediaConfig)).toThrow(
+      /MEDIA_MAX_IMAGE_PIXELS/,
+    );
+    expect(() => withEnv({ NODE_ENV: 'test', MEDIA_IMAGE_CONCURRENCY: '0' }, mediaConfig)).toThrow(
+      /MEDIA_IMAGE_CONCURRENCY/,
+    );
+  });
+});

@@ -27,6 +27,9 @@ const DEV_MEDIA_URL_SIGNING_KEY = 'development-only-media-url-signing-key-not-se
 /** Shortest signing key accepted: 32 characters (e.g. `openssl rand -hex 32` gives 64). */
 const MIN_SIGNING_KEY_LENGTH = 32;
 
+/** sharp's default `limitInputPixels` (0x3FFF squared): MEDIA_MAX_IMAGE_PIXELS may not go beyond it. */
+const SHARP_PIXEL_LIMIT = 0x3fff * 0x3fff;
+
 /** One chunk travels in one multipart request and is stored as one part; 1 GiB is plenty (and fits an int column). */
 const MAX_CHUNK_BYTES = 1024 * 1024 * 1024;
 
@@ -51,6 +54,23 @@ export class MediaEnv {
   @Min(1)
   @Max(MAX_CHUNK_BYTES)
   MEDIA_CHUNK_BYTES: number = 5 * 1024 * 1024;
+
+  /**
+   * Largest image, in pixels (width x height; one frame of an animation), that finalize accepts and
+   * that is ever decoded (422 above). Decoding costs about 4 bytes per pixel, so the default of 50
+   * megapixels (48 MP phone photos, 8K frames, most camera sensors) keeps one decode near 200 MiB;
+   * sharp's own limit, 268 million pixels, lets a 243 KiB PNG take a worker past 1.5 GiB.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(SHARP_PIXEL_LIMIT)
+  MEDIA_MAX_IMAGE_PIXELS: number = 50_000_000;
+
+  /** Images one process decodes at a time (the check at finalize and conversions); the others wait their turn. */
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  MEDIA_IMAGE_CONCURRENCY: number = 2;
 
   /** Comma-separated MIME types accepted at initialize; each must be one the service can sniff. */
   @IsString()
@@ -242,6 +262,8 @@ export const mediaConfig = registerAs('media', () => {
     signingKeys,
     signedUrlTtlSeconds: env.MEDIA_URL_TTL_SECONDS,
     s3Redirect: env.MEDIA_URL_S3_REDIRECT,
+    maxImagePixels: env.MEDIA_MAX_IMAGE_PIXELS,
+    imageConcurrency: env.MEDIA_IMAGE_CONCURRENCY,
   };
 });
 export type MediaConfig = ReturnType<typeof mediaConfig>;
