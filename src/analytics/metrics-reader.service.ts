@@ -5,7 +5,7 @@ import { CredentialsRevokedError, ProviderError, TransientProviderError } from '
 import { ProviderRegistry } from '../providers/provider.registry';
 import { Figures, figuresOf } from './analytics-figures';
 import { ChannelState, ChannelStates, CollectionChannels } from './collection-channels.service';
-import { Limiter, createLimiter } from './concurrency-limiter';
+import { Limiter, createLimiter } from '../common/concurrency-limiter';
 import type { MetricsTarget } from './target-metrics.store';
 
 /** A target to read: its target_metrics row and the reference of the post on the network. */

@@ -1,12 +1,16 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { CryptoModule } from '../common/crypto/crypto.module';
 import { configModule } from '../config';
 import { DatabaseModule } from '../database/database.module';
 import { RedisModule } from '../redis/redis.module';
 import { UsersModule } from '../users/users.module';
 
-/** What the command line needs: config, database, Redis (to broadcast revocations), auth and users. */
+/**
+ * What the command line needs: config, the app's SecretBox (stored Idempotency-Key answers are sealed),
+ * database, Redis (to broadcast revocations), auth and users.
+ */
 @Module({
-  imports: [configModule(), DatabaseModule, RedisModule, AuthModule, UsersModule],
+  imports: [configModule(), CryptoModule, DatabaseModule, RedisModule, AuthModule, UsersModule],
 })
 export class CliModule {}

@@ -3,9 +3,15 @@ import { join } from 'node:path';
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { SecretsFile, openSecretsFile } from './secrets-file';
 import { toBool, validateEnv } from './validate-env';
 
-const DEV_ENCRYPTION_KEY = '0'.repeat(64);
+/**
+ * The key the service once used outside production when APP_ENCRYPTION_KEY was unset: public, so never
+ * used to seal again, nor accepted as APP_ENCRYPTION_KEY; it still opens what it sealed in a development
+ * database (outside production only), see docs/adr/0025-secrets-on-first-start.md.
+ */
+export const LEGACY_DEVELOPMENT_ENCRYPTION_KEY = '0'.repeat(64);
 
 export class AppEnv {
   @IsIn(['development', 'production', 'test'])
@@ -44,9 +50,20 @@ export class AppEnv {
   @IsIn(['auto', 'json', 'pretty'])
   LOG_FORMAT: string = 'auto';
 
+  /**
+   * Seals channel credentials, webhook secrets and stored Idempotency-Key answers. Required in
+   * production; otherwise, when unset, a random key is generated into APP_SECRETS_FILE on first start.
+   */
   @IsOptional()
   @Matches(/^[0-9a-fA-F]{64}$/, { message: 'must be 64 hexadecimal characters (32 bytes)' })
   APP_ENCRYPTION_KEY?: string = undefined;
+
+  /**
+   * Outside production, where the keys the service was not given (APP_ENCRYPTION_KEY,
+   * MEDIA_URL_SIGNING_KEYS) are generated on first start and read on later ones.
+   */
+  @IsString()
+  APP_SECRETS_FILE: string = './data/secrets.env';
 
   @Transform(toBool)
   @IsBoolean()
@@ -83,6 +100,13 @@ export const appConfig = registerAs('app', () => {
   if (production && !env.APP_ENCRYPTION_KEY) {
     throw new Error('Invalid configuration: APP_ENCRYPTION_KEY is required when NODE_ENV=production');
   }
+  if (env.APP_ENCRYPTION_KEY === LEGACY_DEVELOPMENT_ENCRYPTION_KEY) {
+    throw new Error(
+      'Invalid configuration: APP_ENCRYPTION_KEY is all zeros, a publicly known key; use `openssl rand -hex 32`',
+    );
+  }
+  const secretsFile: SecretsFile | null = env.APP_ENCRYPTION_KEY ? null : openSecretsFile(env.APP_SECRETS_FILE);
+  const encryptionKeyHex = env.APP_ENCRYPTION_KEY ?? secretsFile!.values.APP_ENCRYPTION_KEY;
   return {
     nodeEnv: env.NODE_ENV,
     production,
@@ -95,7 +119,11 @@ export const appConfig = registerAs('app', () => {
     environment: (env.APP_ENVIRONMENT ?? null) as 'production' | 'development' | 'local' | null,
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT as 'auto' | 'json' | 'pretty',
-    encryptionKey: Buffer.from(env.APP_ENCRYPTION_KEY ?? DEV_ENCRYPTION_KEY, 'hex'),
+    encryptionKey: Buffer.from(encryptionKeyHex, 'hex'),
+    /** Keys that only open (never seal): the former all-zero development key, outside production. */
+    openOnlyEncryptionKeys: production ? [] : [Buffer.from(LEGACY_DEVELOPMENT_ENCRYPTION_KEY, 'hex')],
+    /** The file APP_ENCRYPTION_KEY came from (generated on first start), or null when it was given. */
+    encryptionKeyFile: secretsFile,
     bootstrapKey: env.BOOTSTRAP_KEY,
     docsPublic: env.DOCS_PUBLIC,
     outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE ?? !production,

@@ -1,7 +1,8 @@
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
-import { appConfig } from './app.config';
+import { AppEnv } from './app.config';
+import { SecretsFile, openSecretsFile } from './secrets-file';
 import { toBool, validateEnv } from './validate-env';
 
 /**
@@ -20,12 +21,15 @@ export const SUPPORTED_MEDIA_TYPES = [
 ] as const;
 
 /**
- * Signs media URLs outside production when MEDIA_URL_SIGNING_KEYS is unset. Public on purpose: a
- * development server's links are only as private as its address.
+ * The key that once signed media URLs outside production when MEDIA_URL_SIGNING_KEYS was unset. It is
+ * public (it was in the source), so it is refused: anyone could sign URLs with it.
  */
-const DEV_MEDIA_URL_SIGNING_KEY = 'development-only-media-url-signing-key-not-secret';
+const LEGACY_DEVELOPMENT_SIGNING_KEY = 'development-only-media-url-signing-key-not-secret';
 /** Shortest signing key accepted: 32 characters (e.g. `openssl rand -hex 32` gives 64). */
 const MIN_SIGNING_KEY_LENGTH = 32;
+
+/** sharp's default `limitInputPixels` (0x3FFF squared): MEDIA_MAX_IMAGE_PIXELS may not go beyond it. */
+const SHARP_PIXEL_LIMIT = 0x3fff * 0x3fff;
 
 /** One chunk travels in one multipart request and is stored as one part; 1 GiB is plenty (and fits an int column). */
 const MAX_CHUNK_BYTES = 1024 * 1024 * 1024;
@@ -51,6 +55,23 @@ export class MediaEnv {
   @Min(1)
   @Max(MAX_CHUNK_BYTES)
   MEDIA_CHUNK_BYTES: number = 5 * 1024 * 1024;
+
+  /**
+   * Largest image, in pixels (width x height; one frame of an animation), that finalize accepts and
+   * that is ever decoded (422 above). Decoding costs about 4 bytes per pixel, so the default of 50
+   * megapixels (48 MP phone photos, 8K frames, most camera sensors) keeps one decode near 200 MiB;
+   * sharp's own limit, 268 million pixels, lets a 243 KiB PNG take a worker past 1.5 GiB.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(SHARP_PIXEL_LIMIT)
+  MEDIA_MAX_IMAGE_PIXELS: number = 50_000_000;
+
+  /** Images one process decodes at a time (the check at finalize and conversions); the others wait their turn. */
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  MEDIA_IMAGE_CONCURRENCY: number = 2;
 
   /** Comma-separated MIME types accepted at initialize; each must be one the service can sniff. */
   @IsString()
@@ -116,7 +137,7 @@ export class MediaEnv {
    * Keys of the signed public media URLs (`GET /api/media/{id}/content?expires&signature`),
    * comma-separated, each at least 32 characters: the first signs, every one verifies, so a key
    * rotates by putting the new one first and dropping the old one after MEDIA_URL_TTL_SECONDS.
-   * Required in production; a fixed development key otherwise.
+   * Required in production; otherwise, when unset, a random key is generated into APP_SECRETS_FILE.
    */
   @IsOptional()
   @IsString()
@@ -213,11 +234,20 @@ export const mediaConfig = registerAs('media', () => {
       `Invalid configuration: MEDIA_URL_SIGNING_KEYS: each key must be at least ${MIN_SIGNING_KEY_LENGTH} characters`,
     );
   }
+  if (signingKeys.includes(LEGACY_DEVELOPMENT_SIGNING_KEY)) {
+    throw new Error(
+      'Invalid configuration: MEDIA_URL_SIGNING_KEYS holds the former development key, a publicly known key; ' +
+        'use `openssl rand -hex 32`',
+    );
+  }
+  let signingKeysFile: SecretsFile | null = null;
   if (signingKeys.length === 0) {
-    if (appConfig().production) {
+    const app = validateEnv(AppEnv);
+    if (app.NODE_ENV === 'production') {
       throw new Error('Invalid configuration: MEDIA_URL_SIGNING_KEYS is required when NODE_ENV=production');
     }
-    signingKeys.push(DEV_MEDIA_URL_SIGNING_KEY);
+    signingKeysFile = openSecretsFile(app.APP_SECRETS_FILE);
+    signingKeys.push(signingKeysFile.values.MEDIA_URL_SIGNING_KEYS);
   }
   return {
     storage: env.MEDIA_STORAGE as 'local' | 's3',
@@ -240,8 +270,12 @@ export const mediaConfig = registerAs('media', () => {
     urlImportClaimMs: env.MEDIA_URL_TIMEOUT_SECONDS * 2000 + 60_000,
     /** The first signs; all verify. */
     signingKeys,
+    /** The file the signing key came from (generated on first start), or null when MEDIA_URL_SIGNING_KEYS was given. */
+    signingKeysFile,
     signedUrlTtlSeconds: env.MEDIA_URL_TTL_SECONDS,
     s3Redirect: env.MEDIA_URL_S3_REDIRECT,
+    maxImagePixels: env.MEDIA_MAX_IMAGE_PIXELS,
+    imageConcurrency: env.MEDIA_IMAGE_CONCURRENCY,
   };
 });
 export type MediaConfig = ReturnType<typeof mediaConfig>;

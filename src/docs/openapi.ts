@@ -181,10 +181,21 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
           message: 'A request with this Idempotency-Key is still in progress; retry when it has finished',
         }),
       };
-      post.responses['422'] ??= {
-        description: 'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request',
-        content: errorContent(ERROR_EXAMPLES.IDEMPOTENCY_KEY_REUSED),
-      };
+      const reused = 'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request';
+      const own = post.responses['422'] as ResponseObject | undefined;
+      const ownMedia = own?.content?.['application/json'];
+      if (!own || !ownMedia || !('example' in ownMedia)) {
+        post.responses['422'] ??= { description: reused, content: errorContent(ERROR_EXAMPLES.IDEMPOTENCY_KEY_REUSED) };
+      } else {
+        // The operation's own 422 (e.g. UNPROCESSABLE_MEDIA) and the Idempotency-Key one, as two examples.
+        const example = ownMedia.example as { error: string };
+        own.description = `${own.description}; ${reused}`;
+        ownMedia.examples = {
+          [example.error]: { value: example },
+          IDEMPOTENCY_KEY_REUSED: { value: ERROR_EXAMPLES.IDEMPOTENCY_KEY_REUSED },
+        };
+        delete ownMedia.example;
+      }
     }
   }
   return doc;

@@ -26,8 +26,13 @@ export class IdempotencyRecord {
   @Column({ type: 'int' })
   responseStatus!: number;
 
-  @Column({ type: 'jsonb', nullable: true })
-  responseBody!: unknown;
+  /**
+   * The response body as JSON, sealed with AES-256-GCM (SecretBox, `v1.<...>`) and bound to this row:
+   * it may hold a secret shown once (a new API key, a webhook secret). Rows written before sealing
+   * hold plain JSON until the pruner seals them (docs/adr/0012).
+   */
+  @Column({ type: 'text', nullable: true })
+  responseBody!: string | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;

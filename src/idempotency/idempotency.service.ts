@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { SecretBox } from '../common/crypto/secret-box';
 import { AppError } from '../common/errors';
 import { runInRequestTransaction } from '../database/request-transaction';
 
 /** How long a key and its stored response are kept. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/** A sealed body (`v1.<base64url>`); plain JSON never starts with a letter followed by digits and a dot. */
+const SEALED = /^v\d+\./;
 
 export interface IdempotentRequest {
   apiKeyId: string;
@@ -50,7 +53,10 @@ export function requestHash(req: Pick<IdempotentRequest, 'method' | 'path' | 'bo
  */
 @Injectable()
 export class IdempotencyService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly box: SecretBox,
+  ) {}
 
   static checkKey(key: string): void {
     if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
@@ -76,7 +82,7 @@ export class IdempotencyService {
         throw AppError.conflict('A request with this Idempotency-Key is still in progress; retry when it has finished');
       }
       const [stored] = await em.query<
-        Array<{ request_hash: string; response_status: number; response_body: unknown; live: boolean }>
+        Array<{ request_hash: string; response_status: number; response_body: string | null; live: boolean }>
       >(
         `SELECT request_hash, response_status, response_body, expires_at > now() AS live
            FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`,
@@ -89,7 +95,7 @@ export class IdempotencyService {
             'This Idempotency-Key was already used with a different request; use a new key for a new request',
           );
         }
-        return { status: stored.response_status, body: stored.response_body, replayed: true };
+        return { status: stored.response_status, body: this.open(req, stored.response_body), replayed: true };
       }
       if (stored)
         await em.query(`DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`, [req.apiKeyId, req.key]);
@@ -98,11 +104,56 @@ export class IdempotencyService {
       const body: unknown = outcome.body === undefined ? null : JSON.parse(JSON.stringify(outcome.body));
       await em.query(
         `INSERT INTO idempotency_keys (api_key_id, key, request_hash, response_status, response_body, expires_at)
-         VALUES ($1, $2, $3, $4, $5::jsonb, now() + ($6 || ' milliseconds')::interval)`,
-        [req.apiKeyId, req.key, hash, outcome.status, JSON.stringify(body), String(IDEMPOTENCY_TTL_MS)],
+         VALUES ($1, $2, $3, $4, $5, now() + ($6 || ' milliseconds')::interval)`,
+        [req.apiKeyId, req.key, hash, outcome.status, this.seal(req, JSON.stringify(body)), String(IDEMPOTENCY_TTL_MS)],
       );
       return { status: outcome.status, body, replayed: false };
     });
+  }
+
+  /**
+   * Seals bodies stored in plain JSON (rows written before bodies were sealed), at most `batch`;
+   * returns how many. Rows held by a request meanwhile are skipped; either form replays the same.
+   */
+  async sealPlainResponses(batch = 500): Promise<number> {
+    return this.dataSource.transaction(async (em) => {
+      const rows = await em.query<Array<{ api_key_id: string; key: string; response_body: string }>>(
+        `SELECT api_key_id, key, response_body FROM idempotency_keys
+          WHERE response_body IS NOT NULL AND response_body !~ '^v[0-9]+\\.' AND expires_at > now()
+          LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [batch],
+      );
+      for (const row of rows) {
+        await em.query(`UPDATE idempotency_keys SET response_body = $3 WHERE api_key_id = $1 AND key = $2`, [
+          row.api_key_id,
+          row.key,
+          this.seal({ apiKeyId: row.api_key_id, key: row.key }, row.response_body),
+        ]);
+      }
+      return rows.length;
+    });
+  }
+
+  /** The row a sealed body belongs to: copied into another row, it does not open. */
+  private static associatedData(req: Pick<IdempotentRequest, 'apiKeyId' | 'key'>): string {
+    return `idempotency:${req.apiKeyId}:${req.key}`;
+  }
+
+  private seal(req: Pick<IdempotentRequest, 'apiKeyId' | 'key'>, json: string): string {
+    return this.box.seal(json, IdempotencyService.associatedData(req));
+  }
+
+  /** The stored body: sealed, or plain JSON in a row written before sealing. */
+  private open(req: Pick<IdempotentRequest, 'apiKeyId' | 'key'>, stored: string | null): unknown {
+    if (stored === null) return null;
+    if (!SEALED.test(stored)) return JSON.parse(stored) as unknown;
+    try {
+      return JSON.parse(this.box.open(stored, IdempotencyService.associatedData(req))) as unknown;
+    } catch (err) {
+      throw new Error(
+        `The stored response of an Idempotency-Key cannot be opened (APP_ENCRYPTION_KEY changed, or the row was altered): ${(err as Error).message}`,
+      );
+    }
   }
 
   /** Deletes expired keys, at most `batch` at a time; returns how many went. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type SharpModule from 'sharp';
+import { loadSharp } from './sharp-loader';
 
 /** The types an image can be converted to, and the variant name each is stored and signed under. */
 export const VARIANT_NAMES: Readonly<Record<string, string>> = {
@@ -40,16 +40,20 @@ export class ImageConversionError extends Error {
 }
 
 /**
- * Converts an image with sharp (libvips): applies the EXIF orientation (the metadata is not kept),
- * flattens transparency onto white for JPEG, takes the first frame of an animation. Deterministic for
- * one input and one sharp version.
+ * Converts an image (bytes, or the path of a file) with sharp (libvips): applies the EXIF orientation
+ * (the metadata is not kept), flattens transparency onto white for JPEG, takes the first frame of an
+ * animation. Refuses an image of more than `maxPixels` before decoding it. Deterministic for one input
+ * and one sharp version.
  */
-export async function convertImage(input: Buffer, to: string): Promise<ConvertedImage> {
+export async function convertImage(
+  input: Buffer | string,
+  to: string,
+  opts: { maxPixels: number },
+): Promise<ConvertedImage> {
   const variant = variantName(to);
   if (!variant) throw new ImageConversionError(`Cannot convert to ${to}`);
-  // Loaded on first use: libvips costs ~60 MiB of memory in every process, and most never convert.
-  const sharp: typeof SharpModule = (await import('sharp')).default;
-  let image = sharp(input, { failOn: 'error', animated: false }).rotate();
+  const sharp = await loadSharp();
+  let image = sharp(input, { failOn: 'error', animated: false, limitInputPixels: opts.maxPixels }).rotate();
   switch (variant) {
     case 'jpeg':
       image = image.flatten({ background: '#ffffff' }).jpeg({ quality: 90, chromaSubsampling: '4:2:0' });
@@ -70,6 +74,9 @@ export async function convertImage(input: Buffer, to: string): Promise<Converted
       sha256: createHash('sha256').update(data).digest('hex'),
     };
   } catch (err) {
-    throw new ImageConversionError(`The image cannot be converted to ${to}: ${(err as Error).message}`);
+    const reason = /pixel limit/i.test((err as Error).message)
+      ? `it has more than the ${opts.maxPixels} pixels this server decodes (MEDIA_MAX_IMAGE_PIXELS)`
+      : (err as Error).message;
+    throw new ImageConversionError(`The image cannot be converted to ${to}: ${reason}`);
   }
 }

@@ -46,6 +46,22 @@ describe('MediaUrlSigner', () => {
     expect(signer.verify(ID, { ...q, signature: flipped })).toEqual({ ok: false, reason: 'invalid' });
   });
 
+  it('accepts only the canonical spelling of a signature: the unused low bits of its last character must be zero', () => {
+    const signer = new MediaUrlSigner([KEY_A], 3600, at(NOW));
+    const q = signer.sign(ID);
+    const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    // 43 characters carry 258 bits for a 256-bit MAC: the last one has 4 spellings that decode alike.
+    const last = ALPHABET.indexOf(q.signature[42]);
+    const spellings = [0, 1, 2, 3].map((low) => q.signature.slice(0, 42) + ALPHABET[(last & ~3) | low]);
+    for (const s of spellings)
+      expect(Buffer.from(s, 'base64url').equals(Buffer.from(q.signature, 'base64url'))).toBe(true);
+    const accepted = spellings.filter((s) => signer.verify(ID, { ...q, signature: s }).ok);
+    expect(accepted).toEqual([q.signature]);
+    for (const s of spellings.filter((x) => x !== q.signature)) {
+      expect(signer.verify(ID, { ...q, signature: s })).toEqual({ ok: false, reason: 'malformed' });
+    }
+  });
+
   it('treats the id case-insensitively (UUIDs in either case name one item)', () => {
     const signer = new MediaUrlSigner([KEY_A], 3600, at(NOW));
     expect(signer.verify(ID.toUpperCase(), { ...signer.sign(ID) }).ok).toBe(true);

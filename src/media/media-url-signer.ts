@@ -57,8 +57,9 @@ export class MediaUrlSigner {
   }
 
   /**
-   * Checks a URL's query. Every value is untrusted: anything but one string of the expected form is
-   * refused before a MAC is computed. The comparison is constant-time.
+   * Checks a URL's query. Every value is untrusted: anything but one string of the expected form (the
+   * signature in its canonical base64url spelling) is refused before a MAC is computed. The comparison
+   * is constant-time.
    */
   verify(mediaId: string, query: Record<string, unknown>): MediaUrlVerdict {
     const expires = single(query.expires);
@@ -79,7 +80,10 @@ export class MediaUrlSigner {
       return { ok: false, reason: 'malformed' };
     }
     const given = Buffer.from(signature, 'base64url');
-    if (given.length !== MAC_BYTES) return { ok: false, reason: 'malformed' };
+    // 43 characters carry two bits more than the MAC: only the spelling with those bits zero (the one
+    // sign() writes) is accepted, so one URL has one signature.
+    if (given.length !== MAC_BYTES || given.toString('base64url') !== signature)
+      return { ok: false, reason: 'malformed' };
     // Every key is tried (no early exit), so the time taken does not tell which key matched.
     let matched = false;
     for (const key of this.keys) {

@@ -1,9 +1,13 @@
 import { Readable } from 'node:stream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ConfigType } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AppError } from '../common/errors';
+import { mediaConfig } from '../config/media.config';
+import { withTemporaryCopy } from './image-check.util';
 import { ImageConversionError, canConvert, convertImage, variantName } from './image-convert.util';
+import { ImageSlots } from './image-slots';
 import { MediaItem } from './media-item.entity';
 import { MediaVariant } from './media-variant.entity';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage.interface';
@@ -16,7 +20,8 @@ import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage.interface';
  * and across processes (a transaction-scoped advisory lock); the one holding the lock looks for the
  * row again before it converts, so the bytes are written once and the row inserted once. The item's
  * row is read FOR SHARE meanwhile, so a DELETE of the item (FOR UPDATE) waits and then removes the
- * variant's bytes too.
+ * variant's bytes too. A conversion takes one of the process's image slots (MEDIA_IMAGE_CONCURRENCY)
+ * before its transaction, and decodes at most MEDIA_MAX_IMAGE_PIXELS.
  */
 @Injectable()
 export class MediaVariantsService {
@@ -27,6 +32,8 @@ export class MediaVariantsService {
     @InjectRepository(MediaVariant) private readonly variants: Repository<MediaVariant>,
     private readonly dataSource: DataSource,
     @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
+    @Inject(mediaConfig.KEY) private readonly cfg: ConfigType<typeof mediaConfig>,
+    private readonly slots: ImageSlots,
   ) {}
 
   /** The stored variant of the item in that type, or null when there is none (yet). */
@@ -55,7 +62,7 @@ export class MediaVariantsService {
     const key = `${mediaId}:${mimeType}`;
     let running = this.inflight.get(key);
     if (!running) {
-      running = this.convertOnce(mediaId, mimeType).finally(() => this.inflight.delete(key));
+      running = this.slots.run(() => this.convertOnce(mediaId, mimeType)).finally(() => this.inflight.delete(key));
       this.inflight.set(key, running);
     }
     return running;
@@ -84,7 +91,9 @@ export class MediaVariantsService {
       const started = Date.now();
       let converted;
       try {
-        converted = await convertImage(await readAll(this.storage.open(item.id)), mimeType);
+        converted = await withTemporaryCopy(this.storage.open(item.id), [], (path) =>
+          convertImage(path, mimeType, { maxPixels: this.cfg.maxImagePixels }),
+        );
       } catch (err) {
         if (err instanceof ImageConversionError) throw new AppError('UNSUPPORTED_MEDIA_TYPE', err.message);
         throw err;
@@ -120,11 +129,4 @@ export class MediaVariantsService {
     if (!name) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Media cannot be converted to ${mimeType}`);
     return name;
   }
-}
-
-/** The whole stream in memory: sharp decodes the whole image anyway, and images are small next to that. */
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }

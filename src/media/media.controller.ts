@@ -92,7 +92,8 @@ export class MediaController {
       'Downloads the file (http or https, no redirects, public addresses only in production) and runs it through ' +
       'the same checks as a chunked upload: supported type (`mimeType`, else the response `Content-Type`; 415), ' +
       'size limit (413, also when the download grows past it), the bytes matching the type (415) and, for images, ' +
-      'readable dimensions (415). A URL that cannot be downloaded (refused address, error status, timeout) is 400. ' +
+      'a complete decode within `MEDIA_MAX_IMAGE_PIXELS` (422 `UNPROCESSABLE_MEDIA`). A URL that cannot be ' +
+      'downloaded (refused address, error status, timeout) is 400. ' +
       'Small files: 201 with the `ready` item once it is stored. Big files (the server announces more than ' +
       '`MEDIA_URL_ASYNC_BYTES`) and slow downloads (not over within `MEDIA_URL_WAIT_SECONDS`): 202 with the item in ' +
       '`processing` at once; a worker downloads it, and it becomes `ready` or `failed` (with `error`), which ' +
@@ -100,7 +101,7 @@ export class MediaController {
   })
   @ApiCreatedResponse({ type: MediaDto, description: 'The `ready` item' })
   @ApiAcceptedResponse({ type: MediaDto, description: 'The `processing` item; it becomes `ready` or `failed`' })
-  @ApiErrors(400, 409, 413, 415)
+  @ApiErrors(400, 409, 413, 415, 'UNPROCESSABLE_MEDIA')
   async uploadFromUrl(
     @WorkspaceId() workspaceId: string,
     @Body() body: UploadFromUrlDto,
@@ -194,11 +195,13 @@ export class MediaController {
     summary: 'Finish a chunked upload',
     description:
       'Step 3 of 3. Joins the chunks and checks them: all present (409 naming the missing indexes), total size, ' +
-      '`sha256` when declared (400), real type from the magic bytes (415); reads image width and height. A failed ' +
+      '`sha256` when declared (400), real type from the magic bytes (415); an image must decode completely ' +
+      '(a truncated or corrupt file, or one of more than `MEDIA_MAX_IMAGE_PIXELS` pixels, is 422 ' +
+      '`UNPROCESSABLE_MEDIA` with a message naming the problem) and gives the item its width and height. A failed ' +
       'check marks the item `failed` and removes its bytes. Finalizing a `ready` item returns it unchanged.',
   })
   @ApiOkResponse({ type: MediaDto, description: 'The `ready` item' })
-  @ApiErrors(400, 404, 409, 415)
+  @ApiErrors(400, 404, 409, 415, 'UNPROCESSABLE_MEDIA')
   async finalizeUpload(@WorkspaceId() workspaceId: string, @Body() body: FinalizeUploadDto): Promise<MediaDto> {
     return MediaDto.from(await this.media.finalize(workspaceId, body.mediaId));
   }

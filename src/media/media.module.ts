@@ -6,6 +6,7 @@ import { OutboundHttp } from '../common/http/outbound-http';
 import { appConfig } from '../config';
 import { mediaConfig } from '../config/media.config';
 import { PostMediaUsageModule } from '../posts/post-media-usage.module';
+import { ImageSlots } from './image-slots';
 import { MediaContentService } from './media-content.service';
 import { MediaItem } from './media-item.entity';
 import { MediaVariant } from './media-variant.entity';
@@ -50,6 +51,11 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
     MediaVariantsService,
     MediaContentService,
     MediaQueue,
+    {
+      provide: ImageSlots,
+      inject: [mediaConfig.KEY],
+      useFactory: (cfg: ConfigType<typeof mediaConfig>) => new ImageSlots(cfg.imageConcurrency),
+    },
     { provide: MEDIA_STORAGE, inject: [mediaConfig.KEY, DataSource], useFactory: createMediaStorage },
     {
       provide: MEDIA_DOWNLOADER,

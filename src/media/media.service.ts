@@ -8,8 +8,16 @@ import { AppError } from '../common/errors';
 import { mediaConfig } from '../config/media.config';
 import { EventsService } from '../events/events.service';
 import { MediaDto } from './dto/media.dto';
+import {
+  ImageCheckError,
+  PngStructureCheck,
+  checkImageFile,
+  checkPixelCount,
+  withTemporaryCopy,
+} from './image-check.util';
 import { variantName } from './image-convert.util';
 import { ImageSize, readImageSizeFromStream } from './image-size.util';
+import { ImageSlots } from './image-slots';
 import { MediaContentService } from './media-content.service';
 import { MediaItem, MediaStatus } from './media-item.entity';
 import { MediaVariantsService } from './media-variants.service';
@@ -107,6 +115,7 @@ export class MediaService {
     private readonly events: EventsService,
     private readonly variants: MediaVariantsService,
     private readonly content: MediaContentService,
+    private readonly slots: ImageSlots,
   ) {}
 
   /** Largest chunk the service ever asks for (the multipart parser's file size limit is derived from it). */
@@ -431,12 +440,22 @@ export class MediaService {
   }
 
   /**
-   * Step 3: joins the chunks and verifies size, SHA-256 (when declared), real type and image dimensions.
-   * Runs under the row lock, so concurrent calls finalize once; a `ready` item is returned unchanged.
-   * A verification failure marks the item `failed` (with the reason) and removes its bytes. The end of a
-   * background download (`via: 'processing'`) records `media.ready` or `media.failed` with it.
+   * Step 3: joins the chunks and verifies size, SHA-256 (when declared), real type, and that an image
+   * decodes within MEDIA_MAX_IMAGE_PIXELS. Runs under the row lock, so concurrent calls finalize once; a
+   * `ready` item is returned unchanged. A verification failure marks the item `failed` (with the reason)
+   * and removes its bytes. The end of a background download (`via: 'processing'`) records `media.ready`
+   * or `media.failed` with it. An image takes one of the process's image slots first (before the
+   * transaction, so waiting for one holds no connection).
    */
   async finalize(workspaceId: string, mediaId: string, via: ReceivingStatus = 'uploading'): Promise<MediaItem> {
+    const peek = isUuid(mediaId) ? await this.media.findOne({ where: { id: mediaId, workspaceId } }) : null;
+    if (peek?.status === via && peek.mimeType.startsWith('image/')) {
+      return this.slots.run(() => this.finalizeLocked(workspaceId, mediaId, via));
+    }
+    return this.finalizeLocked(workspaceId, mediaId, via);
+  }
+
+  private async finalizeLocked(workspaceId: string, mediaId: string, via: ReceivingStatus): Promise<MediaItem> {
     const outcome = await this.dataSource.transaction<{ item: MediaItem } | { problem: AppError }>(async (em) => {
       const repo = em.getRepository(MediaItem);
       const item = isUuid(mediaId)
@@ -623,7 +642,8 @@ export class MediaService {
   }
 
   /**
-   * Checks the joined object: size, declared digest, magic bytes, and for images readable dimensions.
+   * Checks the joined object: size, declared digest, magic bytes, and for images their dimensions
+   * within MEDIA_MAX_IMAGE_PIXELS and a complete decode (422 `UNPROCESSABLE_MEDIA` otherwise).
    * Returns the first problem, or the dimensions (null for videos).
    */
   private async inspect(
@@ -645,9 +665,23 @@ export class MediaService {
     const dims = await readImageSizeFromStream(this.storage.open(item.id), item.mimeType);
     if (!dims) {
       const message = `The image's dimensions cannot be read: not a valid ${item.mimeType}`;
-      return { problem: new AppError('UNSUPPORTED_MEDIA_TYPE', message) };
+      return { problem: new AppError('UNPROCESSABLE_MEDIA', message) };
+    }
+    try {
+      await this.checkImage(item, dims);
+    } catch (err) {
+      if (!(err instanceof ImageCheckError)) throw err;
+      return { problem: new AppError('UNPROCESSABLE_MEDIA', err.message) };
     }
     return { dims };
+  }
+
+  /** Refuses an image above the pixel limit at once; otherwise checks its file and decodes it. */
+  private async checkImage(item: MediaItem, dims: ImageSize): Promise<void> {
+    const maxPixels = this.cfg.maxImagePixels;
+    checkPixelCount(dims, maxPixels);
+    const through = item.mimeType === 'image/png' ? [new PngStructureCheck()] : [];
+    await withTemporaryCopy(this.storage.open(item.id), through, (path) => checkImageFile(path, dims, maxPixels));
   }
 
   /** Turns a failed part write into the answer for the client. */

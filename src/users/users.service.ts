@@ -175,12 +175,21 @@ export class UsersService {
     return { link, url: `${this.cfg.url}/${path}?token=${token}` };
   }
 
-  /** The link a token names, if unused and unexpired. */
-  findUsableLink(token: string): Promise<UserLink | null> {
-    if (!token || token.length > 100) return Promise.resolve(null);
-    return this.links.findOne({
+  /**
+   * The link a token names, if unused and unexpired; a setup link only while its workspace has no
+   * owner (however the first owner arrived: another setup link, an invitation, the CLI).
+   */
+  async findUsableLink(token: string): Promise<UserLink | null> {
+    if (!token || token.length > 100) return null;
+    const link = await this.links.findOne({
       where: { tokenHash: hashToken(token), usedAt: IsNull(), expiresAt: MoreThan(new Date()) },
     });
+    if (link?.kind === 'setup' && (await this.hasOwner(this.memberships.manager, link.workspaceId))) return null;
+    return link;
+  }
+
+  private async hasOwner(em: EntityManager, workspaceId: string): Promise<boolean> {
+    return (await em.count(Membership, { where: { workspaceId, role: 'owner' } })) > 0;
   }
 
   /** Open invitations of a workspace (not used, not expired). */
@@ -234,7 +243,18 @@ export class UsersService {
       checkPassword(input.password);
     }
     const passwordHash = existing?.passwordHash ?? (await hashPassword(input.password));
-    return this.dataSource.transaction(async (em) => {
+    const outcome = await this.dataSource.transaction(async (em) => {
+      if (found.kind === 'setup') {
+        // Setup links of one workspace take turns; the first to get here makes the owner, the others
+        // find one and are spent with it.
+        await em.query(`SELECT pg_advisory_xact_lock(hashtext('console-setup'), hashtext($1::text))`, [
+          found.workspaceId,
+        ]);
+        if (await this.hasOwner(em, found.workspaceId)) {
+          await this.spendSetupLinks(em, found.workspaceId);
+          return null;
+        }
+      }
       const used = await em
         .createQueryBuilder()
         .update(UserLink)
@@ -252,17 +272,29 @@ export class UsersService {
         .values({ userId: user.id, workspaceId: found.workspaceId, role: found.role })
         .orUpdate(['role'], ['user_id', 'workspace_id'])
         .execute();
+      if (found.role === 'owner') await this.spendSetupLinks(em, found.workspaceId);
       return { user, workspaceId: found.workspaceId };
     });
+    if (!outcome) throw new AppError('NOT_FOUND', LINK_GONE);
+    return outcome;
   }
 
-  /** Adds an existing account to a workspace directly (CLI). */
+  /** The workspace has an owner: its outstanding setup links are used up. */
+  private async spendSetupLinks(em: EntityManager, workspaceId: string): Promise<void> {
+    await em.update(UserLink, { workspaceId, kind: 'setup', usedAt: IsNull() }, { usedAt: () => 'now()' });
+  }
+
+  /** Adds an existing account to a workspace directly (CLI); an owner spends the workspace's setup links. */
   async addMembership(userId: string, workspaceId: string, role: Role): Promise<void> {
-    await this.memberships
-      .createQueryBuilder()
-      .insert()
-      .values({ userId, workspaceId, role })
-      .orUpdate(['role'], ['user_id', 'workspace_id'])
-      .execute();
+    await this.dataSource.transaction(async (em) => {
+      await em
+        .createQueryBuilder()
+        .insert()
+        .into(Membership)
+        .values({ userId, workspaceId, role })
+        .orUpdate(['role'], ['user_id', 'workspace_id'])
+        .execute();
+      if (role === 'owner') await this.spendSetupLinks(em, workspaceId);
+    });
   }
 }

@@ -98,7 +98,7 @@ describe('upload abuse', () => {
       expect(init.status).toBe(201);
       expect((await c.chunk(init.body.id, 0, bytes)).status).toBe(200);
       const fin = await c.finalize(init.body.id);
-      expect({ status: fin.status, error: fin.body.error }).toEqual({ status: 415, error: 'UNSUPPORTED_MEDIA_TYPE' });
+      expect({ status: fin.status, error: fin.body.error }).toEqual({ status: 422, error: 'UNPROCESSABLE_MEDIA' });
       expect(fin.body.message).toMatch(/dimensions/);
       expect((await c.get(init.body.id)).body.status).toBe('failed');
     }

@@ -133,7 +133,7 @@ describe('media chunks (64 KiB chunks)', () => {
     expect((await a.finalize(id)).status).toBe(409);
   });
 
-  it('fails finalize with 415 when an image has the right signature but no readable header', async () => {
+  it('fails finalize with 422 when an image has the right signature but no readable header', async () => {
     const broken = Buffer.concat([
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
       Buffer.alloc(200, 0x42),
@@ -141,8 +141,8 @@ describe('media chunks (64 KiB chunks)', () => {
     const { id } = await start(broken);
     expect((await a.chunk(id, 0, broken)).status).toBe(200);
     const fin = await a.finalize(id);
-    expect(fin.status).toBe(415);
-    expect(fin.body).toEqual({ error: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringContaining('image/png') });
+    expect(fin.status).toBe(422);
+    expect(fin.body).toEqual({ error: 'UNPROCESSABLE_MEDIA', message: expect.stringContaining('image/png') });
     expect((await a.get(id)).body.status).toBe('failed');
     expect(hasBytes(media.dir, id)).toBe(false);
   });

@@ -100,14 +100,14 @@ describe('media upload on S3 (MEDIA_STORAGE=s3)', () => {
     expect((await a.finalize(id)).body).toMatchObject({ status: 'ready', width: 32, height: 32 });
   });
 
-  it('fails finalize with 415 when the bytes are not the declared type, and removes them', async () => {
+  it('fails finalize with 422 when the image does not decode, and removes its bytes', async () => {
     // Chunk 0 passes the sniffer (the PNG signature), but no image header follows: dimensions unreadable.
     const header = makePng(16, 16).subarray(0, 8);
     const bogus = Buffer.concat([header, Buffer.alloc(200, 1)]);
     const init = await a.initialize({ filename: 'b.png', mimeType: 'image/png', size: bogus.length });
     expect((await a.chunk(init.body.id, 0, bogus)).status).toBe(200);
     const fin = await a.finalize(init.body.id);
-    expect(fin.status).toBe(415);
+    expect({ status: fin.status, error: fin.body.error }).toEqual({ status: 422, error: 'UNPROCESSABLE_MEDIA' });
     expect((await a.get(init.body.id)).body.status).toBe('failed');
     expect(await objectExists(init.body.id)).toBe(false);
   });

@@ -67,7 +67,7 @@ describe('POST /media/upload/url', () => {
     expect(await t.dataSource.query(`SELECT id FROM media WHERE size > 1048576`)).toHaveLength(0);
   });
 
-  it('refuses unsupported types (415) and bytes that are not the declared type (415), leaving no item', async () => {
+  it('refuses unsupported types (415), bytes that are not the declared type (415) and broken images (422), leaving no item', async () => {
     const before = (await t.dataSource.query('SELECT count(*)::int AS n FROM media'))[0].n;
     const html = await upload({ url: files.put('/page', { type: 'text/html', body: Buffer.from('<html></html>') }) });
     expect(html.status).toBe(415);
@@ -82,7 +82,7 @@ describe('POST /media/upload/url', () => {
     const broken = Buffer.from(png.subarray(0, 40)); // a PNG header with unreadable dimensions
     broken.fill(0, 16, 24);
     const unreadable = await upload({ url: files.put('/broken.png', { type: 'image/png', body: broken }) });
-    expect(unreadable.status).toBe(415);
+    expect(unreadable.status).toBe(422);
     expect((await t.dataSource.query('SELECT count(*)::int AS n FROM media'))[0].n).toBe(before);
   });
 

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { CLONE_PREFIX, TEMPLATE_DB, TEST_PG_BASE, TEST_REDIS_URL, databaseUrl } from '../setup/test-env';
@@ -8,6 +11,11 @@ export class TestEnvironment {
   readonly dbName = `${CLONE_PREFIX}${randomBytes(6).toString('hex')}`;
   readonly redisPrefix = `t${randomBytes(4).toString('hex')}`;
   readonly databaseUrl = databaseUrl(this.dbName);
+  /**
+   * Where the service generates its keys on first start (no APP_ENCRYPTION_KEY / MEDIA_URL_SIGNING_KEYS
+   * here, as on a first `npm start`); its child processes read the same file.
+   */
+  readonly secretsFile = join(tmpdir(), `sps-secrets-${this.redisPrefix}`, 'secrets.env');
 
   async create(extraEnv: Record<string, string> = {}): Promise<void> {
     const admin = new Client({ connectionString: TEST_PG_BASE });
@@ -26,11 +34,13 @@ export class TestEnvironment {
       BOOTSTRAP_KEY: 'false',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       OUTBOUND_ALLOW_PRIVATE: 'true',
+      APP_SECRETS_FILE: this.secretsFile,
       ...extraEnv,
     });
   }
 
   async destroy(): Promise<void> {
+    rmSync(join(this.secretsFile, '..'), { recursive: true, force: true });
     const redis = new Redis(TEST_REDIS_URL);
     try {
       let cursor = '0';

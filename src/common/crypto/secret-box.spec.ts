@@ -34,4 +34,16 @@ describe('SecretBox (AES-256-GCM)', () => {
     expect(rotated.open(sealed, 'a')).toBe('secret');
     expect(rotated.seal('x', 'a').startsWith('v2.')).toBe(true);
   });
+
+  it('opens, but never seals with, an open-only key (the former development key), and says so once', () => {
+    const legacy = Buffer.alloc(32);
+    const old = new SecretBox(legacy).seal('sealed on a development database', 'ws:ch');
+    const onOpenOnly = jest.fn();
+    const box = new SecretBox(randomBytes(32), 'v1', {}, { openOnly: [legacy], onOpenOnly });
+    expect(box.open(old, 'ws:ch')).toBe('sealed on a development database');
+    expect(box.open(old, 'ws:ch')).toBe('sealed on a development database');
+    expect(onOpenOnly).toHaveBeenCalledTimes(1);
+    expect(() => box.open(old, 'ws:other')).toThrow();
+    expect(() => new SecretBox(legacy).open(box.seal('new', 'a'), 'a')).toThrow();
+  });
 });

@@ -34,6 +34,10 @@ export const ERROR_EXAMPLES: Record<ErrorCode, ErrorBody> = {
     error: 'IDEMPOTENCY_KEY_REUSED',
     message: 'This Idempotency-Key was used with a different request',
   },
+  UNPROCESSABLE_MEDIA: {
+    error: 'UNPROCESSABLE_MEDIA',
+    message: 'The PNG is truncated: it ends inside its IDAT chunk (it ends at byte 4096)',
+  },
   RATE_LIMIT_EXCEEDED: {
     error: 'RATE_LIMIT_EXCEEDED',
     message: 'Rate limit exceeded: 100 requests per minute, bursts up to 200',
@@ -42,22 +46,30 @@ export const ERROR_EXAMPLES: Record<ErrorCode, ErrorBody> = {
   SERVICE_UNAVAILABLE: { error: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable' },
 };
 
-/** The error code the API answers with a given HTTP status. */
+/** Descriptions of codes that share their status with another code, for operations that name them. */
+const CODE_DESCRIPTIONS: Partial<Record<ErrorCode, string>> = {
+  UNPROCESSABLE_MEDIA: 'UNPROCESSABLE_MEDIA: the image does not decode (truncated, corrupt) or has too many pixels',
+};
+
+/** The error code the API answers with a given HTTP status (the first one, where several share it). */
 export function errorCodeOf(status: number): ErrorCode | undefined {
   return (Object.keys(HTTP_STATUS_BY_CODE) as ErrorCode[]).find((code) => HTTP_STATUS_BY_CODE[code] === status);
 }
 
 /**
  * Documents operation-specific error responses, each with an example carrying its own code;
- * 401, 429 and 500 are added to every secured operation (src/docs/openapi.ts).
+ * 401, 429 and 500 are added to every secured operation (src/docs/openapi.ts). A status is given as a
+ * number, or as the code when several codes share it (`'UNPROCESSABLE_MEDIA'` for a 422).
  */
-export function ApiErrors(...statuses: number[]) {
+export function ApiErrors(...errors: Array<number | ErrorCode>) {
   return applyDecorators(
-    ...statuses.map((status) => {
-      const code = errorCodeOf(status);
+    ...errors.map((error) => {
+      const status = typeof error === 'number' ? error : HTTP_STATUS_BY_CODE[error];
+      const code = typeof error === 'number' ? errorCodeOf(status) : error;
       return ApiResponse({
         status,
-        description: DESCRIPTIONS[status] ?? 'Error',
+        description:
+          (typeof error === 'string' ? CODE_DESCRIPTIONS[error] : undefined) ?? DESCRIPTIONS[status] ?? 'Error',
         type: ErrorResponseDto,
         ...(code ? { example: ERROR_EXAMPLES[code] } : {}),
       });

@@ -194,7 +194,7 @@ export const initializeUpload = <ThrowOnError extends boolean = false>(options: 
 /**
  * Upload from a URL
  *
- * Downloads the file (http or https, no redirects, public addresses only in production) and runs it through the same checks as a chunked upload: supported type (`mimeType`, else the response `Content-Type`; 415), size limit (413, also when the download grows past it), the bytes matching the type (415) and, for images, readable dimensions (415). A URL that cannot be downloaded (refused address, error status, timeout) is 400. Small files: 201 with the `ready` item once it is stored. Big files (the server announces more than `MEDIA_URL_ASYNC_BYTES`) and slow downloads (not over within `MEDIA_URL_WAIT_SECONDS`): 202 with the item in `processing` at once; a worker downloads it, and it becomes `ready` or `failed` (with `error`), which `GET /media/{id}` shows and the `media.ready` / `media.failed` events announce.
+ * Downloads the file (http or https, no redirects, public addresses only in production) and runs it through the same checks as a chunked upload: supported type (`mimeType`, else the response `Content-Type`; 415), size limit (413, also when the download grows past it), the bytes matching the type (415) and, for images, a complete decode within `MEDIA_MAX_IMAGE_PIXELS` (422 `UNPROCESSABLE_MEDIA`). A URL that cannot be downloaded (refused address, error status, timeout) is 400. Small files: 201 with the `ready` item once it is stored. Big files (the server announces more than `MEDIA_URL_ASYNC_BYTES`) and slow downloads (not over within `MEDIA_URL_WAIT_SECONDS`): 202 with the item in `processing` at once; a worker downloads it, and it becomes `ready` or `failed` (with `error`), which `GET /media/{id}` shows and the `media.ready` / `media.failed` events announce.
  */
 export const uploadFromUrl = <ThrowOnError extends boolean = false>(options: Options<UploadFromUrlData, ThrowOnError>) => (options.client ?? client).post<UploadFromUrlResponses, UploadFromUrlErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }],
@@ -225,7 +225,7 @@ export const uploadChunk = <ThrowOnError extends boolean = false>(options: Optio
 /**
  * Finish a chunked upload
  *
- * Step 3 of 3. Joins the chunks and checks them: all present (409 naming the missing indexes), total size, `sha256` when declared (400), real type from the magic bytes (415); reads image width and height. A failed check marks the item `failed` and removes its bytes. Finalizing a `ready` item returns it unchanged.
+ * Step 3 of 3. Joins the chunks and checks them: all present (409 naming the missing indexes), total size, `sha256` when declared (400), real type from the magic bytes (415); an image must decode completely (a truncated or corrupt file, or one of more than `MEDIA_MAX_IMAGE_PIXELS` pixels, is 422 `UNPROCESSABLE_MEDIA` with a message naming the problem) and gives the item its width and height. A failed check marks the item `failed` and removes its bytes. Finalizing a `ready` item returns it unchanged.
  */
 export const finalizeUpload = <ThrowOnError extends boolean = false>(options: Options<FinalizeUploadData, ThrowOnError>) => (options.client ?? client).post<FinalizeUploadResponses, FinalizeUploadErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }],

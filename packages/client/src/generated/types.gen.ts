@@ -51,7 +51,7 @@ export type ErrorResponseDto = {
     /**
      * Stable error code
      */
-    error: 'VALIDATION_ERROR' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RANGE_NOT_SATISFIABLE' | 'IDEMPOTENCY_KEY_REUSED' | 'RATE_LIMIT_EXCEEDED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
+    error: 'VALIDATION_ERROR' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RANGE_NOT_SATISFIABLE' | 'IDEMPOTENCY_KEY_REUSED' | 'UNPROCESSABLE_MEDIA' | 'RATE_LIMIT_EXCEEDED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
     /**
      * Human-readable description
      */
@@ -1803,7 +1803,7 @@ export type UploadFromUrlErrors = {
      */
     415: ErrorResponseDto;
     /**
-     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
+     * UNPROCESSABLE_MEDIA: the image does not decode (truncated, corrupt) or has too many pixels; IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
      */
     422: ErrorResponseDto;
     /**
@@ -1933,7 +1933,7 @@ export type FinalizeUploadErrors = {
      */
     415: ErrorResponseDto;
     /**
-     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
+     * UNPROCESSABLE_MEDIA: the image does not decode (truncated, corrupt) or has too many pixels; IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
      */
     422: ErrorResponseDto;
     /**
