@@ -211,7 +211,7 @@ export class ChannelsService {
       field: p.field === 'credentials' ? p.field : `credentials.${p.field}`,
       message: p.message,
     }));
-    throw AppError.validation(details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
+    throw AppError.invalid(details);
   }
 
   list(

@@ -71,7 +71,7 @@ function overridesOf(dto: CreatePostDto): Map<string, Override> {
     }
   });
   if (details.length) {
-    throw AppError.validation(details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
+    throw AppError.invalid(details);
   }
   return overrides;
 }
@@ -259,9 +259,7 @@ export class PostsService {
       ]);
     }
     if (dto.scheduledAt && Date.parse(dto.scheduledAt) <= Date.now()) {
-      throw AppError.validation('scheduledAt: must be in the future', [
-        { field: 'scheduledAt', message: 'must be in the future' },
-      ]);
+      throw AppError.invalid([{ field: 'scheduledAt', message: 'must be in the future' }]);
     }
   }
 
