@@ -1046,7 +1046,7 @@ export type ListApiKeysErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1095,7 +1095,7 @@ export type CreateApiKeyErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1142,7 +1142,7 @@ export type RevokeApiKeyErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1236,7 +1236,7 @@ export type ListProvidersData = {
 
 export type ListProvidersErrors = {
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1283,7 +1283,7 @@ export type ListEventsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1337,7 +1337,7 @@ export type ListChannelsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1386,7 +1386,7 @@ export type ConnectChannelErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1440,7 +1440,7 @@ export type DisconnectChannelErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1486,7 +1486,7 @@ export type GetChannelErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1535,7 +1535,7 @@ export type ConnectErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1623,7 +1623,7 @@ export type GetOAuthConnectionErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1676,7 +1676,7 @@ export type ConnectOAuthTargetsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1728,7 +1728,7 @@ export type InitializeUploadErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1787,7 +1787,7 @@ export type UploadFromUrlErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1861,7 +1861,7 @@ export type UploadChunkErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1917,7 +1917,7 @@ export type FinalizeUploadErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1975,7 +1975,7 @@ export type DeleteMediaErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2025,7 +2025,7 @@ export type GetMediaErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2068,7 +2068,7 @@ export type UpdateMediaErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2196,7 +2196,7 @@ export type ListPostsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2245,7 +2245,7 @@ export type CreatePostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2292,7 +2292,7 @@ export type DeletePostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2342,7 +2342,7 @@ export type GetPostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2385,7 +2385,7 @@ export type UpdatePostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2433,7 +2433,7 @@ export type ValidatePostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2484,7 +2484,7 @@ export type ListWebhooksErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2533,7 +2533,7 @@ export type CreateWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2580,7 +2580,7 @@ export type DeleteWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2626,7 +2626,7 @@ export type GetWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2669,7 +2669,7 @@ export type UpdateWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2718,7 +2718,7 @@ export type RotateWebhookSecretErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2775,7 +2775,7 @@ export type TestWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2835,7 +2835,7 @@ export type ListWebhookDeliveriesErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2897,7 +2897,7 @@ export type RedeliverWebhookDeliveryErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2954,7 +2954,7 @@ export type ReplayWebhookEventsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -3005,7 +3005,7 @@ export type GetPostAnalyticsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -3057,7 +3057,7 @@ export type GetChannelAnalyticsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -3106,7 +3106,7 @@ export type RefreshPostAnalyticsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -3170,7 +3170,7 @@ export type ListSandboxPostsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
