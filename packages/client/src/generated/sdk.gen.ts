@@ -308,9 +308,9 @@ export const createPost = <ThrowOnError extends boolean = false>(options: Option
 });
 
 /**
- * Delete a post
+ * Delete a post that was never published
  *
- * Cancels a pending publication. Does not delete the post from the social networks. 409 while publishing.
+ * Deletes a draft, a scheduled post (cancelling its publication) or a failed post of which nothing was published. A post that reached a network keeps its record: published, or with any channel (or any part of a thread) published, it answers 409, as it does while publishing. Never deletes anything from the networks.
  */
 export const deletePost = <ThrowOnError extends boolean = false>(options: Options<DeletePostData, ThrowOnError>) => (options.client ?? client).delete<DeletePostResponses, DeletePostErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -444,6 +444,8 @@ export const testWebhook = <ThrowOnError extends boolean = false>(options: Optio
 
 /**
  * Delivery attempts to this endpoint, newest first (one item per HTTP attempt)
+ *
+ * Each item is one HTTP attempt (`attemptId`) of a delivery (`deliveryId`: one event to this endpoint, with one attempt or more). Redeliver takes the `deliveryId`. `id` is the deprecated name of `attemptId`.
  */
 export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(options: Options<ListWebhookDeliveriesData, ThrowOnError>) => (options.client ?? client).get<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -454,7 +456,7 @@ export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(opti
 /**
  * Send one delivery again
  *
- * Queues a new attempt of a settled delivery (succeeded, failed or cancelled) now, with the same event and the same `webhook-id`, so receivers can deduplicate. It shows up in the delivery log with the next attempt number; when it fails, the delivery's retry schedule continues from there. 409 while the delivery is still pending or the endpoint is disabled.
+ * Queues a new attempt of a settled delivery (succeeded, failed or cancelled) now, with the same event and the same `webhook-id`, so receivers can deduplicate. It shows up in the delivery log with the next attempt number; when it fails, the delivery's retry schedule continues from there. 409 while the delivery is still pending or the endpoint is disabled. `deliveryId` is the `deliveryId` of the delivery log (an `attemptId` answers 404, naming the delivery it belongs to).
  */
 export const redeliverWebhookDelivery = <ThrowOnError extends boolean = false>(options: Options<RedeliverWebhookDeliveryData, ThrowOnError>) => (options.client ?? client).post<RedeliverWebhookDeliveryResponses, RedeliverWebhookDeliveryErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],

@@ -843,11 +843,20 @@ export type WebhookTestEventDto = {
 };
 
 export type WebhookDeliveryDto = {
-    id: string;
+    /**
+     * This attempt (one HTTP request). Not the id redeliver takes: that is `deliveryId`.
+     */
+    attemptId: string;
     /**
      * The delivery (this event to this endpoint) the attempt belongs to: redeliver it with `POST .../deliveries/{deliveryId}/redeliver`.
      */
     deliveryId: string;
+    /**
+     * Deprecated: the same as `attemptId`, kept for existing clients. Use `attemptId`, or `deliveryId` to redeliver.
+     *
+     * @deprecated
+     */
+    id: string;
     /**
      * The event delivered; also the `webhook-id` header, the same on every attempt.
      */
@@ -2300,7 +2309,7 @@ export type DeletePostErrors = {
      */
     404: ErrorResponseDto;
     /**
-     * CONFLICT: the resource state forbids the operation
+     * CONFLICT: the post is publishing, or was published on at least one channel (its record is kept)
      */
     409: ErrorResponseDto;
     /**
