@@ -109,7 +109,7 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
       const path = request.url.split('?')[0] ?? '';
       if (path !== '/api/openapi.json' && path !== '/api/docs' && !path.startsWith('/api/docs/')) return done();
       // Answered here when refused: `done` is then not called.
-      auth.authenticate(request.headers['x-api-key'], request.ip).then(
+      auth.authenticateRequest(request.headers, request.ip).then(
         () => done(),
         (err: unknown) => sendError(reply, request, err, httpLogger),
       );

@@ -24,7 +24,8 @@ const COMMANDS: Record<string, { usage: string; about: string }> = {
       'keys:create --workspace <name-or-id> [--name <label>] [--environment production|development|local] [--expires-at <RFC 3339>] [--rate-limit <per-minute>] [--burst <n>]',
     about:
       'Creates the workspace (by name) if needed and an API key in it; prints {"id","key","workspaceId","name","prefix"}.\n' +
-      'The key is shown this once. --rate-limit and --burst override the default limits for this key.',
+      'The key is shown this once. --rate-limit and --burst override the default limits for this key.\n' +
+      'Workspace "default" is the one of the key printed at first start and of the console\'s first owner.',
   },
   'keys:list': {
     usage: 'keys:list --workspace <name-or-id>',

@@ -10,6 +10,23 @@ import { appConfig, databaseConfig, httpConfig } from './config';
 import { prepareDatabase } from './database/database-bootstrap';
 import { SetupLinkService } from './users/setup-link.service';
 
+/** Signals that stop the process (Nest's shutdown hooks listen to them too). */
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT'];
+
+/**
+ * One log line when a stop signal arrives, as the drain (Nest's shutdown hooks, registered before)
+ * begins: which signal, which role, and how long the drain may take. The first signal removes these
+ * listeners, so a second signal, and the one Nest sends itself again after the drain, end the process
+ * as before.
+ */
+function logShutdown(logger: Logger, role: string, drainTimeoutMs: number): void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    for (const s of STOP_SIGNALS) process.removeListener(s, onSignal);
+    logger.log({ msg: 'Shutting down', signal, role, drainTimeoutMs });
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+}
+
 async function bootstrap(): Promise<void> {
   // The first config read loads `.env` (src/config/env-file.ts): nothing below sees other values.
   const cfg = appConfig();
@@ -19,7 +36,8 @@ async function bootstrap(): Promise<void> {
   await prepareDatabase(db.url, db.migrationsRun);
 
   if (runsHttp(cfg.role)) {
-    const app = await createHttpApp(cfg.role);
+    const app = await createHttpApp(cfg.role); // with Nest's shutdown hooks
+    logShutdown(logger, cfg.role, cfg.shutdownTimeoutMs);
     await app.init();
     await app.get(BootstrapKeyService).run();
     await app.get(SetupLinkService).run();
@@ -33,6 +51,7 @@ async function bootstrap(): Promise<void> {
       logger: createLogger(cfg.logLevel, { format: cfg.logFormat }),
     });
     app.enableShutdownHooks();
+    logShutdown(logger, cfg.role, cfg.shutdownTimeoutMs);
     await app.init();
     logger.log('Worker started (queue processors only)');
   }

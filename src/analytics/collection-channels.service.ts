@@ -83,11 +83,7 @@ export class CollectionChannels {
       if (state.revoked) {
         if (await this.channels.disconnectInTransaction(em, id, 'credentials_revoked')) {
           disconnected += 1;
-          this.logger.warn({
-            msg: 'Channel disconnected: credentials revoked',
-            channelId: id,
-            err: state.revokedMessage,
-          });
+          this.channels.logDisconnectedByNetwork(state.channel, 'analytics', state.revokedMessage);
         }
       } else if (state.refreshed && state.credentials) {
         await this.channels.updateCredentials(state.channel, state.credentials, em);

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { IS_PUBLIC } from '../common/decorators/public.decorator';
 import { AuthService } from './auth.service';
 
-/** Global guard: every route needs a valid `X-API-Key` unless marked @Public(). */
+/** Global guard: every route needs a valid API key (`X-API-Key` or `Authorization: Bearer`) unless marked @Public(). */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
@@ -16,7 +16,7 @@ export class ApiKeyGuard implements CanActivate {
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
     if (isPublic) return true;
     const req = context.switchToHttp().getRequest<FastifyRequest>();
-    req.auth = await this.auth.authenticate(req.headers['x-api-key'], req.ip);
+    req.auth = await this.auth.authenticateRequest(req.headers, req.ip);
     return true;
   }
 }

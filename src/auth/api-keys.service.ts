@@ -73,9 +73,7 @@ export class ApiKeysService {
   /** Creates a key; the returned `key` is the only time the secret exists outside the caller. */
   async create(workspaceId: string, input: CreateKeyInput): Promise<{ apiKey: ApiKey; key: string }> {
     if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
-      throw AppError.validation('expiresAt: must be in the future', [
-        { field: 'expiresAt', message: 'must be in the future' },
-      ]);
+      throw AppError.invalid([{ field: 'expiresAt', message: 'must be in the future' }]);
     }
     const environment = input.environment ?? this.defaultEnvironment;
     const key = generateApiKey(environment);

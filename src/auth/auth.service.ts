@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
@@ -12,8 +13,27 @@ import { ApiKey } from './api-key.entity';
 import { environmentOfKey, hashApiKey, isWellFormedApiKey } from './api-key.format';
 
 const LAST_USED_EVERY_MS = 60_000;
+const KEY_REQUIRED = 'API key required: send it as X-API-Key or Authorization: Bearer <key>';
+const BEARER = /^Bearer[ \t]+(.*)$/i;
 
-/** Turns an `X-API-Key` header into the caller's workspace, or the contract's 401/429. */
+const first = (value: string | string[] | undefined): string =>
+  ((Array.isArray(value) ? value[0] : value) ?? '').trim();
+
+/**
+ * The API key a request carries: the `X-API-Key` header, or the token of `Authorization: Bearer <key>`
+ * (what many HTTP tools and MCP clients send). Both given must name the same key. An Authorization
+ * header of another scheme is not ours (a proxy's, say) and is ignored. Empty when there is none.
+ */
+export function apiKeyOf(headers: IncomingHttpHeaders): string {
+  const header = first(headers['x-api-key']);
+  const bearer = BEARER.exec(first(headers.authorization))?.[1]?.trim() ?? '';
+  if (header && bearer && header !== bearer) {
+    throw new AppError('UNAUTHORIZED', 'X-API-Key and Authorization: Bearer name different keys; send one');
+  }
+  return header || bearer;
+}
+
+/** Turns the API key of a request (X-API-Key or Bearer) into the caller's workspace, or the contract's 401/429. */
 @Injectable()
 export class AuthService {
   private readonly logger = new Logger('Auth');
@@ -26,9 +46,14 @@ export class AuthService {
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
   ) {}
 
+  /** Authenticates the key of a request's headers (apiKeyOf). */
+  authenticateRequest(headers: IncomingHttpHeaders, clientIp: string): Promise<AuthContext> {
+    return this.authenticate(apiKeyOf(headers), clientIp);
+  }
+
   async authenticate(header: string | string[] | undefined, clientIp: string): Promise<AuthContext> {
     const key = Array.isArray(header) ? header[0] : header;
-    if (!key || !key.trim()) throw new AppError('UNAUTHORIZED', 'API key required');
+    if (!key || !key.trim()) throw new AppError('UNAUTHORIZED', KEY_REQUIRED);
     const ctx = isWellFormedApiKey(key) && this.acceptsTag(key) ? await this.lookup(hashApiKey(key)) : null;
     if (!ctx) {
       await this.countFailure(clientIp);

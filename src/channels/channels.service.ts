@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
@@ -28,9 +28,13 @@ export type CredentialsRefreshOutcome =
   | { kind: 'revoked' };
 export type CredentialsRefresh = (current: Record<string, unknown>) => Promise<CredentialsRefreshOutcome>;
 
+/** Where the network's refusal of a channel's credentials was found. */
+export type DisconnectSource = 'publish' | 'analytics' | 'token_refresh';
+
 /** Connected accounts: connect (verified by the provider), list, read, disconnect. */
 @Injectable()
 export class ChannelsService {
+  private readonly logger = new Logger('Channels');
   /** Opened credentials, per channel and stored value. */
   private readonly opened = new CredentialsCache();
 
@@ -120,7 +124,9 @@ export class ChannelsService {
    * is (now) disconnected.
    */
   async refreshCredentials(channelId: string, refresh: CredentialsRefresh): Promise<Record<string, unknown> | null> {
-    return this.dataSource.transaction(async (em) => {
+    let disconnected: Channel[] = [];
+    const credentials = await this.dataSource.transaction(async (em) => {
+      disconnected = [];
       const repo = em.getRepository(Channel);
       // The channel and its group, locked in id order (two members refreshing at once cannot deadlock).
       const lockedIds = (
@@ -147,7 +153,9 @@ export class ChannelsService {
       if (outcome.kind === 'current') return this.credentialsOf(channel);
       if (outcome.kind === 'revoked') {
         // The authorization is gone for every channel it connected.
-        for (const c of [channel, ...siblings]) await this.disconnectInTransaction(em, c.id, 'credentials_revoked');
+        for (const c of [channel, ...siblings]) {
+          if (await this.disconnectInTransaction(em, c.id, 'credentials_revoked')) disconnected.push(c);
+        }
         return null;
       }
       this.opened.forget(channelId, ...siblings.map((c) => c.id));
@@ -164,6 +172,9 @@ export class ChannelsService {
       }
       return outcome.credentials;
     });
+    for (const c of disconnected)
+      this.logDisconnectedByNetwork(c, 'token_refresh', 'the network refused to refresh the token');
+    return credentials;
   }
 
   private async upsert(
@@ -211,7 +222,7 @@ export class ChannelsService {
       field: p.field === 'credentials' ? p.field : `credentials.${p.field}`,
       message: p.message,
     }));
-    throw AppError.validation(details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
+    throw AppError.invalid(details);
   }
 
   list(
@@ -283,6 +294,26 @@ export class ChannelsService {
   async disconnect(workspaceId: string, id: string): Promise<void> {
     await this.get(workspaceId, id);
     await this.dataSource.transaction((em) => this.disconnectInTransaction(em, id, 'user_request'));
+  }
+
+  /**
+   * The one log line of a channel the network disconnected (it refused the stored credentials), written
+   * by whoever found it once the disconnect is committed. `cause`: the network's words (never a secret).
+   */
+  logDisconnectedByNetwork(
+    channel: Pick<Channel, 'id' | 'workspaceId' | 'provider'>,
+    source: DisconnectSource,
+    cause?: string,
+  ): void {
+    this.logger.warn({
+      msg: 'Channel disconnected by the network',
+      channelId: channel.id,
+      workspaceId: channel.workspaceId,
+      provider: channel.provider,
+      reason: 'credentials_revoked',
+      source,
+      ...(cause ? { cause } : {}),
+    });
   }
 
   /** Returns true when this call disconnected the channel (false when it already was). */

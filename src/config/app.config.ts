@@ -29,12 +29,14 @@ export class AppEnv {
   APP_ROLE: string = 'all';
 
   /**
-   * Public origin of this service, as the world reaches it: OAuth callbacks are
-   * `{PUBLIC_BASE_URL}/api/oauth/{provider}/callback` and signed media URLs
-   * `{PUBLIC_BASE_URL}/api/media/{id}/content?...`.
+   * Public address of this service, as the world reaches it: OAuth callbacks are
+   * `{PUBLIC_BASE_URL}/api/oauth/{provider}/callback`, signed media URLs
+   * `{PUBLIC_BASE_URL}/api/media/{id}/content?...`, and printed console links
+   * `{PUBLIC_BASE_URL}/console/...` (unless CONSOLE_URL is set). Default http://localhost:$PORT.
    */
+  @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
-  PUBLIC_BASE_URL: string = 'http://localhost:3000';
+  PUBLIC_BASE_URL?: string = undefined;
 
   /**
    * Which environment this server is (production, development, local). When set, API keys made
@@ -94,6 +96,11 @@ export class AppEnv {
   WORKER_HEARTBEAT_SECONDS: number = 10;
 }
 
+/** PUBLIC_BASE_URL without a trailing slash; default `http://localhost:$PORT`. */
+export function publicBaseUrlOf(env: AppEnv): string {
+  return (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+}
+
 export const appConfig = registerAs('app', () => {
   const env = validateEnv(AppEnv);
   const production = env.NODE_ENV === 'production';
@@ -114,7 +121,7 @@ export const appConfig = registerAs('app', () => {
     host: env.HOST,
     role: env.APP_ROLE as 'all' | 'api' | 'worker',
     /** PUBLIC_BASE_URL without a trailing slash. */
-    publicBaseUrl: env.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+    publicBaseUrl: publicBaseUrlOf(env),
     /** null: keys of every environment are accepted. */
     environment: (env.APP_ENVIRONMENT ?? null) as 'production' | 'development' | 'local' | null,
     logLevel: env.LOG_LEVEL,

@@ -1,13 +1,13 @@
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsUrl, Max, Min } from 'class-validator';
-import { AppEnv } from './app.config';
+import { AppEnv, publicBaseUrlOf } from './app.config';
 import { toBool, validateEnv } from './validate-env';
 
 export class ConsoleEnv {
   /**
    * Public address of the console, used in printed setup and invitation links.
-   * Default http://localhost:$PORT/console.
+   * Default {PUBLIC_BASE_URL}/console (so one setting names the service's address).
    */
   @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
@@ -49,8 +49,7 @@ export class ConsoleEnv {
 
 export const consoleConfig = registerAs('console', () => {
   const env = validateEnv(ConsoleEnv);
-  const port = validateEnv(AppEnv).PORT;
-  const url = (env.CONSOLE_URL ?? `http://localhost:${port}/console`).replace(/\/+$/, '');
+  const url = (env.CONSOLE_URL ?? `${publicBaseUrlOf(validateEnv(AppEnv))}/console`).replace(/\/+$/, '');
   return {
     url,
     setupLink: env.CONSOLE_SETUP_LINK,

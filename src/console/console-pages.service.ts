@@ -4,6 +4,7 @@ import { validateSync } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppError } from '../common/errors';
+import { prepareValidationRules, toErrorDetails } from '../common/validation.pipe';
 import { ConsoleActor } from '../users/sessions.service';
 import { UsersService } from '../users/users.service';
 import { ConsoleCsrfService } from './console-csrf.service';
@@ -76,10 +77,8 @@ export class ConsolePagesService {
 /** Validates a form with the API's own DTO (same rules, same messages); throws 400 VALIDATION_ERROR. */
 export function validateForm<T extends object>(dto: new () => T, plain: Record<string, unknown>): T {
   const instance = plainToInstance(dto, plain, { enableImplicitConversion: false, exposeDefaultValues: true });
-  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true });
-  if (errors.length) {
-    const details = errors.map((e) => ({ field: e.property, message: Object.values(e.constraints ?? {}).join(', ') }));
-    throw AppError.validation(details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
-  }
+  prepareValidationRules();
+  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true });
+  if (errors.length) throw AppError.invalid(toErrorDetails(errors));
   return instance;
 }

@@ -19,7 +19,7 @@ export class ConsoleSignInRequired extends Error {}
 export class ConsoleForbidden extends Error {}
 
 /**
- * The console's only way in: the session cookie. An `X-API-Key` header is never looked at here
+ * The console's only way in: the session cookie. An API key (`X-API-Key`, `Authorization: Bearer`) is never looked at here
  * (and the API's guard never looks at the cookie). Every POST must carry its form's CSRF token.
  */
 @Injectable()

@@ -8,6 +8,8 @@ import { ServerEnvironment, serverEnvironments } from '../config/http.config';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../idempotency/idempotency.service';
 
 export const API_KEY_SCHEME = 'ApiKey';
+/** The same key as `Authorization: Bearer <key>`: either scheme authenticates an operation. */
+export const BEARER_KEY_SCHEME = 'BearerKey';
 
 const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': { description: "The key's rate per minute", schema: { type: 'integer', example: 100 } },
@@ -101,7 +103,8 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
     .setTitle('Social Publishing Service')
     .setDescription(
       'Schedule and publish posts to social networks, upload media in chunks, manage connected channels, ' +
-        'read analytics and receive signed webhooks. Every operation needs an `X-API-Key` header; errors are ' +
+        'read analytics and receive signed webhooks. Every operation needs an API key, in the `X-API-Key` header ' +
+        'or as `Authorization: Bearer <key>`; errors are ' +
         '`{error, message}`; lists are keyset-paginated with `limit` and `cursor`.',
     )
     .setVersion(version)
@@ -109,7 +112,18 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
       { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key (`spk_...`)' },
       API_KEY_SCHEME,
     )
-    .addSecurityRequirements(API_KEY_SCHEME);
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          'The same API key (`spk_...`) as `Authorization: Bearer <key>`. Send one of the two headers; both ' +
+          'naming different keys answer 401.',
+      },
+      BEARER_KEY_SCHEME,
+    )
+    .addSecurityRequirements(API_KEY_SCHEME)
+    .addSecurityRequirements(BEARER_KEY_SCHEME);
   for (const [name, description] of TAGS) builder.addTag(name, description);
   for (const server of [THIS_SERVER, ...servers]) builder.addServer(server.url, server.description);
   const doc = SwaggerModule.createDocument(app, builder.build(), {
@@ -128,15 +142,20 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
         }
       }
       op.responses['401'] ??= {
-        description: 'UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")',
+        description:
+          'UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and ' +
+          'Authorization: Bearer naming different keys',
         content: {
           'application/json': {
             schema: { $ref: ERROR_SCHEMA_REF },
             examples: {
               invalid: { summary: 'Unknown, revoked or expired key', value: ERROR_EXAMPLES.UNAUTHORIZED },
               missing: {
-                summary: 'No X-API-Key header',
-                value: { error: 'UNAUTHORIZED', message: 'API key required' },
+                summary: 'No X-API-Key header and no Authorization: Bearer',
+                value: {
+                  error: 'UNAUTHORIZED',
+                  message: 'API key required: send it as X-API-Key or Authorization: Bearer <key>',
+                },
               },
             },
           },

@@ -5,9 +5,11 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
+import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { WorkspaceId } from '../auth/workspace.decorator';
 import { IdParamDto } from '../common/id-param.dto';
 import { ApiPageResponse, Page } from '../common/pagination/pagination';
@@ -86,12 +88,24 @@ export class PostsController {
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({
-    summary: 'Delete a post',
+    summary: 'Delete a post that was never published',
     description:
-      'Cancels a pending publication. Does not delete the post from the social networks. 409 while publishing.',
+      'Deletes a draft, a scheduled post (cancelling its publication) or a failed post of which nothing was ' +
+      'published. A post that reached a network keeps its record: published, or with any channel (or any part of ' +
+      'a thread) published, it answers 409, as it does while publishing. Never deletes anything from the networks.',
   })
   @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors(400, 404, 409)
+  @ApiErrors(400, 404)
+  @ApiResponse({
+    status: 409,
+    description: 'CONFLICT: the post is publishing, or was published on at least one channel (its record is kept)',
+    type: ErrorResponseDto,
+    example: {
+      error: 'CONFLICT',
+      message:
+        'This post was published (on 1 of its 2 channels): its record is kept. Deleting here never removes it from the networks.',
+    },
+  })
   async deletePost(@WorkspaceId() workspaceId: string, @Param() { id }: IdParamDto): Promise<void> {
     await this.posts.remove(workspaceId, id);
   }

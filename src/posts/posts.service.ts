@@ -71,7 +71,7 @@ function overridesOf(dto: CreatePostDto): Map<string, Override> {
     }
   });
   if (details.length) {
-    throw AppError.validation(details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
+    throw AppError.invalid(details);
   }
   return overrides;
 }
@@ -191,7 +191,11 @@ export class PostsService {
     return this.get(workspaceId, id);
   }
 
-  /** Deletes the post here (not on the networks) and cancels a pending publication. */
+  /**
+   * Deletes a post that never reached a network (a draft, a scheduled post, a failed one with nothing
+   * published) and cancels its pending publication. A post that reached a network keeps its record:
+   * published, or any target published, or any part of a thread published on a failed target (409).
+   */
   async remove(workspaceId: string, id: string): Promise<void> {
     await this.get(workspaceId, id);
     const dropped = await this.dataSource.transaction(async (em) => {
@@ -199,6 +203,21 @@ export class PostsService {
       if (post.status === 'publishing')
         throw AppError.conflict('A publishing post cannot be deleted; retry when it has settled');
       const targets = await em.getRepository(PostTarget).find({ where: { postId: id } });
+      const withParts = new Set(
+        (
+          await this.parts.forTargets(
+            targets.map((t) => t.id),
+            em,
+          )
+        ).map((p) => p.targetId),
+      );
+      const reached = targets.filter((t) => t.status === 'published' || withParts.has(t.id));
+      if (post.status === 'published' || reached.length > 0) {
+        throw AppError.conflict(
+          `This post was published (on ${reached.length} of its ${targets.length} channels): its record is kept. ` +
+            'Deleting here never removes it from the networks.',
+        );
+      }
       await em.getRepository(Post).delete({ id });
       return targets;
     });
@@ -259,9 +278,7 @@ export class PostsService {
       ]);
     }
     if (dto.scheduledAt && Date.parse(dto.scheduledAt) <= Date.now()) {
-      throw AppError.validation('scheduledAt: must be in the future', [
-        { field: 'scheduledAt', message: 'must be in the future' },
-      ]);
+      throw AppError.invalid([{ field: 'scheduledAt', message: 'must be in the future' }]);
     }
   }
 
@@ -307,7 +324,11 @@ export class PostsService {
     for (const channelId of dto.channelIds) {
       const channel = channels.find((c) => c.id === channelId);
       if (!channel) {
-        problems.push({ channelId, field: 'channelIds', message: `channel ${channelId} not found` });
+        problems.push({
+          channelId,
+          field: 'channelIds',
+          message: `channel ${channelId} not found in this workspace (GET /api/channels lists yours)`,
+        });
         continue;
       }
       if (channel.status !== 'active') {

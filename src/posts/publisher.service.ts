@@ -364,8 +364,11 @@ export class PublisherService {
   private async recordBatch(settlements: Settlement[]): Promise<void[]> {
     const rows = settlements.map((s) => this.outcomeRow(s.claimed.target, s.outcome));
     const postIds = [...new Set(settlements.map((s) => s.claimed.post.id))];
+    /** Channels this batch disconnected, for the log once committed (reset on a deadlock retry). */
+    let disconnected = new Set<string>();
     await withDeadlockRetry(() =>
       this.dataSource.transaction(async (em) => {
+        disconnected = new Set<string>();
         // The targets' new state, and the lock on their posts (in id order) for the settle below.
         const locked = await runSql<{ id: string }>(
           em,
@@ -397,7 +400,9 @@ export class PublisherService {
         for (const { claimed, outcome } of settlements) {
           const refreshed = outcome.kind === 'published' ? outcome.result.credentials : outcome.credentials;
           if (outcome.kind === 'failed' && outcome.revoked) {
-            await this.channels.disconnectInTransaction(em, claimed.channel.id, 'credentials_revoked');
+            if (await this.channels.disconnectInTransaction(em, claimed.channel.id, 'credentials_revoked')) {
+              disconnected.add(claimed.channel.id);
+            }
           } else if (refreshed) {
             await this.channels.updateCredentials(claimed.channel, refreshed, em);
           }
@@ -408,11 +413,45 @@ export class PublisherService {
         );
       }),
     );
+    settlements.forEach((s, i) => this.logOutcome(s, rows[i], disconnected));
     const retries = settlements.flatMap((s, i) =>
       rows[i].status === 'pending' ? [{ ...s.claimed.target, dueAt: rows[i].dueAt }] : [],
     );
     if (retries.length) await this.queue.enqueue(retries);
     return settlements.map(() => undefined);
+  }
+
+  /**
+   * One log line per committed outcome that needs a person's attention: a target that failed (with the
+   * network's reason), a retry scheduled, a channel the network disconnected. Ids and reasons only: never
+   * content or credentials. A publication that succeeded is counted in the metrics, not logged.
+   */
+  private logOutcome({ claimed, outcome }: Settlement, row: OutcomeRow, disconnected: Set<string>): void {
+    const { target, post, channel } = claimed;
+    const ids = {
+      postId: post.id,
+      targetId: target.id,
+      channelId: channel.id,
+      workspaceId: post.workspaceId,
+      provider: channel.provider,
+      attempt: target.attempts,
+    };
+    if (row.status === 'failed') {
+      this.logger.warn({ msg: 'Publication failed', ...ids, code: row.errorCode, reason: row.errorMessage });
+    } else if (row.status === 'pending' && row.dueAt) {
+      this.logger.log({
+        msg: 'Publication retry scheduled',
+        ...ids,
+        retryAt: row.dueAt.toISOString(),
+        retryInMs: Math.max(0, row.dueAt.getTime() - Date.now()),
+        code: row.errorCode,
+        reason: row.errorMessage,
+      });
+    }
+    // Once per channel, though several of the batch's targets may have found it revoked.
+    if (outcome.kind === 'failed' && disconnected.delete(channel.id)) {
+      this.channels.logDisconnectedByNetwork(channel, 'publish', outcome.message);
+    }
   }
 
   /**

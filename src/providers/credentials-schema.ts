@@ -1,23 +1,14 @@
 import { plainToInstance } from 'class-transformer';
-import { ValidationError, validateSync } from 'class-validator';
+import { validateSync } from 'class-validator';
+import { prepareValidationRules, toErrorDetails } from '../common/validation.pipe';
 import { asObject } from './provider-json.util';
 import { InvalidCredentialsError } from './provider.errors';
 import type { CredentialsSchema } from './provider-plugin';
 
-/** One problem with a credentials object: the field and class-validator's message (never the value). */
+/** One problem with a credentials object: the field and what is wrong with it, worded like the API's (never the value). */
 export interface CredentialsProblem {
   field: string;
   message: string;
-}
-
-function problemsOf(errors: ValidationError[]): CredentialsProblem[] {
-  return errors.flatMap((e) => {
-    const own = Object.entries(e.constraints ?? {}).map(([kind, message]) => ({
-      field: e.property,
-      message: kind === 'whitelistValidation' ? `unknown field '${e.property}'` : message.replace(`${e.property} `, ''),
-    }));
-    return [...own, ...problemsOf(e.children ?? [])];
-  });
 }
 
 /**
@@ -28,13 +19,14 @@ function problemsOf(errors: ValidationError[]): CredentialsProblem[] {
 export function checkCredentials(schema: CredentialsSchema, raw: unknown, strict: boolean): CredentialsProblem[] {
   const obj = asObject(raw);
   if (!obj) return [{ field: 'credentials', message: 'must be an object' }];
+  prepareValidationRules();
   const instance = plainToInstance(schema, obj);
   const errors = validateSync(instance, {
     whitelist: strict,
     forbidNonWhitelisted: strict,
     stopAtFirstError: true,
   });
-  return problemsOf(errors);
+  return toErrorDetails(errors);
 }
 
 /**

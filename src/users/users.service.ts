@@ -46,18 +46,14 @@ export interface CreatedLink {
 
 function checkPassword(password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH || password.length > 200) {
-    throw AppError.validation(`password: must be ${MIN_PASSWORD_LENGTH} to 200 characters`, [
-      { field: 'password', message: `must be ${MIN_PASSWORD_LENGTH} to 200 characters` },
-    ]);
+    throw AppError.invalid([{ field: 'password', message: `must be ${MIN_PASSWORD_LENGTH} to 200 characters long` }]);
   }
 }
 
 function checkEmail(email: string): string {
   const normalized = normalizeEmail(email);
   if (!EMAIL.test(normalized) || normalized.length > 254) {
-    throw AppError.validation('email: must be an email address', [
-      { field: 'email', message: 'must be an email address' },
-    ]);
+    throw AppError.invalid([{ field: 'email', message: 'must be an email address' }]);
   }
   return normalized;
 }

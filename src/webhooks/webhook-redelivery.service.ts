@@ -33,13 +33,30 @@ export class WebhookRedeliveryService {
     @Inject(webhooksConfig.KEY) private readonly cfg: ConfigType<typeof webhooksConfig>,
   ) {}
 
+  /**
+   * 404 for an unknown delivery. The delivery log lists attempts, so an attempt's id is an easy mistake:
+   * then the answer names the delivery to redeliver instead.
+   */
+  private async deliveryNotFound(workspaceId: string, webhookId: string, id: string): Promise<AppError> {
+    const [attempt] = await this.dataSource.query<Array<{ delivery_id: string }>>(
+      `SELECT delivery_id FROM webhook_delivery_attempts WHERE id = $1 AND webhook_id = $2 AND workspace_id = $3`,
+      [id, webhookId, workspaceId],
+    );
+    if (!attempt) return AppError.notFound('Delivery');
+    return new AppError(
+      'NOT_FOUND',
+      `Delivery not found: ${id} is the attemptId of an attempt of delivery ${attempt.delivery_id}; ` +
+        'redeliver takes the deliveryId',
+    );
+  }
+
   async redeliver(workspaceId: string, webhookId: string, deliveryId: string): Promise<RedeliveryDto> {
     const webhook = await this.webhooks.get(workspaceId, webhookId);
     const [delivery] = await this.dataSource.query<Array<{ event_type: string }>>(
       `SELECT event_type FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2 AND workspace_id = $3`,
       [deliveryId, webhookId, workspaceId],
     );
-    if (!delivery) throw AppError.notFound('Delivery');
+    if (!delivery) throw await this.deliveryNotFound(workspaceId, webhookId, deliveryId);
     if (!webhook.enabled && delivery.event_type !== 'webhook.test') throw this.disabled();
     // Only a settled delivery: a pending one has an attempt scheduled or in flight already.
     const [reset] = await this.dataSource.query<

@@ -141,7 +141,12 @@ export class WebhooksController {
   }
 
   @Get(':id/deliveries')
-  @ApiOperation({ summary: 'Delivery attempts to this endpoint, newest first (one item per HTTP attempt)' })
+  @ApiOperation({
+    summary: 'Delivery attempts to this endpoint, newest first (one item per HTTP attempt)',
+    description:
+      'Each item is one HTTP attempt (`attemptId`) of a delivery (`deliveryId`: one event to this endpoint, with ' +
+      'one attempt or more). Redeliver takes the `deliveryId`. `id` is the deprecated name of `attemptId`.',
+  })
   @ApiPageResponse(WebhookDeliveryDto)
   @ApiErrors(400, 404)
   async listWebhookDeliveries(
@@ -162,7 +167,8 @@ export class WebhooksController {
       'Queues a new attempt of a settled delivery (succeeded, failed or cancelled) now, with the same event and the ' +
       'same `webhook-id`, so receivers can deduplicate. It shows up in the delivery log with the next attempt ' +
       "number; when it fails, the delivery's retry schedule continues from there. 409 while the delivery is still " +
-      'pending or the endpoint is disabled.',
+      'pending or the endpoint is disabled. `deliveryId` is the `deliveryId` of the delivery log (an `attemptId` ' +
+      'answers 404, naming the delivery it belongs to).',
   })
   @ApiBody({ type: EmptyBodyDto, required: false })
   @ApiAcceptedResponse({ type: RedeliveryDto })

@@ -219,13 +219,13 @@ export class WebhooksService {
   private async assertDeliverableUrl(url: string): Promise<void> {
     const allowPrivate = this.app.outboundAllowPrivate;
     if (!allowPrivate && new URL(url).protocol !== 'https:') {
-      throw AppError.validation('url: must use https', [{ field: 'url', message: 'must use https' }]);
+      throw AppError.invalid([{ field: 'url', message: 'must use https' }]);
     }
     try {
       await assertPublicUrl(url, allowPrivate);
     } catch (err) {
       if (err instanceof SsrfBlockedError) {
-        throw AppError.validation(`url: ${err.message}`, [{ field: 'url', message: err.message }]);
+        throw AppError.invalid([{ field: 'url', message: err.message }]);
       }
       throw err;
     }

@@ -217,7 +217,10 @@ describe('account console in Chromium', () => {
     expect(consoleWithKey.headers.get('location')).toBe('/console/login');
     const apiWithCookie = await t.request('GET', '/api/posts', { headers: { cookie: `sps_session=${session.value}` } });
     expect(apiWithCookie.status).toBe(401);
-    expect(apiWithCookie.body).toEqual({ error: 'UNAUTHORIZED', message: 'API key required' });
+    expect(apiWithCookie.body).toEqual({
+      error: 'UNAUTHORIZED',
+      message: 'API key required: send it as X-API-Key or Authorization: Bearer <key>',
+    });
   });
 
   it('sends safe headers: CSP without inline script, no framing, no caching', async () => {

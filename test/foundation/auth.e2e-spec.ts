@@ -18,13 +18,19 @@ describe('API keys and authentication', () => {
   it('answers 401 "API key required" when the header is missing', async () => {
     const res = await t.request('GET', '/api/api-keys');
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ error: 'UNAUTHORIZED', message: 'API key required' });
+    expect(res.body).toEqual({
+      error: 'UNAUTHORIZED',
+      message: 'API key required: send it as X-API-Key or Authorization: Bearer <key>',
+    });
   });
 
   it('answers 401 "API key required" when the header is empty', async () => {
     const res = await t.request('GET', '/api/api-keys', { headers: { 'x-api-key': '' } });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ error: 'UNAUTHORIZED', message: 'API key required' });
+    expect(res.body).toEqual({
+      error: 'UNAUTHORIZED',
+      message: 'API key required: send it as X-API-Key or Authorization: Bearer <key>',
+    });
   });
 
   it('answers 401 "Invalid API key" for malformed, unknown and never-issued well-formed keys', async () => {

@@ -98,8 +98,9 @@ describe('webhook delivery', () => {
     const log = await deliveries(ws.key, hook.id);
     expect(log).toEqual([
       {
-        id: expect.any(String),
+        attemptId: expect.any(String),
         deliveryId: expect.any(String),
+        id: log[0].attemptId, // the deprecated name of attemptId
         eventId: event.id,
         eventType: 'channel.disconnected',
         attempt: 1,

@@ -235,3 +235,27 @@ describe('media.uploadFromUrl', () => {
     expect(err).toMatchObject({ code: 'TIMEOUT' });
   });
 });
+
+describe('webhook delivery log', () => {
+  const HOOK = '22222222-2222-4222-8222-222222222222';
+  const ATTEMPT = '33333333-3333-4333-8333-333333333333';
+  const DELIVERY = '44444444-4444-4444-8444-444444444444';
+
+  it('lists attempts with attemptId and deliveryId, and redelivers by deliveryId', async () => {
+    const attempt = { attemptId: ATTEMPT, deliveryId: DELIVERY, id: ATTEMPT, attempt: 1, succeeded: false };
+    const s = stubFetch((req) =>
+      req.method === 'GET'
+        ? json(200, { data: [attempt], nextCursor: null })
+        : json(202, { deliveryId: DELIVERY, eventId: 'e', eventType: 'webhook.test', attempt: 2 }),
+    );
+    const sp = client(s.fetch);
+    const [first] = (await sp.webhooks.deliveries(HOOK)).data;
+    expect(first).toMatchObject({ attemptId: ATTEMPT, deliveryId: DELIVERY });
+    await expect(sp.webhooks.redeliver(HOOK, first.deliveryId)).resolves.toMatchObject({ attempt: 2 });
+    expect(s.calls[1].method).toBe('POST');
+    expect(s.calls[1].url).toBe(`http://api.test/api/webhooks/${HOOK}/deliveries/${DELIVERY}/redeliver`);
+    const seen = [];
+    for await (const a of sp.webhooks.iterateDeliveries(HOOK)) seen.push(a.attemptId);
+    expect(seen).toEqual([ATTEMPT]);
+  });
+});

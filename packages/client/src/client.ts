@@ -15,6 +15,9 @@ import type {
   PostAnalyticsDto,
   PostDto,
   PostValidationDto,
+  RedeliveryDto,
+  ReplayInputDto,
+  ReplayResultDto,
   UpdateMediaDto,
   UploadFromUrlDto,
   WebhookDeliveryDto,
@@ -167,6 +170,10 @@ export class Posts extends Resource {
   update(id: string, body: CreatePostDto, opts: CallOptions = {}): Promise<PostDto> {
     return this.call(api.updatePost({ client: this.client, path: { id }, body, ...opts }));
   }
+  /**
+   * Deletes a post that never reached a network (draft, scheduled, or failed with nothing published); a
+   * post published on any channel keeps its record and the call fails with `CONFLICT` (409).
+   */
   async delete(id: string, opts: CallOptions = {}): Promise<void> {
     await this.call(api.deletePost({ client: this.client, path: { id }, ...opts }));
   }
@@ -321,9 +328,27 @@ export class Webhooks extends Resource {
   test(id: string, opts: CallOptions = {}): Promise<WebhookTestEventDto> {
     return this.call(api.testWebhook({ client: this.client, path: { id }, ...opts }));
   }
-  /** One page of delivery attempts to this endpoint, newest first. */
+  /**
+   * One page of delivery attempts to this endpoint, newest first: each item is one HTTP attempt
+   * (`attemptId`) of a delivery (`deliveryId`, what `redeliver` takes).
+   */
   deliveries(id: string, query: PageQuery = {}, opts: CallOptions = {}): Promise<Page<WebhookDeliveryDto>> {
     return this.call(api.listWebhookDeliveries({ client: this.client, path: { id }, query, ...opts }));
+  }
+  iterateDeliveries(
+    id: string,
+    query: Omit<PageQuery, 'cursor'> = {},
+    opts: CallOptions = {},
+  ): PageIterator<WebhookDeliveryDto> {
+    return new PageIterator((cursor) => this.deliveries(id, { ...query, ...(cursor ? { cursor } : {}) }, opts));
+  }
+  /** Sends a settled delivery once more: give its `deliveryId` from the delivery log (not an `attemptId`). */
+  redeliver(id: string, deliveryId: string, opts: CallOptions = {}): Promise<RedeliveryDto> {
+    return this.call(api.redeliverWebhookDelivery({ client: this.client, path: { id, deliveryId }, ...opts }));
+  }
+  /** Sends every event of `[from, to)` (at most 7 days) to this endpoint again. */
+  replay(id: string, body: ReplayInputDto, opts: CallOptions = {}): Promise<ReplayResultDto> {
+    return this.call(api.replayWebhookEvents({ client: this.client, path: { id }, body, ...opts }));
   }
 }
 

@@ -20,8 +20,11 @@ const DESCRIPTIONS: Record<number, string> = {
 export const ERROR_EXAMPLES: Record<ErrorCode, ErrorBody> = {
   VALIDATION_ERROR: {
     error: 'VALIDATION_ERROR',
-    message: 'channelIds.0: each value must be a UUID',
-    details: [{ field: 'channelIds.0', message: 'each value must be a UUID' }],
+    message: 'content is required; channelIds must contain at least 1 item',
+    details: [
+      { field: 'content', message: 'is required' },
+      { field: 'channelIds', message: 'must contain at least 1 item' },
+    ],
   },
   UNAUTHORIZED: { error: 'UNAUTHORIZED', message: 'Invalid API key' },
   FORBIDDEN: { error: 'FORBIDDEN', message: 'The signature of this media URL is wrong or has expired' },

@@ -35,6 +35,14 @@ export interface ErrorDetail {
   message: string;
 }
 
+/**
+ * A detail as a sentence: `content is required`, `channelIds must contain at least 1 item`; a message
+ * that does not start with a verb follows a colon (`channelIds: each value must be a UUID`).
+ */
+export function detailSentence(d: ErrorDetail): string {
+  return /^(must|is|are|cannot|has|should)\b/.test(d.message) ? `${d.field} ${d.message}` : `${d.field}: ${d.message}`;
+}
+
 /** A domain failure with a stable code; the global filter turns it into `{error, message}` and a status. */
 export class AppError extends Error {
   constructor(
@@ -58,5 +66,10 @@ export class AppError extends Error {
 
   static validation(message: string, details?: ErrorDetail[]): AppError {
     return new AppError('VALIDATION_ERROR', message, details);
+  }
+
+  /** A 400 for these field problems; the message is their sentences (detailSentence), joined by `; `. */
+  static invalid(details: ErrorDetail[]): AppError {
+    return new AppError('VALIDATION_ERROR', details.map(detailSentence).join('; ') || 'Invalid request', details);
   }
 }

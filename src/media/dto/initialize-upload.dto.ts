@@ -27,6 +27,7 @@ export class InitializeUploadDto {
   /** Hex SHA-256 of the whole file; when given, finalize checks it. */
   @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{64}$' })
   @IsOptional()
+  @IsString()
   @Matches(/^[0-9a-fA-F]{64}$/, { message: 'must be 64 hexadecimal characters' })
   sha256?: string;
 

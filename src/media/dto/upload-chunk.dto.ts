@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
-import { IsInt, IsOptional, IsUUID, Matches, Max, Min, validateSync } from 'class-validator';
+import { IsInt, IsOptional, IsString, IsUUID, Matches, Max, Min, validateSync } from 'class-validator';
 import { AppError, ErrorDetail } from '../../common/errors';
+import { prepareValidationRules, toErrorDetails } from '../../common/validation.pipe';
 
 /** The text fields of `POST /media/upload/file`; they come before the file part `chunk`. */
 export class UploadChunkFieldsDto {
@@ -17,6 +18,7 @@ export class UploadChunkFieldsDto {
 
   /** Hex SHA-256 of this chunk; on mismatch the chunk is discarded (400). */
   @IsOptional()
+  @IsString()
   @Matches(/^[0-9a-fA-F]{64}$/, { message: 'must be 64 hexadecimal characters' })
   sha256?: string;
 }
@@ -28,18 +30,13 @@ const INTEGER = /^(0|[1-9][0-9]{0,8})$/;
 export function parseUploadChunkFields(raw: Record<string, string>): UploadChunkFieldsDto {
   const details: ErrorDetail[] = Object.keys(raw)
     .filter((name) => !FIELD_NAMES.has(name))
-    .map((name) => ({ field: name, message: `unknown field '${name}'` }));
+    .map((name) => ({ field: name, message: 'is not a known field' }));
   const chunkIndex =
     raw.chunkIndex !== undefined && INTEGER.test(raw.chunkIndex) ? Number(raw.chunkIndex) : raw.chunkIndex;
+  prepareValidationRules();
   const dto = plainToInstance(UploadChunkFieldsDto, { mediaId: raw.mediaId, chunkIndex, sha256: raw.sha256 });
-  for (const error of validateSync(dto, { stopAtFirstError: true })) {
-    for (const message of Object.values(error.constraints ?? {})) {
-      details.push({ field: error.property, message: message.replace(`${error.property} `, '') });
-    }
-  }
-  if (details.length > 0) {
-    throw AppError.validation(details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
-  }
+  details.push(...toErrorDetails(validateSync(dto, { stopAtFirstError: true })));
+  if (details.length > 0) throw AppError.invalid(details);
   if (dto.sha256 === undefined) delete dto.sha256;
   return dto;
 }

@@ -17,6 +17,12 @@ import {
 import { IsRfc3339 } from '../../common/validators';
 import { IsStringMap } from './string-map.validator';
 
+/**
+ * The date of the scheduling examples: far enough ahead that it does not pass while the document is in
+ * use; the example says to choose one's own time.
+ */
+const FAR_FUTURE = '2099-12-01T09:00:00Z';
+
 /** Most follow-up parts of a thread (so a thread has at most 25 parts with the post's own). */
 export const MAX_THREAD_PARTS = 24;
 
@@ -120,7 +126,7 @@ export class CreatePostDto {
   targets?: TargetOverrideDto[];
 
   /** Publish at this time (RFC 3339 with `Z` or an offset, in the future). */
-  @ApiPropertyOptional({ format: 'date-time', example: '2026-12-01T09:00:00Z' })
+  @ApiPropertyOptional({ format: 'date-time', example: FAR_FUTURE })
   @IsOptional()
   @IsRfc3339()
   scheduledAt?: string;
@@ -148,39 +154,64 @@ export class CreatePostDto {
   externalId?: string;
 }
 
+/** A channel id to replace with one of yours; the examples say so. */
 const EXAMPLE_CHANNEL = '0b6a4c3e-5f1d-4e8a-9c2b-7d3f1e6a9b40';
+const EXAMPLE_CHANNEL_2 = '7c1e2d3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
+const EXAMPLE_MEDIA = '5e2d8f7a-1c3b-4d6e-8f9a-0b1c2d3e4f50';
+const USE_YOUR_CHANNEL =
+  'Replace the channel id with one of yours: `POST /channels` answered it (connect a sandbox channel to try), ' +
+  '`GET /channels` lists them.';
 
-/** Request examples: the first is what Swagger UI pre-fills, so it must be a valid body on its own. */
+/**
+ * Request examples. The first is what Swagger UI pre-fills: it runs as is once its channel id is one of
+ * yours (no date that will pass). The scheduled one's date is only a shape: choose your own future time.
+ */
 export const CREATE_POST_EXAMPLES = {
-  scheduled: {
-    summary: 'Schedule a post',
+  publishNow: {
+    summary: 'Publish at once',
+    description: USE_YOUR_CHANNEL,
     value: {
       content: 'Hello from the Social Publishing Service #launch',
       channelIds: [EXAMPLE_CHANNEL],
-      scheduledAt: '2026-12-01T09:00:00Z',
+      publishNow: true,
       metadata: { campaign: 'launch' },
     },
   },
-  publishNow: {
+  scheduled: {
+    summary: 'Schedule a post',
+    description: `Set \`scheduledAt\` to your own future time (RFC 3339 with a zone; a past one answers 400). ${USE_YOUR_CHANNEL}`,
+    value: {
+      content: 'Hello from the Social Publishing Service #launch',
+      channelIds: [EXAMPLE_CHANNEL],
+      scheduledAt: FAR_FUTURE,
+      metadata: { campaign: 'launch' },
+    },
+  },
+  withImage: {
     summary: 'Publish at once, with an image',
+    description:
+      'Replace the media id with one of yours: upload first (`POST /media/upload/initialize`, chunks, ' +
+      `finalize, or \`POST /media/upload/url\`) and use the \`id\` of the ready item. ${USE_YOUR_CHANNEL}`,
     value: {
       content: 'Live now!',
       channelIds: [EXAMPLE_CHANNEL],
-      mediaIds: ['5e2d8f7a-1c3b-4d6e-8f9a-0b1c2d3e4f50'],
+      mediaIds: [EXAMPLE_MEDIA],
       publishNow: true,
     },
   },
   overrides: {
     summary: 'Publish with a shorter text on one channel',
+    description: `Replace both channel ids with two of yours. ${USE_YOUR_CHANNEL}`,
     value: {
       content: 'We shipped per-channel content today: one post, the right words for each network.',
-      channelIds: [EXAMPLE_CHANNEL, '7c1e2d3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f'],
-      targets: [{ channelId: '7c1e2d3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f', content: 'Per-channel content is here.' }],
+      channelIds: [EXAMPLE_CHANNEL, EXAMPLE_CHANNEL_2],
+      targets: [{ channelId: EXAMPLE_CHANNEL_2, content: 'Per-channel content is here.' }],
       publishNow: true,
     },
   },
   thread: {
     summary: 'Publish a thread of three',
+    description: USE_YOUR_CHANNEL,
     value: {
       content: 'We shipped threads today. A short tour (1/3)',
       channelIds: [EXAMPLE_CHANNEL],
@@ -191,5 +222,9 @@ export const CREATE_POST_EXAMPLES = {
       publishNow: true,
     },
   },
-  draft: { summary: 'Keep a draft', value: { content: 'Ideas for next week', channelIds: [EXAMPLE_CHANNEL] } },
+  draft: {
+    summary: 'Keep a draft',
+    description: USE_YOUR_CHANNEL,
+    value: { content: 'Ideas for next week', channelIds: [EXAMPLE_CHANNEL] },
+  },
 };

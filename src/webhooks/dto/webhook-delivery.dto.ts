@@ -1,14 +1,23 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { WebhookDeliveryAttempt } from '../webhook-delivery-attempt.entity';
 
-/** One delivery attempt to the endpoint. */
+/**
+ * One HTTP attempt to deliver an event to the endpoint. `attemptId` names this attempt; `deliveryId` names
+ * the delivery (this event to this endpoint) it belongs to, which has one attempt or more and is what
+ * `POST .../deliveries/{deliveryId}/redeliver` takes.
+ */
 export class WebhookDeliveryDto {
+  /** This attempt (one HTTP request). Not the id redeliver takes: that is `deliveryId`. */
   @ApiProperty({ format: 'uuid' })
-  id!: string;
+  attemptId!: string;
 
   /** The delivery (this event to this endpoint) the attempt belongs to: redeliver it with `POST .../deliveries/{deliveryId}/redeliver`. */
   @ApiProperty({ format: 'uuid' })
   deliveryId!: string;
+
+  /** Deprecated: the same as `attemptId`, kept for existing clients. Use `attemptId`, or `deliveryId` to redeliver. */
+  @ApiProperty({ format: 'uuid', deprecated: true })
+  id!: string;
 
   /** The event delivered; also the `webhook-id` header, the same on every attempt. */
   @ApiProperty({ format: 'uuid' })
@@ -40,8 +49,9 @@ export class WebhookDeliveryDto {
 
   static from(a: WebhookDeliveryAttempt): WebhookDeliveryDto {
     return {
-      id: a.id,
+      attemptId: a.id,
       deliveryId: a.deliveryId,
+      id: a.id,
       eventId: a.eventId,
       eventType: a.eventType,
       attempt: a.attempt,

@@ -22,7 +22,7 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
  * List the workspace's API keys (never their secrets)
  */
 export const listApiKeys = <ThrowOnError extends boolean = false>(options?: Options<ListApiKeysData, ThrowOnError>) => (options?.client ?? client).get<ListApiKeysResponses, ListApiKeysErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/api-keys',
     ...options
 });
@@ -31,7 +31,7 @@ export const listApiKeys = <ThrowOnError extends boolean = false>(options?: Opti
  * Create an API key in this workspace; the key is returned once
  */
 export const createApiKey = <ThrowOnError extends boolean = false>(options: Options<CreateApiKeyData, ThrowOnError>) => (options.client ?? client).post<CreateApiKeyResponses, CreateApiKeyErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/api-keys',
     ...options,
     headers: {
@@ -44,7 +44,7 @@ export const createApiKey = <ThrowOnError extends boolean = false>(options: Opti
  * Revoke an API key (effective on the next request)
  */
 export const revokeApiKey = <ThrowOnError extends boolean = false>(options: Options<RevokeApiKeyData, ThrowOnError>) => (options.client ?? client).delete<RevokeApiKeyResponses, RevokeApiKeyErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/api-keys/{id}',
     ...options
 });
@@ -70,7 +70,7 @@ export const ready = <ThrowOnError extends boolean = false>(options?: Options<Re
  * How each connects (`credentials` or `oauth`), whether it is enabled here (an OAuth network needs its client id and secret configured) and its typical limits.
  */
 export const listProviders = <ThrowOnError extends boolean = false>(options?: Options<ListProvidersData, ThrowOnError>) => (options?.client ?? client).get<ListProvidersResponses, ListProvidersErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/providers',
     ...options
 });
@@ -79,7 +79,7 @@ export const listProviders = <ThrowOnError extends boolean = false>(options?: Op
  * The workspace's events, newest first (catch up after downtime)
  */
 export const listEvents = <ThrowOnError extends boolean = false>(options?: Options<ListEventsData, ThrowOnError>) => (options?.client ?? client).get<ListEventsResponses, ListEventsErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/events',
     ...options
 });
@@ -88,7 +88,7 @@ export const listEvents = <ThrowOnError extends boolean = false>(options?: Optio
  * List channels
  */
 export const listChannels = <ThrowOnError extends boolean = false>(options?: Options<ListChannelsData, ThrowOnError>) => (options?.client ?? client).get<ListChannelsResponses, ListChannelsErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/channels',
     ...options
 });
@@ -99,7 +99,7 @@ export const listChannels = <ThrowOnError extends boolean = false>(options?: Opt
  * Verifies the credentials with the provider, fills name, handle, avatar and limits from it, and stores the credentials encrypted. Connecting an account the workspace already has reactivates that channel (200).
  */
 export const connectChannel = <ThrowOnError extends boolean = false>(options: Options<ConnectChannelData, ThrowOnError>) => (options.client ?? client).post<ConnectChannelResponses, ConnectChannelErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/channels',
     ...options,
     headers: {
@@ -114,7 +114,7 @@ export const connectChannel = <ThrowOnError extends boolean = false>(options: Op
  * Status becomes `disconnected`, credentials are wiped and `channel.disconnected` is emitted. The channel stays readable. Repeating it is a no-op. Posts already published stay on the network.
  */
 export const disconnectChannel = <ThrowOnError extends boolean = false>(options: Options<DisconnectChannelData, ThrowOnError>) => (options.client ?? client).delete<DisconnectChannelResponses, DisconnectChannelErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/channels/{id}',
     ...options
 });
@@ -123,7 +123,7 @@ export const disconnectChannel = <ThrowOnError extends boolean = false>(options:
  * Get one channel
  */
 export const getChannel = <ThrowOnError extends boolean = false>(options: Options<GetChannelData, ThrowOnError>) => (options.client ?? client).get<GetChannelResponses, GetChannelErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/channels/{id}',
     ...options
 });
@@ -134,7 +134,7 @@ export const getChannel = <ThrowOnError extends boolean = false>(options: Option
  * Answers the network's authorization URL (authorization code with PKCE, S256) and a state that is single-use, bound to this workspace and valid 10 minutes. Open the URL in the user's browser; the network sends it back to `/api/oauth/{provider}/callback`, which creates or reactivates the channel and redirects to `redirectUri` with `channelId` (or `error`). When the account can publish as several targets (a LinkedIn member and the pages they administer), the callback redirects with `connectionId` instead: list them with `GET /api/oauth/connections/{id}` and choose with `POST /api/oauth/connections/{id}/channels`. A provider without app credentials on this server (see `GET /api/providers`, `enabled`) answers 400.
  */
 export const connect = <ThrowOnError extends boolean = false>(options: Options<ConnectData, ThrowOnError>) => (options.client ?? client).post<ConnectResponses, ConnectErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/channels/connect/{provider}',
     ...options,
     headers: {
@@ -156,7 +156,7 @@ export const callback = <ThrowOnError extends boolean = false>(options: Options<
  * A pending connection (from the callback's `connectionId`) of this workspace: every account the authorization may publish as (the member first, then the pages they administer), with the existing channel of each. 409 once it was used or expired.
  */
 export const getOAuthConnection = <ThrowOnError extends boolean = false>(options: Options<GetOAuthConnectionData, ThrowOnError>) => (options.client ?? client).get<GetOAuthConnectionResponses, GetOAuthConnectionErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/oauth/connections/{id}',
     ...options
 });
@@ -167,7 +167,7 @@ export const getOAuthConnection = <ThrowOnError extends boolean = false>(options
  * Creates (or reactivates) one channel per target id, each publishing as its account (LinkedIn: the member or organization URN as the author). They share the authorization's tokens, refreshed together. Consumes the connection: a second call is 409. Unknown target ids are 400 and consume nothing.
  */
 export const connectOAuthTargets = <ThrowOnError extends boolean = false>(options: Options<ConnectOAuthTargetsData, ThrowOnError>) => (options.client ?? client).post<ConnectOAuthTargetsResponses, ConnectOAuthTargetsErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/oauth/connections/{id}/channels',
     ...options,
     headers: {
@@ -182,7 +182,7 @@ export const connectOAuthTargets = <ThrowOnError extends boolean = false>(option
  * Step 1 of 3. Declares the file; the server answers with `chunkSize` and `totalChunks`. Send every chunk with `POST /media/upload/file`, then `POST /media/upload/finalize`. Unfinalized uploads expire after 24 h.
  */
 export const initializeUpload = <ThrowOnError extends boolean = false>(options: Options<InitializeUploadData, ThrowOnError>) => (options.client ?? client).post<InitializeUploadResponses, InitializeUploadErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/media/upload/initialize',
     ...options,
     headers: {
@@ -197,7 +197,7 @@ export const initializeUpload = <ThrowOnError extends boolean = false>(options: 
  * Downloads the file (http or https, no redirects, public addresses only in production) and runs it through the same checks as a chunked upload: supported type (`mimeType`, else the response `Content-Type`; 415), size limit (413, also when the download grows past it), the bytes matching the type (415) and, for images, a complete decode within `MEDIA_MAX_IMAGE_PIXELS` (422 `UNPROCESSABLE_MEDIA`). A URL that cannot be downloaded (refused address, error status, timeout) is 400. Small files: 201 with the `ready` item once it is stored. Big files (the server announces more than `MEDIA_URL_ASYNC_BYTES`) and slow downloads (not over within `MEDIA_URL_WAIT_SECONDS`): 202 with the item in `processing` at once; a worker downloads it, and it becomes `ready` or `failed` (with `error`), which `GET /media/{id}` shows and the `media.ready` / `media.failed` events announce.
  */
 export const uploadFromUrl = <ThrowOnError extends boolean = false>(options: Options<UploadFromUrlData, ThrowOnError>) => (options.client ?? client).post<UploadFromUrlResponses, UploadFromUrlErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/media/upload/url',
     ...options,
     headers: {
@@ -213,7 +213,7 @@ export const uploadFromUrl = <ThrowOnError extends boolean = false>(options: Opt
  */
 export const uploadChunk = <ThrowOnError extends boolean = false>(options: Options<UploadChunkData, ThrowOnError>) => (options.client ?? client).post<UploadChunkResponses, UploadChunkErrors, ThrowOnError>({
     ...formDataBodySerializer,
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/media/upload/file',
     ...options,
     headers: {
@@ -228,7 +228,7 @@ export const uploadChunk = <ThrowOnError extends boolean = false>(options: Optio
  * Step 3 of 3. Joins the chunks and checks them: all present (409 naming the missing indexes), total size, `sha256` when declared (400), real type from the magic bytes (415); an image must decode completely (a truncated or corrupt file, or one of more than `MEDIA_MAX_IMAGE_PIXELS` pixels, is 422 `UNPROCESSABLE_MEDIA` with a message naming the problem) and gives the item its width and height. A failed check marks the item `failed` and removes its bytes. Finalizing a `ready` item returns it unchanged.
  */
 export const finalizeUpload = <ThrowOnError extends boolean = false>(options: Options<FinalizeUploadData, ThrowOnError>) => (options.client ?? client).post<FinalizeUploadResponses, FinalizeUploadErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/media/upload/finalize',
     ...options,
     headers: {
@@ -243,7 +243,7 @@ export const finalizeUpload = <ThrowOnError extends boolean = false>(options: Op
  * Removes the item and its bytes (also aborts an unfinished upload). 409 while a scheduled or publishing post uses it.
  */
 export const deleteMedia = <ThrowOnError extends boolean = false>(options: Options<DeleteMediaData, ThrowOnError>) => (options.client ?? client).delete<DeleteMediaResponses, DeleteMediaErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/media/{id}',
     ...options
 });
@@ -254,7 +254,7 @@ export const deleteMedia = <ThrowOnError extends boolean = false>(options: Optio
  * Includes `receivedChunks`, so an interrupted client resumes by sending the missing chunks.
  */
 export const getMedia = <ThrowOnError extends boolean = false>(options: Options<GetMediaData, ThrowOnError>) => (options.client ?? client).get<GetMediaResponses, GetMediaErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/media/{id}',
     ...options
 });
@@ -265,7 +265,7 @@ export const getMedia = <ThrowOnError extends boolean = false>(options: Options<
  * Sets the text alternative sent with the media to the networks that take one (Mastodon, Bluesky, X, LinkedIn); `null` removes it. Works in any state, also while a scheduled post uses the item: posts published from now on carry the new text.
  */
 export const updateMedia = <ThrowOnError extends boolean = false>(options: Options<UpdateMediaData, ThrowOnError>) => (options.client ?? client).patch<UpdateMediaResponses, UpdateMediaErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/media/{id}',
     ...options,
     headers: {
@@ -287,7 +287,7 @@ export const mediaContent = <ThrowOnError extends boolean = false>(options: Opti
  * Filter by status, channel and time range; keyset-paginated.
  */
 export const listPosts = <ThrowOnError extends boolean = false>(options?: Options<ListPostsData, ThrowOnError>) => (options?.client ?? client).get<ListPostsResponses, ListPostsErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/posts',
     ...options
 });
@@ -298,7 +298,7 @@ export const listPosts = <ThrowOnError extends boolean = false>(options?: Option
  * `scheduledAt` schedules it, `publishNow: true` publishes it at once, neither makes a draft. Content and media are checked against every target channel's limits (400 naming the channel).
  */
 export const createPost = <ThrowOnError extends boolean = false>(options: Options<CreatePostData, ThrowOnError>) => (options.client ?? client).post<CreatePostResponses, CreatePostErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/posts',
     ...options,
     headers: {
@@ -308,12 +308,12 @@ export const createPost = <ThrowOnError extends boolean = false>(options: Option
 });
 
 /**
- * Delete a post
+ * Delete a post that was never published
  *
- * Cancels a pending publication. Does not delete the post from the social networks. 409 while publishing.
+ * Deletes a draft, a scheduled post (cancelling its publication) or a failed post of which nothing was published. A post that reached a network keeps its record: published, or with any channel (or any part of a thread) published, it answers 409, as it does while publishing. Never deletes anything from the networks.
  */
 export const deletePost = <ThrowOnError extends boolean = false>(options: Options<DeletePostData, ThrowOnError>) => (options.client ?? client).delete<DeletePostResponses, DeletePostErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/posts/{id}',
     ...options
 });
@@ -322,7 +322,7 @@ export const deletePost = <ThrowOnError extends boolean = false>(options: Option
  * Get one post, with the outcome per channel
  */
 export const getPost = <ThrowOnError extends boolean = false>(options: Options<GetPostData, ThrowOnError>) => (options.client ?? client).get<GetPostResponses, GetPostErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/posts/{id}',
     ...options
 });
@@ -333,7 +333,7 @@ export const getPost = <ThrowOnError extends boolean = false>(options: Options<G
  * Same body as create; reschedules or publishes according to it. Targets already published (of a failed post) are kept and not posted again. A publishing or published post answers 409.
  */
 export const updatePost = <ThrowOnError extends boolean = false>(options: Options<UpdatePostData, ThrowOnError>) => (options.client ?? client).put<UpdatePostResponses, UpdatePostErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/posts/{id}',
     ...options,
     headers: {
@@ -346,7 +346,7 @@ export const updatePost = <ThrowOnError extends boolean = false>(options: Option
  * Check a post against its channels without saving anything
  */
 export const validatePost = <ThrowOnError extends boolean = false>(options: Options<ValidatePostData, ThrowOnError>) => (options.client ?? client).post<ValidatePostResponses, ValidatePostErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/posts/validate',
     ...options,
     headers: {
@@ -359,7 +359,7 @@ export const validatePost = <ThrowOnError extends boolean = false>(options: Opti
  * List webhook subscriptions (never their secrets)
  */
 export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Options<ListWebhooksData, ThrowOnError>) => (options?.client ?? client).get<ListWebhooksResponses, ListWebhooksErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/webhooks',
     ...options
 });
@@ -370,7 +370,7 @@ export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Opt
  * Returns the signing secret, once. Events are POSTed as `{id, type, timestamp, workspaceId, data}` with the Standard Webhooks headers `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "id.timestamp.body">`), verifiable with the `standardwebhooks` or `svix` libraries. A 2xx within 15 s is success; redirects are not followed. Failures are retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%, longer when the endpoint sends `Retry-After`). An endpoint answering 410 is disabled at once; one failing for 5 days is disabled too.
  */
 export const createWebhook = <ThrowOnError extends boolean = false>(options: Options<CreateWebhookData, ThrowOnError>) => (options.client ?? client).post<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/webhooks',
     ...options,
     headers: {
@@ -383,7 +383,7 @@ export const createWebhook = <ThrowOnError extends boolean = false>(options: Opt
  * Delete a webhook subscription, its pending deliveries and its delivery log
  */
 export const deleteWebhook = <ThrowOnError extends boolean = false>(options: Options<DeleteWebhookData, ThrowOnError>) => (options.client ?? client).delete<DeleteWebhookResponses, DeleteWebhookErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/webhooks/{id}',
     ...options
 });
@@ -392,7 +392,7 @@ export const deleteWebhook = <ThrowOnError extends boolean = false>(options: Opt
  * Get one webhook subscription
  */
 export const getWebhook = <ThrowOnError extends boolean = false>(options: Options<GetWebhookData, ThrowOnError>) => (options.client ?? client).get<GetWebhookResponses, GetWebhookErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/webhooks/{id}',
     ...options
 });
@@ -403,7 +403,7 @@ export const getWebhook = <ThrowOnError extends boolean = false>(options: Option
  * Same body as create; omitted fields take their defaults (all events, no description, enabled). `enabled: true` re-enables an endpoint the service disabled. The secret is unchanged.
  */
 export const updateWebhook = <ThrowOnError extends boolean = false>(options: Options<UpdateWebhookData, ThrowOnError>) => (options.client ?? client).put<UpdateWebhookResponses, UpdateWebhookErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/webhooks/{id}',
     ...options,
     headers: {
@@ -418,7 +418,7 @@ export const updateWebhook = <ThrowOnError extends boolean = false>(options: Opt
  * Returns the new secret, once. For 24 h deliveries carry two signatures in `webhook-signature` (space-separated: new and old secret), so receivers can switch secrets without dropping events.
  */
 export const rotateWebhookSecret = <ThrowOnError extends boolean = false>(options: Options<RotateWebhookSecretData, ThrowOnError>) => (options.client ?? client).post<RotateWebhookSecretResponses, RotateWebhookSecretErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/webhooks/{id}/rotate-secret',
     ...options,
     headers: {
@@ -433,7 +433,7 @@ export const rotateWebhookSecret = <ThrowOnError extends boolean = false>(option
  * Queues a `webhook.test` event for this endpoint only (also while it is paused or disabled for failing; 409 when it answered 410 Gone, until it is re-enabled) and returns it as it will be POSTed. It is signed, retried and logged like any delivery (see `GET /webhooks/{id}/deliveries`) but does not appear in `GET /events`.
  */
 export const testWebhook = <ThrowOnError extends boolean = false>(options: Options<TestWebhookData, ThrowOnError>) => (options.client ?? client).post<TestWebhookResponses, TestWebhookErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/webhooks/{id}/test',
     ...options,
     headers: {
@@ -444,9 +444,11 @@ export const testWebhook = <ThrowOnError extends boolean = false>(options: Optio
 
 /**
  * Delivery attempts to this endpoint, newest first (one item per HTTP attempt)
+ *
+ * Each item is one HTTP attempt (`attemptId`) of a delivery (`deliveryId`: one event to this endpoint, with one attempt or more). Redeliver takes the `deliveryId`. `id` is the deprecated name of `attemptId`.
  */
 export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(options: Options<ListWebhookDeliveriesData, ThrowOnError>) => (options.client ?? client).get<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/webhooks/{id}/deliveries',
     ...options
 });
@@ -454,10 +456,10 @@ export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(opti
 /**
  * Send one delivery again
  *
- * Queues a new attempt of a settled delivery (succeeded, failed or cancelled) now, with the same event and the same `webhook-id`, so receivers can deduplicate. It shows up in the delivery log with the next attempt number; when it fails, the delivery's retry schedule continues from there. 409 while the delivery is still pending or the endpoint is disabled.
+ * Queues a new attempt of a settled delivery (succeeded, failed or cancelled) now, with the same event and the same `webhook-id`, so receivers can deduplicate. It shows up in the delivery log with the next attempt number; when it fails, the delivery's retry schedule continues from there. 409 while the delivery is still pending or the endpoint is disabled. `deliveryId` is the `deliveryId` of the delivery log (an `attemptId` answers 404, naming the delivery it belongs to).
  */
 export const redeliverWebhookDelivery = <ThrowOnError extends boolean = false>(options: Options<RedeliverWebhookDeliveryData, ThrowOnError>) => (options.client ?? client).post<RedeliverWebhookDeliveryResponses, RedeliverWebhookDeliveryErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/webhooks/{id}/deliveries/{deliveryId}/redeliver',
     ...options,
     headers: {
@@ -472,7 +474,7 @@ export const redeliverWebhookDelivery = <ThrowOnError extends boolean = false>(o
  * For a receiver that was down: every event created in `[from, to)` (at most 7 days) that this endpoint subscribes to is queued again, oldest first, up to 1,000 per call (`resumeFrom` says where to continue). Each keeps its `webhook-id`; deliveries still pending are left alone. Every attempt shows up in the delivery log. One replay per endpoint per minute (429 with `Retry-After`); 409 when the endpoint is disabled.
  */
 export const replayWebhookEvents = <ThrowOnError extends boolean = false>(options: Options<ReplayWebhookEventsData, ThrowOnError>) => (options.client ?? client).post<ReplayWebhookEventsResponses, ReplayWebhookEventsErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/webhooks/{id}/replay',
     ...options,
     headers: {
@@ -487,7 +489,7 @@ export const replayWebhookEvents = <ThrowOnError extends boolean = false>(option
  * The latest figures of every published target and their totals. Figures are read from the networks every collection run during the first day after publication, hourly until day 7, daily until day 30, then no more; `POST .../refresh` reads them at once.
  */
 export const getPostAnalytics = <ThrowOnError extends boolean = false>(options: Options<GetPostAnalyticsData, ThrowOnError>) => (options.client ?? client).get<GetPostAnalyticsResponses, GetPostAnalyticsErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/analytics/posts/{postId}',
     ...options
 });
@@ -498,7 +500,7 @@ export const getPostAnalytics = <ThrowOnError extends boolean = false>(options: 
  * One entry per UTC day from `from` to `to` (default: the last 30 days). Each day sums the latest figures of the posts published on the channel that day (by publication day, not engagement received that day); `totals` sums the days. A figure is null when no post counted in it exposes it.
  */
 export const getChannelAnalytics = <ThrowOnError extends boolean = false>(options: Options<GetChannelAnalyticsData, ThrowOnError>) => (options.client ?? client).get<GetChannelAnalyticsResponses, GetChannelAnalyticsErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/analytics/channels/{channelId}',
     ...options
 });
@@ -509,7 +511,7 @@ export const getChannelAnalytics = <ThrowOnError extends boolean = false>(option
  * Queues a read of every published target of the post; `GET /analytics/posts/{postId}` shows the result within seconds, and `analytics.updated` is emitted when a figure changed. At most once per post every 10 seconds (ANALYTICS_REFRESH_COOLDOWN_SECONDS): 429 with `Retry-After` otherwise. A post without a published target answers 409.
  */
 export const refreshPostAnalytics = <ThrowOnError extends boolean = false>(options: Options<RefreshPostAnalyticsData, ThrowOnError>) => (options.client ?? client).post<RefreshPostAnalyticsResponses, RefreshPostAnalyticsErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/analytics/posts/{postId}/refresh',
     ...options,
     headers: {
@@ -524,7 +526,7 @@ export const refreshPostAnalytics = <ThrowOnError extends boolean = false>(optio
  * What the sandbox network received from this channel, newest first (docs/guide.md section 11). 404 for channels of other networks.
  */
 export const listSandboxPosts = <ThrowOnError extends boolean = false>(options: Options<ListSandboxPostsData, ThrowOnError>) => (options.client ?? client).get<ListSandboxPostsResponses, ListSandboxPostsErrors, ThrowOnError>({
-    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/channels/{id}/sandbox/posts',
     ...options
 });

@@ -843,11 +843,20 @@ export type WebhookTestEventDto = {
 };
 
 export type WebhookDeliveryDto = {
-    id: string;
+    /**
+     * This attempt (one HTTP request). Not the id redeliver takes: that is `deliveryId`.
+     */
+    attemptId: string;
     /**
      * The delivery (this event to this endpoint) the attempt belongs to: redeliver it with `POST .../deliveries/{deliveryId}/redeliver`.
      */
     deliveryId: string;
+    /**
+     * Deprecated: the same as `attemptId`, kept for existing clients. Use `attemptId`, or `deliveryId` to redeliver.
+     *
+     * @deprecated
+     */
+    id: string;
     /**
      * The event delivered; also the `webhook-id` header, the same on every attempt.
      */
@@ -1046,7 +1055,7 @@ export type ListApiKeysErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1095,7 +1104,7 @@ export type CreateApiKeyErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1142,7 +1151,7 @@ export type RevokeApiKeyErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1236,7 +1245,7 @@ export type ListProvidersData = {
 
 export type ListProvidersErrors = {
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1283,7 +1292,7 @@ export type ListEventsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1337,7 +1346,7 @@ export type ListChannelsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1386,7 +1395,7 @@ export type ConnectChannelErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1440,7 +1449,7 @@ export type DisconnectChannelErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1486,7 +1495,7 @@ export type GetChannelErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1535,7 +1544,7 @@ export type ConnectErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1623,7 +1632,7 @@ export type GetOAuthConnectionErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1676,7 +1685,7 @@ export type ConnectOAuthTargetsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1728,7 +1737,7 @@ export type InitializeUploadErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1787,7 +1796,7 @@ export type UploadFromUrlErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1861,7 +1870,7 @@ export type UploadChunkErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1917,7 +1926,7 @@ export type FinalizeUploadErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -1975,7 +1984,7 @@ export type DeleteMediaErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2025,7 +2034,7 @@ export type GetMediaErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2068,7 +2077,7 @@ export type UpdateMediaErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2196,7 +2205,7 @@ export type ListPostsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2245,7 +2254,7 @@ export type CreatePostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2292,7 +2301,7 @@ export type DeletePostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2300,7 +2309,7 @@ export type DeletePostErrors = {
      */
     404: ErrorResponseDto;
     /**
-     * CONFLICT: the resource state forbids the operation
+     * CONFLICT: the post is publishing, or was published on at least one channel (its record is kept)
      */
     409: ErrorResponseDto;
     /**
@@ -2342,7 +2351,7 @@ export type GetPostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2385,7 +2394,7 @@ export type UpdatePostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2433,7 +2442,7 @@ export type ValidatePostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2484,7 +2493,7 @@ export type ListWebhooksErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2533,7 +2542,7 @@ export type CreateWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2580,7 +2589,7 @@ export type DeleteWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2626,7 +2635,7 @@ export type GetWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2669,7 +2678,7 @@ export type UpdateWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2718,7 +2727,7 @@ export type RotateWebhookSecretErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2775,7 +2784,7 @@ export type TestWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2835,7 +2844,7 @@ export type ListWebhookDeliveriesErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2897,7 +2906,7 @@ export type RedeliverWebhookDeliveryErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -2954,7 +2963,7 @@ export type ReplayWebhookEventsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -3005,7 +3014,7 @@ export type GetPostAnalyticsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -3057,7 +3066,7 @@ export type GetChannelAnalyticsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -3106,7 +3115,7 @@ export type RefreshPostAnalyticsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
@@ -3170,7 +3179,7 @@ export type ListSandboxPostsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required") or invalid ("Invalid API key")
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
     /**
