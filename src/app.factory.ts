@@ -20,6 +20,7 @@ import { createLogger } from './common/logger';
 import { AppConfig, appConfig, HttpConfig, httpConfig } from './config';
 import { registerConsoleHttp } from './console/console-http';
 import { buildOpenApiDocument } from './docs/openapi';
+import { answerClientError } from './common/http/client-error';
 import { checkRequestValue, parseJsonBody } from './common/http/request-body';
 import { ACCEPTS_MULTIPART, registerMultipart } from './media/media-multipart';
 import { MetricsService } from './metrics/metrics.service';
@@ -59,6 +60,8 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
     requestIdHeader: false,
     logger: false,
     return503OnClosing: true,
+    // What Node's HTTP parser refuses (malformed or oversized requests) in the error shape too.
+    clientErrorHandler: answerClientError,
     // Routing failures (bad percent-encoding, overlong parameters) in the error shape too.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
       void reply.header('X-Request-Id', request.id);
