@@ -59,7 +59,9 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
     },
     requestIdHeader: false,
     logger: false,
-    return503OnClosing: true,
+    // Requests still arriving while Fastify closes are answered (with Connection: close), not refused
+    // with Fastify's own 503 body: by then HttpDrainService has closed the listener and drained.
+    return503OnClosing: false,
     // What Node's HTTP parser refuses (malformed or oversized requests) in the error shape too.
     clientErrorHandler: answerClientError,
     // Routing failures (bad percent-encoding, overlong parameters) in the error shape too.
@@ -81,7 +83,6 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
   const fastify = app.getHttpAdapter().getInstance();
   registerBodyParsers(fastify);
   registerConsoleHttp(fastify); // security headers on /console
-  closeKeepAliveOnShutdown(fastify);
   const httpLogger = new Logger('HTTP');
   // The per-request hooks take Fastify's `done` callback rather than being async: an async hook costs
   // every request a promise and a trip through the microtask queue.
@@ -131,22 +132,6 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
     swaggerOptions: { persistAuthorization: true, displayOperationId: true },
   });
   return app;
-}
-
-/**
- * Node's `server.close()` closes the keep-alive connections that are idle at that moment, not the ones
- * whose request is still in flight: once that request is answered, its socket would hold the stopping
- * process for the keep-alive timeout (72 s), far past SHUTDOWN_TIMEOUT_MS. From the moment Fastify
- * starts closing, connections are closed as soon as they fall idle. Nothing runs per request.
- */
-function closeKeepAliveOnShutdown(fastify: FastifyInstance): void {
-  fastify.addHook('preClose', (done: HookDone) => {
-    const server = fastify.server;
-    const sweep = setInterval(() => server.closeIdleConnections(), 100);
-    sweep.unref();
-    server.once('close', () => clearInterval(sweep));
-    done();
-  });
 }
 
 /**

@@ -26,6 +26,8 @@ export class TestEnvironment {
       BOOTSTRAP_KEY: 'false',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       OUTBOUND_ALLOW_PRIVATE: 'true',
+      // No load balancer to wait for: apps and processes close their listener at once on shutdown.
+      SHUTDOWN_DRAIN_DELAY_MS: '0',
       ...extraEnv,
     });
   }
