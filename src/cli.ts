@@ -102,7 +102,7 @@ async function main(): Promise<void> {
   const logger = createLogger(cliLogLevel(cfg.logLevel), { toStderr: true, format: cfg.logFormat });
   Logger.overrideLogger(logger);
   const db = databaseConfig();
-  await prepareDatabase(db.url, db.migrationsRun);
+  await prepareDatabase(db.url, db.migrationsRun, db.timeouts.connectMs);
   const app = await NestFactory.createApplicationContext(CliModule, { logger, abortOnError: false });
   try {
     const keys = app.get(ApiKeysService);
