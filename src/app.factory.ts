@@ -5,17 +5,24 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { parse as parseQueryString } from 'node:querystring';
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction as HookDone } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction as HookDone,
+  RequestPayload,
+} from 'fastify';
 import { AppRole } from './app-role';
 import { AppModule } from './app.module';
 import { AuthService } from './auth/auth.service';
-import { sendError } from './common/errors';
+import { AppError, sendError } from './common/errors';
 import { createLogger } from './common/logger';
 import { AppConfig, appConfig, HttpConfig, httpConfig } from './config';
 import { registerConsoleHttp } from './console/console-http';
 import { buildOpenApiDocument } from './docs/openapi';
+import { answerClientError } from './common/http/client-error';
 import { checkRequestValue, parseJsonBody } from './common/http/request-body';
-import { registerMultipart } from './media/media-multipart';
+import { ACCEPTS_MULTIPART, registerMultipart } from './media/media-multipart';
 import { MetricsService } from './metrics/metrics.service';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -52,7 +59,11 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
     },
     requestIdHeader: false,
     logger: false,
-    return503OnClosing: true,
+    // Requests still arriving while Fastify closes are answered (with Connection: close), not refused
+    // with Fastify's own 503 body: by then HttpDrainService has closed the listener and drained.
+    return503OnClosing: false,
+    // What Node's HTTP parser refuses (malformed or oversized requests) in the error shape too.
+    clientErrorHandler: answerClientError,
     // Routing failures (bad percent-encoding, overlong parameters) in the error shape too.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
       void reply.header('X-Request-Id', request.id);
@@ -72,7 +83,6 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
   const fastify = app.getHttpAdapter().getInstance();
   registerBodyParsers(fastify);
   registerConsoleHttp(fastify); // security headers on /console
-  closeKeepAliveOnShutdown(fastify);
   const httpLogger = new Logger('HTTP');
   // The per-request hooks take Fastify's `done` callback rather than being async: an async hook costs
   // every request a promise and a trip through the microtask queue.
@@ -125,22 +135,6 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
 }
 
 /**
- * Node's `server.close()` closes the keep-alive connections that are idle at that moment, not the ones
- * whose request is still in flight: once that request is answered, its socket would hold the stopping
- * process for the keep-alive timeout (72 s), far past SHUTDOWN_TIMEOUT_MS. From the moment Fastify
- * starts closing, connections are closed as soon as they fall idle. Nothing runs per request.
- */
-function closeKeepAliveOnShutdown(fastify: FastifyInstance): void {
-  fastify.addHook('preClose', (done: HookDone) => {
-    const server = fastify.server;
-    const sweep = setInterval(() => server.closeIdleConnections(), 100);
-    sweep.unref();
-    server.once('close', () => clearInterval(sweep));
-    done();
-  });
-}
-
-/**
  * JSON and form bodies, parsed and checked once for every route: nesting depth, NUL characters and
  * prototype-poisoning keys are refused with 400 before validation sees them. Query strings get the
  * same check.
@@ -173,4 +167,52 @@ function registerBodyParsers(fastify: FastifyInstance): void {
     }
     done();
   });
+  requireJsonBodies(fastify);
+}
+
+/** `application/json` in any letter case, with or without parameters (`; charset=utf-8`). */
+const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
+
+/**
+ * The API's request bodies are JSON: on an `/api` route a body of any other type (or of none named)
+ * is refused with 415 before anything reads, parses or validates it (a form body used to reach
+ * validation as an object, a text/plain one as a string). The routes that read multipart (the chunk
+ * upload) keep their own type and their own 415; the console keeps its HTML forms.
+ */
+function requireJsonBodies(fastify: FastifyInstance): void {
+  const logger = new Logger('HTTP');
+  fastify.addHook(
+    'preParsing',
+    (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      payload: RequestPayload,
+      done: (err: Error | null, value?: RequestPayload) => void,
+    ) => {
+      const route = request.routeOptions.url;
+      const config = request.routeOptions.config as unknown as Record<string, unknown> | undefined;
+      if (
+        !carriesBody(request) ||
+        !route?.startsWith('/api/') ||
+        config?.[ACCEPTS_MULTIPART] === true ||
+        JSON_CONTENT_TYPE.test(request.headers['content-type'] ?? '')
+      ) {
+        return done(null, payload);
+      }
+      // Answered here: `done` is not called.
+      sendError(
+        reply,
+        request,
+        new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported request content type: send the body as application/json'),
+        logger,
+      );
+    },
+  );
+}
+
+/** Whether a request has a body, as Fastify decides it: a non-zero Content-Length or any Transfer-Encoding. */
+function carriesBody(request: FastifyRequest): boolean {
+  if (request.method === 'GET' || request.method === 'HEAD') return false;
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

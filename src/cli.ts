@@ -113,7 +113,7 @@ async function main(): Promise<void> {
     }
   }
   const db = databaseConfig();
-  await prepareDatabase(db.url, db.migrationsRun);
+  await prepareDatabase(db.url, db.migrationsRun, db.timeouts.connectMs);
   const app = await NestFactory.createApplicationContext(CliModule, { logger, abortOnError: false });
   try {
     const keys = app.get(ApiKeysService);

@@ -33,7 +33,7 @@ async function bootstrap(): Promise<void> {
   const db = databaseConfig();
   const logger = new Logger('Main');
   Logger.overrideLogger(createLogger(cfg.logLevel, { format: cfg.logFormat }));
-  await prepareDatabase(db.url, db.migrationsRun);
+  await prepareDatabase(db.url, db.migrationsRun, db.timeouts.connectMs);
 
   if (runsHttp(cfg.role)) {
     const app = await createHttpApp(cfg.role); // with Nest's shutdown hooks

@@ -13,7 +13,7 @@ import { buildOpenApiDocument, EXAMPLE_SERVERS } from './docs/openapi';
 async function main(): Promise<void> {
   const target = process.argv[2] ?? 'docs/openapi.json';
   const db = databaseConfig();
-  await prepareDatabase(db.url, db.migrationsRun);
+  await prepareDatabase(db.url, db.migrationsRun, db.timeouts.connectMs);
   const app = await createHttpApp('api');
   await app.init();
   writeFileSync(target, `${JSON.stringify(buildOpenApiDocument(app, EXAMPLE_SERVERS), null, 2)}\n`);

@@ -1,5 +1,5 @@
 import { registerAs } from '@nestjs/config';
-import { IsOptional, IsString, IsUrl, Matches, MinLength } from 'class-validator';
+import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
 import { validateEnv } from './validate-env';
 
 const BASE_URL_RULES = { require_tld: false, protocols: ['http', 'https'], require_protocol: true };
@@ -46,6 +46,16 @@ export class HttpEnv {
     message: 'must be true, false, a hop count, or comma-separated addresses/CIDR ranges',
   })
   TRUST_PROXY: string = 'false';
+
+  /**
+   * On SIGTERM, how long an API process keeps accepting connections (answering each with
+   * `Connection: close`) while `/api/health/ready` answers 503, so that load balancers take it out
+   * before its listener closes; then new connections are refused and accepted ones are answered.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_DRAIN_DELAY_MS: number = 1_000;
 }
 
 /** One documented environment of the service, as listed in the OpenAPI document's `servers`. */
@@ -90,6 +100,7 @@ export const httpConfig = registerAs('http', () => {
     }),
     tls: env.TLS_CERT_FILE && env.TLS_KEY_FILE ? { certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE } : null,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    drainDelayMs: env.SHUTDOWN_DRAIN_DELAY_MS,
   };
 });
 export type HttpConfig = ReturnType<typeof httpConfig>;

@@ -5,12 +5,19 @@ import { buildDataSourceOptions } from './data-source-options';
 
 const MIGRATION_LOCK = 727_100_001;
 
-/** Creates the database named in `url` when it does not exist (connecting to `postgres` to do so). */
-export async function ensureDatabase(url: string, logger = new Logger('Database')): Promise<void> {
+/**
+ * Creates the database named in `url` when it does not exist (connecting to `postgres` to do so).
+ * Connecting waits at most `connectTimeoutMs` (0 = no bound).
+ */
+export async function ensureDatabase(
+  url: string,
+  logger = new Logger('Database'),
+  connectTimeoutMs = 0,
+): Promise<void> {
   const target = new URL(url);
   const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
   if (!name) throw new Error('DATABASE_URL names no database');
-  const probe = new Client({ connectionString: url });
+  const probe = new Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs });
   try {
     await probe.connect();
     return;
@@ -21,7 +28,7 @@ export async function ensureDatabase(url: string, logger = new Logger('Database'
   }
   const admin = new URL(url);
   admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString() });
+  const client = new Client({ connectionString: admin.toString(), connectionTimeoutMillis: connectTimeoutMs });
   await client.connect();
   try {
     await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
@@ -33,9 +40,17 @@ export async function ensureDatabase(url: string, logger = new Logger('Database'
   }
 }
 
-/** Runs pending migrations under an advisory lock, so instances starting together migrate once. */
-export async function runMigrations(url: string, logger = new Logger('Database')): Promise<string[]> {
-  const ds = new DataSource({ ...buildDataSourceOptions(url, 2) });
+/**
+ * Runs pending migrations under an advisory lock, so instances starting together migrate once.
+ * Connecting waits at most `connectTimeoutMs` (0 = no bound); statements are not bounded: a
+ * migration may legitimately run long, and so may the wait for the lock while another instance migrates.
+ */
+export async function runMigrations(
+  url: string,
+  logger = new Logger('Database'),
+  connectTimeoutMs = 0,
+): Promise<string[]> {
+  const ds = new DataSource(buildDataSourceOptions(url, 2, { connectMs: connectTimeoutMs }));
   await ds.initialize();
   try {
     await ds.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
@@ -49,7 +64,8 @@ export async function runMigrations(url: string, logger = new Logger('Database')
 }
 
 /** Start-up step shared by the HTTP process, the worker and the CLI. */
-export async function prepareDatabase(url: string, migrate: boolean): Promise<void> {
-  await ensureDatabase(url);
-  if (migrate) await runMigrations(url);
+export async function prepareDatabase(url: string, migrate: boolean, connectTimeoutMs = 0): Promise<void> {
+  const logger = new Logger('Database');
+  await ensureDatabase(url, logger, connectTimeoutMs);
+  if (migrate) await runMigrations(url, logger, connectTimeoutMs);
 }

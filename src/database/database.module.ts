@@ -12,7 +12,7 @@ import { installRequestTransactions } from './request-transaction';
     TypeOrmModule.forRootAsync({
       inject: [databaseConfig.KEY],
       useFactory: (db: ConfigType<typeof databaseConfig>) => ({
-        ...buildDataSourceOptions(db.url, db.poolSize),
+        ...buildDataSourceOptions(db.url, db.poolSize, db.timeouts),
         autoLoadEntities: false,
       }),
     }),

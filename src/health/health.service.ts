@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { MEDIA_STORAGE, MediaStorage } from '../media/storage/media-storage.interface';
@@ -15,7 +15,7 @@ function within<T>(p: Promise<T>): Promise<boolean> {
 }
 
 @Injectable()
-export class HealthService implements BeforeApplicationShutdown, OnApplicationShutdown {
+export class HealthService implements OnModuleDestroy, BeforeApplicationShutdown, OnApplicationShutdown {
   private shuttingDown = false;
 
   constructor(
@@ -46,7 +46,14 @@ export class HealthService implements BeforeApplicationShutdown, OnApplicationSh
     };
   }
 
-  /** Called by Nest before the HTTP server closes (shutdown hooks): load balancers see 503 from now on. */
+  /**
+   * The first shutdown hook (SIGTERM): load balancers see 503 from now on, while the HTTP listener
+   * still accepts for SHUTDOWN_DRAIN_DELAY_MS (HttpDrainService).
+   */
+  onModuleDestroy(): void {
+    this.shuttingDown = true;
+  }
+
   beforeApplicationShutdown(): void {
     this.shuttingDown = true;
   }

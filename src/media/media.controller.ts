@@ -178,8 +178,11 @@ export class MediaController {
       try {
         receipt = await this.media.receiveChunk(workspaceId, parseUploadChunkFields(fields), part.file);
       } catch (err) {
+        // The parser fails the file part (a body cut off before its closing boundary) by destroying it: the
+        // storage may see that error before the 'error' event reaches the listener above, so ask the stream.
+        const parserError = streamError ?? part.file.errored ?? undefined;
         part.file.destroy();
-        if (streamError && err === streamError) throw multipartFailure(err);
+        if (parserError && !(err instanceof AppError)) throw multipartFailure(parserError);
         throw err;
       }
     }

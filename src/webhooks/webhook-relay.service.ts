@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { databaseConfig } from '../config';
 import { webhooksConfig } from '../config/webhooks.config';
+import { pgConnectionOptions } from '../database/data-source-options';
 import { runSql } from '../database/direct-query';
 import { EventOutboxStore } from '../events/event-outbox.store';
 import { EVENTS_NOTIFY_CHANNEL } from '../events/events.service';
@@ -182,7 +183,13 @@ export class WebhookRelay implements OnModuleInit, OnApplicationBootstrap, OnMod
   /** LISTEN on a dedicated connection (not from the pool); reconnects and catches up when it drops. */
   private async listen(): Promise<void> {
     if (this.stopped) return;
-    const client = new Client({ connectionString: this.db.url, application_name: 'social-publishing-relay' });
+    const client = new Client({
+      connectionString: this.db.url,
+      application_name: 'social-publishing-relay',
+      // Connecting is bounded like the pool's: a server that accepts and never answers is retried, not
+      // waited on forever. Nothing else: the connection idles on LISTEN.
+      ...pgConnectionOptions({ connectMs: this.db.timeouts.connectMs }),
+    });
     let retried = false;
     const retry = () => {
       if (retried || this.stopped) return;

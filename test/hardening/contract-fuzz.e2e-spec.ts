@@ -3,8 +3,9 @@ import { TestApp } from '../support/test-app';
 /**
  * Contract fuzzing: every operation of the served OpenAPI document gets seeded, reproducible hostile
  * variants of its path, query and body (wrong types, missing and unknown fields, huge and
- * NUL-bearing strings, deep nesting, out-of-range numbers and dates, odd cursors, broken
- * percent-encoding, bogus ids) with a valid key. No answer may be a 5xx, every 4xx has the error
+ * NUL-bearing strings, deep nesting, out-of-range numbers and dates, dates off the calendar, odd
+ * cursors, URLs the WHATWG parser refuses, cut-off multipart bodies, broken percent-encoding, bogus
+ * ids) with a valid key. No answer may be a 5xx, every 4xx has the error
  * shape, and nothing takes longer than 10 s. FUZZ_SEED and FUZZ_REQUESTS change the run.
  */
 
@@ -87,6 +88,10 @@ const ODD_CURSORS = [
   b64(null),
   b64([1e308, '00000000-0000-4000-8000-000000000000']),
   b64(['0000-01-01T00:00:00Z', '00000000-0000-4000-8000-000000000000']),
+  // Off the calendar: JavaScript's Date.parse rolls them over, Postgres refuses them.
+  b64(['2026-02-30T00:00:00Z', '00000000-0000-4000-8000-000000000000']),
+  b64(['2026-02-29T12:00:00.000001Z', '00000000-0000-4000-8000-000000000000']),
+  b64(['2026-04-31T00:00:00.000000Z', '00000000-0000-4000-8000-000000000000']),
 ];
 const ODD_STRINGS = [
   '',
@@ -107,7 +112,11 @@ const ODD_STRINGS = [
   '0000-01-01T00:00:00Z',
   '9999-12-31T23:59:59.999999999+14:00',
   '2026-12-01T09:00:00',
+  '2030-02-30T00:00:00Z',
+  '2030-01-01T00:00:00+23:59',
+  '2030-01-01T24:00:00Z',
   'https://[fe80::1%25eth0]/x',
+  'http://[::1%25lo]:4199/x',
   'http://127.0.0.1:9/x',
   'not a url',
   '00000000-0000-0000-0000-000000000000',
@@ -321,6 +330,26 @@ describe('contract fuzzing from the OpenAPI document', () => {
     if (r.chance(0.05)) query.push('limit=1&limit=2');
     const url = `${path}${query.length ? `?${query.join('&')}` : ''}`;
     if (!op.body) return { method: op.method, url, what: what.join(', ') || 'plain' };
+    if (op.contentType === 'multipart/form-data') {
+      const boundary = 'fuzz';
+      const fields =
+        `--${boundary}\r\nContent-Disposition: form-data; name="mediaId"\r\n\r\n${idFor('media', r)}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="chunkIndex"\r\n\r\n0\r\n`;
+      const file = `--${boundary}\r\nContent-Disposition: form-data; name="chunk"; filename="c"\r\n\r\n\x89PNG`;
+      const variants: Array<[string, string, string]> = [
+        ['json to multipart', '{"mediaId":1}', 'application/json'],
+        ['multipart cut before its closing boundary', fields + file, `multipart/form-data; boundary=${boundary}`],
+        [
+          'multipart cut in a part header',
+          `${fields}--${boundary}\r\nContent-Disp`,
+          `multipart/form-data; boundary=${boundary}`,
+        ],
+        ['multipart without boundary parameter', fields, 'multipart/form-data'],
+        ['multipart of fields only, unterminated', fields, `multipart/form-data; boundary=${boundary}`],
+      ];
+      const [what, body, contentType] = r.pick(variants);
+      return { method: op.method, url, body, contentType, what };
+    }
     if (op.contentType !== 'application/json') {
       return {
         method: op.method,

@@ -156,7 +156,10 @@ describe('media upload (default 5 MiB chunks)', () => {
     form.append('filename', 'x.png');
     const wrongRoute = await t.request('POST', '/api/media/upload/initialize', { key: a.key, rawBody: form });
     expect(wrongRoute.status).toBe(415);
-    expect(wrongRoute.body).toEqual({ error: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported request content type' });
+    expect(wrongRoute.body).toEqual({
+      error: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'Unsupported request content type: send the body as application/json',
+    });
     const noKey = await t.request('POST', '/api/media/upload/file', { rawBody: form });
     expect(noKey.status).toBe(401);
   });

@@ -38,10 +38,13 @@ export class TestApp {
       beforeListen?: (app: NestFastifyApplication) => void | Promise<void>;
       /** Port to listen on (see freePort), when the app must know its own address; default any. */
       port?: number;
+      /** The address the app reaches its database at, from its own database's URL (e.g. through a proxy). */
+      databaseUrl?: (url: string) => string;
     } = {},
   ): Promise<TestApp> {
     const t = new TestApp();
     await t.env.create(opts.env);
+    if (opts.databaseUrl) process.env.DATABASE_URL = opts.databaseUrl(t.env.databaseUrl);
     t.app = await createHttpApp(opts.role ?? 'all');
     await opts.beforeListen?.(t.app);
     await t.app.listen({ port: opts.port ?? 0, host: '127.0.0.1' });

@@ -35,6 +35,8 @@ export class TestEnvironment {
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       OUTBOUND_ALLOW_PRIVATE: 'true',
       APP_SECRETS_FILE: this.secretsFile,
+      // No load balancer to wait for: apps and processes close their listener at once on shutdown.
+      SHUTDOWN_DRAIN_DELAY_MS: '0',
       ...extraEnv,
     });
   }

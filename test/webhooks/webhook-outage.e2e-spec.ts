@@ -10,7 +10,7 @@ import { waitFor } from '../support/publishing-env';
 import { syntheticEvent } from '../support/synthetic-event';
 import { TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { TcpProxy } from './tcp-proxy';
+import { TcpProxy } from '../support/tcp-proxy';
 
 /**
  * Failure modes of the relay: Redis unreachable (through a TCP proxy this app alone uses, so the

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import { ThrottlerException } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ErrorCode, ErrorDetail, HTTP_STATUS_BY_CODE } from './app-error';
+import { dependencyUnavailability } from './unavailable';
 
 export interface ErrorBody {
   error: ErrorCode;
@@ -36,6 +37,13 @@ interface FastifyError extends Error {
   code: string;
   statusCode?: number;
 }
+
+/** Retry-After of a 503 answered because the database is unavailable. */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** While the database is unavailable, one warning per this period rather than one per request. */
+const UNAVAILABLE_LOG_EVERY_MS = 10_000;
+let lastUnavailableLog = 0;
 
 /** SQLSTATE foreign_key_violation. */
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -73,6 +81,20 @@ export function toErrorResponse(exception: unknown): {
     const status = exception.code === 'FST_ERR_ASYNC_CONSTRAINT' ? 404 : (exception.statusCode ?? 400);
     const code = CODE_BY_STATUS[status] ?? 'VALIDATION_ERROR';
     return { status, body: { error: code, message: FASTIFY_MESSAGES[exception.code] } };
+  }
+  const unavailable = dependencyUnavailability(exception);
+  if (unavailable) {
+    // The database refused, dropped or did not answer within its bounds (DATABASE_*_TIMEOUT_MS): the
+    // request may well succeed later.
+    const message =
+      unavailable === 'timeout'
+        ? 'The database did not answer in time; retry shortly'
+        : 'The database cannot be reached; retry shortly';
+    return {
+      status: 503,
+      body: { error: 'SERVICE_UNAVAILABLE', message },
+      headers: { 'Retry-After': UNAVAILABLE_RETRY_AFTER_SECONDS },
+    };
   }
   if (sqlState(exception) === FOREIGN_KEY_VIOLATION) {
     // A row the request refers to was deleted by a concurrent request between our read and our write
@@ -134,6 +156,22 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, exceptio
       err: err.message,
       stack: err.stack,
     });
+  }
+  if (
+    status === 503 &&
+    body.error === 'SERVICE_UNAVAILABLE' &&
+    Date.now() - lastUnavailableLog >= UNAVAILABLE_LOG_EVERY_MS
+  ) {
+    const reason = dependencyUnavailability(exception);
+    if (reason) {
+      lastUnavailableLog = Date.now();
+      logger.warn({
+        msg: 'Database unavailable: answering 503',
+        requestId: request.id,
+        reason,
+        err: exception instanceof Error ? exception.message : String(exception),
+      });
+    }
   }
   if (headers) for (const [k, v] of Object.entries(headers)) void reply.header(k, String(v));
   if (reply.sent) return;

@@ -2,7 +2,7 @@ import { applyDecorators, Type as ClassType } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, getSchemaPath } from '@nestjs/swagger';
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { AppError } from '../errors';
-import { isUuid } from '../validators';
+import { isUuid, rfc3339Problem } from '../validators';
 
 export { PageQueryDto } from './page-query.dto';
 
@@ -30,17 +30,15 @@ export function decodeCursor(cursor: string, arity: number): CursorValue[] {
   } catch {
     // fall through
   }
-  throw new AppError('VALIDATION_ERROR', 'Invalid cursor', [
-    { field: 'cursor', message: 'is not a cursor this endpoint issued' },
-  ]);
+  throw invalidCursor();
 }
 
 /**
- * A time cursor's timestamp: ISO 8601 UTC with up to microseconds, years 0001 to 9999 (inside what
- * both Postgres and JavaScript can hold). Cursors carry the database's full precision, so rows
- * created within the same millisecond are neither skipped nor repeated.
+ * A time cursor's timestamp: ISO 8601 UTC with up to microseconds, a date on the calendar in years
+ * 0001 to 9999 (rfc3339Problem, the check every date field gets). Cursors carry the database's full
+ * precision, so rows created within the same millisecond are neither skipped nor repeated.
  */
-const CURSOR_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?Z$/;
+const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 
 /**
  * SQL that renders a timestamptz column as a cursor timestamp at full (microsecond) precision.
@@ -63,9 +61,10 @@ function invalidCursor(): AppError {
  */
 export function decodeTimeCursor(cursor: string): { at: string; id: string } {
   const [at, id] = decodeCursor(cursor, 2);
-  const m = typeof at === 'string' ? CURSOR_TIME.exec(at) : null;
-  if (!m || !isUuid(id) || Number(m[1]) < 1 || Number.isNaN(Date.parse(at as string))) throw invalidCursor();
-  return { at: at as string, id };
+  if (typeof at !== 'string' || !CURSOR_TIME.test(at) || rfc3339Problem(at) !== null || !isUuid(id)) {
+    throw invalidCursor();
+  }
+  return { at, id };
 }
 
 export function encodeTimeCursor(at: string, id: string): string {

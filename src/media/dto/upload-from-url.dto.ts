@@ -1,17 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsHttpUrl } from '../../common/validators';
 import { ALT_TEXT_MAX_LENGTH } from './update-media.dto';
 
 /** Body of POST /media/upload/url. */
 export class UploadFromUrlDto {
   /** Where to download the file from (http or https; redirects are not followed). */
-  @ApiProperty({ example: 'https://cdn.example.com/images/sunset.png', maxLength: 2048 })
+  @ApiProperty({ format: 'uri', example: 'https://cdn.example.com/images/sunset.png', maxLength: 2048 })
   @IsString()
   @MaxLength(2048)
-  @IsUrl(
-    { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_valid_protocol: true },
-    { message: 'must be an absolute http or https URL' },
-  )
+  @IsHttpUrl({ message: 'must be an absolute http or https URL' })
   url!: string;
 
   /** The file's name, for display; default: the last segment of the URL's path. */
