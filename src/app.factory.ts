@@ -11,7 +11,7 @@ import { AppModule } from './app.module';
 import { AuthService } from './auth/auth.service';
 import { sendError } from './common/errors';
 import { createLogger } from './common/logger';
-import { AppConfig, appConfig, HttpConfig, httpConfig } from './config';
+import { AppConfig, appConfig, HttpConfig, httpConfig, trustProxyOption } from './config';
 import { registerConsoleHttp } from './console/console-http';
 import { buildOpenApiDocument } from './docs/openapi';
 import { checkRequestValue, parseJsonBody } from './common/http/request-body';
@@ -45,7 +45,7 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
     bodyLimit: cfg.bodyLimitBytes,
     // request.ip (per-address auth-failure limit, logs) and request.protocol follow X-Forwarded-*
     // only from the proxies trusted here.
-    trustProxy: http.trustProxy,
+    trustProxy: trustProxyOption(http.trustProxy),
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
