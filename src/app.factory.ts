@@ -26,7 +26,9 @@ function readTls(tls: NonNullable<HttpConfig['tls']>): { cert: Buffer; key: Buff
     try {
       return readFileSync(file);
     } catch (err) {
-      throw new Error(`Invalid configuration: ${variable}=${JSON.stringify(file)}: ${(err as Error).message}`);
+      throw new Error(`Invalid configuration: ${variable}=${JSON.stringify(file)}: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
   };
   return { cert: read('TLS_CERT_FILE', tls.certFile), key: read('TLS_KEY_FILE', tls.keyFile) };
