@@ -1,8 +1,9 @@
 /** Two projects: unit specs beside the code, e2e specs in test/ on real Postgres and Redis. */
 const swaggerPlugin = { path: '<rootDir>/test/setup/swagger-transformer.js' };
-// content-disposition 3 (used by @fastify/static, which serves Swagger UI) is ESM-only; Node
-// loads it with require(esm), Jest does not, so Jest compiles that one package to CommonJS.
-const esmOnly = ['content-disposition'];
+// ESM-only packages: NestJS 12 and content-disposition 3 (used by @fastify/static, which serves
+// Swagger UI). Node loads them with require(esm), Jest's module loader does not, so Jest compiles
+// them to CommonJS (test/setup/transpile-transformer.js; docs/adr/0001).
+const esmOnly = ['@nestjs', 'content-disposition'];
 // Files the @nestjs/swagger plugin reads need ts-jest's whole-program compiler; every other file is
 // transpiled on its own (test/setup/transpile-transformer.js), several times faster on a first run.
 const transform = {

@@ -17,7 +17,7 @@ import { AppModule } from './app.module';
 import { AuthService } from './auth/auth.service';
 import { AppError, sendError } from './common/errors';
 import { createLogger } from './common/logger';
-import { AppConfig, appConfig, HttpConfig, httpConfig } from './config';
+import { AppConfig, appConfig, HttpConfig, httpConfig, trustProxyOption } from './config';
 import { registerConsoleHttp } from './console/console-http';
 import { buildOpenApiDocument } from './docs/openapi';
 import { answerClientError } from './common/http/client-error';
@@ -33,7 +33,9 @@ function readTls(tls: NonNullable<HttpConfig['tls']>): { cert: Buffer; key: Buff
     try {
       return readFileSync(file);
     } catch (err) {
-      throw new Error(`Invalid configuration: ${variable}=${JSON.stringify(file)}: ${(err as Error).message}`);
+      throw new Error(`Invalid configuration: ${variable}=${JSON.stringify(file)}: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
   };
   return { cert: read('TLS_CERT_FILE', tls.certFile), key: read('TLS_KEY_FILE', tls.keyFile) };
@@ -52,7 +54,7 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
     bodyLimit: cfg.bodyLimitBytes,
     // request.ip (per-address auth-failure limit, logs) and request.protocol follow X-Forwarded-*
     // only from the proxies trusted here.
-    trustProxy: http.trustProxy,
+    trustProxy: trustProxyOption(http.trustProxy),
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

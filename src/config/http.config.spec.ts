@@ -1,4 +1,4 @@
-import { HttpEnv, parseTrustProxy, serverEnvironments } from './http.config';
+import { HttpEnv, parseTrustProxy, serverEnvironments, trustProxyOption } from './http.config';
 import { ConfigValidationError, validateEnv } from './validate-env';
 
 describe('HTTP configuration', () => {
@@ -35,5 +35,14 @@ describe('HTTP configuration', () => {
     expect(parseTrustProxy('2')).toBe(2);
     expect(parseTrustProxy('10.0.0.0/8, 127.0.0.1')).toEqual(['10.0.0.0/8', '127.0.0.1']);
     expect(() => validateEnv(HttpEnv, { TRUST_PROXY: 'maybe' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('hands Fastify a hop count as a function trusting that many nearest hops (Fastify trusts none for a number)', () => {
+    const two = trustProxyOption(2);
+    if (typeof two !== 'function') throw new Error('expected a trust function');
+    expect([0, 1, 2].map((hop) => two('10.0.0.1', hop))).toEqual([true, true, false]);
+    expect(trustProxyOption(0)).toBe(false);
+    expect(trustProxyOption(true)).toBe(true);
+    expect(trustProxyOption(['127.0.0.1'])).toEqual(['127.0.0.1']);
   });
 });

@@ -74,6 +74,15 @@ export function parseTrustProxy(value: string): TrustProxy {
   return v.split(',').map((s) => s.trim());
 }
 
+/**
+ * Fastify's `trustProxy` for a parsed TRUST_PROXY. Since 5.12 Fastify trusts nobody when given a
+ * number, so a hop count `n` becomes the function it used to build for one: the `n` nearest hops.
+ */
+export function trustProxyOption(value: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof value !== 'number') return value;
+  return value > 0 && ((_address: string, hop: number) => hop < value);
+}
+
 /** The configured environments in a fixed order: production, development, local; unset ones left out. */
 export function serverEnvironments(env: {
   production?: string;

@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { ParameterObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { ParameterObject, ResponseObject } from '@nestjs/swagger';
 import { version } from '../../package.json';
 import { ERROR_EXAMPLES, errorCodeOf } from '../common/decorators/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';

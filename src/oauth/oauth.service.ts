@@ -409,7 +409,7 @@ export class OAuthService {
 
   /** An absolute http(s) URL on an allowed origin, without credentials or fragment. */
   private checkRedirectUri(value: string): void {
-    let url: URL | null = null;
+    let url: URL | null;
     try {
       url = new URL(value);
     } catch {

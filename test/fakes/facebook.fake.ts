@@ -217,7 +217,7 @@ export class FacebookFake extends MetaGraphFake {
   private async feed(page: FakeFacebookPage, params: URLSearchParams): Promise<FakeReply> {
     const message = params.get('message') ?? '';
     const link = params.get('link');
-    let attached: string[] = [];
+    let attached: string[];
     try {
       attached = (JSON.parse(params.get('attached_media') ?? '[]') as Array<{ media_fbid?: string }>).map((m) =>
         String(m.media_fbid),

@@ -385,9 +385,9 @@ describe('contract fuzzing from the OpenAPI document', () => {
         const headers: Record<string, string> = { 'x-api-key': key };
         if (c.contentType) headers['content-type'] = c.contentType;
         const started = Date.now();
-        let status = 0;
-        let text = '';
-        let html = false;
+        let status: number;
+        let text: string;
+        let html: boolean;
         try {
           const res = await fetch(`${t.baseUrl}${c.url}`, {
             method: c.method,

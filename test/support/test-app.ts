@@ -91,7 +91,7 @@ export class TestApp {
     }
     const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
     const text = await res.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {

@@ -65,6 +65,11 @@ function isAsyncIterable(x: unknown): x is AsyncIterable<Uint8Array | string> {
   return typeof x === 'object' && x !== null && Symbol.asyncIterator in x;
 }
 
+/** A web stream without async iteration (older browsers); where streams iterate, isAsyncIterable takes them. */
+function isReadableStream(x: unknown): x is ReadableStream<Uint8Array> {
+  return typeof x === 'object' && x !== null && typeof (x as { getReader?: unknown }).getReader === 'function';
+}
+
 async function* readableStreamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   const reader = stream.getReader();
   try {
@@ -144,8 +149,8 @@ async function toChunkSource(source: UploadSource, size: number | undefined): Pr
   }
   const iterable = isAsyncIterable(source)
     ? source
-    : typeof (source as ReadableStream<Uint8Array>).getReader === 'function'
-      ? readableStreamChunks(source as ReadableStream<Uint8Array>)
+    : isReadableStream(source)
+      ? readableStreamChunks(source)
       : undefined;
   if (!iterable) throw new TypeError('Unsupported upload source: pass a Blob, bytes, a stream or an async iterable');
   if (size !== undefined) return sequentialSource(iterable, size);
