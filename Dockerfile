@@ -9,6 +9,11 @@ COPY . .
 RUN npm run build && npm prune --omit=dev
 
 FROM node:22-bookworm-slim AS runtime
+# ffprobe and ffmpeg (Debian's ffmpeg package) probe, poster and convert videos (docs/adr/0025). Without
+# recommends, and without the package lists afterwards.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends ffmpeg \
+    && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     MEDIA_DIR=/data/media \
     WORKER_HEARTBEAT_FILE=/tmp/worker.heartbeat

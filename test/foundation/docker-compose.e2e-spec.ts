@@ -171,6 +171,15 @@ describe('docker-compose.yml and Dockerfile', () => {
     expect(existsSync(join(ROOT, 'src', 'main.ts'))).toBe(true);
   });
 
+  it("installs Debian's ffmpeg (ffprobe and ffmpeg for videos) in the runtime image, as root, without package lists", () => {
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
+    const install =
+      /^RUN apt-get update \\\n\s+&& apt-get install -y --no-install-recommends ffmpeg \\\n\s+&& rm -rf \/var\/lib\/apt\/lists\/\*$/m;
+    expect(runtime).toMatch(/^FROM node:22-bookworm/m);
+    expect(runtime).toMatch(install);
+    expect(runtime.search(install)).toBeLessThan(runtime.search(/^USER node$/m));
+  });
+
   it('restarts every service unless stopped and health-checks all of them', () => {
     for (const [name, s] of Object.entries(compose.services)) {
       expect({ name, restart: s.restart }).toEqual({ name, restart: 'unless-stopped' });

@@ -1,0 +1,78 @@
+import { registerAs } from '@nestjs/config';
+import { IsIn, IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { validateEnv } from './validate-env';
+
+/** x264's speed presets, fastest first: a slower one makes smaller files for the same quality. */
+export const X264_PRESETS = [
+  'ultrafast',
+  'superfast',
+  'veryfast',
+  'faster',
+  'fast',
+  'medium',
+  'slow',
+  'slower',
+  'veryslow',
+] as const;
+export type X264Preset = (typeof X264_PRESETS)[number];
+
+/**
+ * A program name looked up on PATH (`ffprobe`) or a path to it (`/usr/bin/ffprobe`). The binaries are
+ * started with an argument vector, never through a shell; this only keeps option-like or multi-line
+ * values out.
+ */
+const BINARY = /^[^\s-][^\n\r\0]*$/;
+
+export class VideoEnv {
+  /** The ffprobe binary (Debian package `ffmpeg`): a name looked up on PATH or an absolute path. */
+  @IsString()
+  @MinLength(1)
+  @Matches(BINARY, { message: 'must be a program name or a path' })
+  FFPROBE_PATH: string = 'ffprobe';
+
+  /** The ffmpeg binary (posters and conversions): a name looked up on PATH or an absolute path. */
+  @IsString()
+  @MinLength(1)
+  @Matches(BINARY, { message: 'must be a program name or a path' })
+  FFMPEG_PATH: string = 'ffmpeg';
+
+  /** Time budget of one probe or poster extraction; the child process is killed when it runs out. */
+  @IsInt()
+  @Min(1)
+  @Max(600)
+  VIDEO_PROBE_TIMEOUT_SECONDS: number = 30;
+
+  /** Time budget of one conversion (remux or transcode) of a video; the child process is killed beyond it. */
+  @IsInt()
+  @Min(10)
+  @Max(24 * 60 * 60)
+  VIDEO_CONVERT_TIMEOUT_SECONDS: number = 3600;
+
+  /** Threads one ffmpeg conversion may use (0 = as many as ffmpeg wants, usually every core). */
+  @IsInt()
+  @Min(0)
+  @Max(64)
+  VIDEO_FFMPEG_THREADS: number = 2;
+
+  /** x264 preset of transcodes to H.264: faster presets use less CPU and make bigger files. */
+  @IsIn(X264_PRESETS)
+  VIDEO_X264_PRESET: string = 'veryfast';
+}
+
+/**
+ * Where ffprobe/ffmpeg are and how long and how wide they may run (src/media/video/). Read on its own
+ * (`videoConfig()`) or injected (`@Inject(videoConfig.KEY)`) once a module registers the namespace
+ * (`ConfigModule.forFeature(videoConfig)` or the global list).
+ */
+export const videoConfig = registerAs('video', () => {
+  const env = validateEnv(VideoEnv);
+  return {
+    ffprobePath: env.FFPROBE_PATH,
+    ffmpegPath: env.FFMPEG_PATH,
+    probeTimeoutMs: env.VIDEO_PROBE_TIMEOUT_SECONDS * 1000,
+    convertTimeoutMs: env.VIDEO_CONVERT_TIMEOUT_SECONDS * 1000,
+    threads: env.VIDEO_FFMPEG_THREADS,
+    x264Preset: env.VIDEO_X264_PRESET as X264Preset,
+  };
+});
+export type VideoConfig = ReturnType<typeof videoConfig>;
