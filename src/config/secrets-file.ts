@@ -105,6 +105,7 @@ export function openSecretsFile(file: string): SecretsFile {
         `Invalid configuration: cannot create ${path} for the generated APP_ENCRYPTION_KEY and ` +
           `MEDIA_URL_SIGNING_KEYS (${(err as Error).message}); set APP_SECRETS_FILE to a writable place, ` +
           'or set both variables',
+        { cause: err },
       );
     }
     values = readValues(path);

@@ -152,6 +152,7 @@ export class IdempotencyService {
     } catch (err) {
       throw new Error(
         `The stored response of an Idempotency-Key cannot be opened (APP_ENCRYPTION_KEY changed, or the row was altered): ${(err as Error).message}`,
+        { cause: err },
       );
     }
   }
