@@ -54,6 +54,13 @@ describe('token bucket script in Redis', () => {
             resetAt: model.resetAt,
             retryAfter: model.retryAfterMs,
           });
+          // The key expires a second after the bucket is full again, counted on Redis's wall clock, while
+          // this test moves its own clock: check the expiry, then keep the key, so a slow step on a busy
+          // machine cannot expire a bucket the model still holds.
+          const ttl = await redis.pttl(key);
+          expect(ttl).toBeGreaterThan(0);
+          expect(ttl).toBeLessThanOrEqual(model.resetAt - now + 1000);
+          await redis.persist(key);
         }
       }),
       { seed: 20261123, numRuns: 150 },
