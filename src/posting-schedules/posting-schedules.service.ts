@@ -21,6 +21,8 @@ import {
 const DAY = 86_400_000;
 /** How far GET /channels/{id}/slots looks for free slots. */
 const FREE_SLOTS_HORIZON = 366 * DAY;
+/** The last instant the API takes or gives (dates are years 0001 to 9999). */
+const LAST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 export type { ChannelSlots };
 
@@ -94,7 +96,7 @@ export class PostingSchedulesService {
     const schedule = await this.store.find(workspaceId, channel.id);
     if (!schedule || schedule.slots.length === 0) return [];
     const from = Math.max(Date.now(), q.from ? Date.parse(q.from) : 0);
-    const until = from + FREE_SLOTS_HORIZON;
+    const until = Math.min(from + FREE_SLOTS_HORIZON, LAST_INSTANT);
     const occupied = await this.occupancy.occupied(workspaceId, [channel.id], new Date(from), new Date(until));
     const out: Date[] = [];
     const mine = [{ channelId: channel.id, timezone: schedule.timezone, slots: schedule.slots }];
@@ -142,10 +144,12 @@ export class PostingSchedulesService {
     const channel = await this.channels.get(workspaceId, channelId);
     const schedule = await this.store.find(workspaceId, channel.id);
     const timezone = schedule?.timezone ?? 'UTC';
+    // A date of the years 1970 to 9998 (a week of 9999 would end in the year 10000); else this week.
+    const asked = date && /^(19[7-9]\d|[2-9]\d{3})-\d{2}-\d{2}$/.test(date) ? Date.parse(`${date}T00:00:00Z`) : NaN;
     const anchor =
-      date && /^\d{4}-\d{2}-\d{2}$/.test(date) && !Number.isNaN(Date.parse(`${date}T00:00:00Z`))
-        ? Date.parse(`${date}T00:00:00Z`)
-        : Math.floor(wallClock(timezone, Date.now()) / DAY) * DAY;
+      Number.isNaN(asked) || asked >= Date.UTC(9999, 0, 1)
+        ? Math.floor(wallClock(timezone, Date.now()) / DAY) * DAY
+        : asked;
     const monday = anchor - ((new Date(anchor).getUTCDay() + 6) % 7) * DAY;
     const from = instantOf(timezone, monday);
     const until = instantOf(timezone, monday + 7 * DAY);

@@ -171,6 +171,14 @@ describe('posting schedules and queued posts', () => {
       expect(Date.parse(slots[0])).toBeGreaterThanOrEqual(Date.now() - 5_000);
       expect(Date.parse(slots[0])).toBeLessThanOrEqual(Date.now() + 30 * 60_000);
       for (let i = 1; i < 5; i++) expect(Date.parse(slots[i]) - Date.parse(slots[i - 1])).toBe(30 * 60_000);
+      // The last days the API can name: the slots up to the end of the year 9999.
+      const last = await freeSlots(ch, 'from=9999-12-31T22:00:00Z&limit=10');
+      expect(last).toEqual([
+        '9999-12-31T22:00:00.000Z',
+        '9999-12-31T22:30:00.000Z',
+        '9999-12-31T23:00:00.000Z',
+        '9999-12-31T23:30:00.000Z',
+      ]);
       for (const bad of ['limit=0', 'limit=101', 'from=2030-01-01T00:00:00', 'from=yesterday']) {
         const res = await t.request('GET', `/api/channels/${ch}/slots?${bad}`, { key: a.key });
         expect({ bad, status: res.status }).toEqual({ bad, status: 400 });
