@@ -30,6 +30,7 @@ import { RetentionModule } from './retention/retention.module';
 import { SchedulingModule } from './scheduling/scheduling.module';
 import { UsersModule } from './users/users.module';
 import { PostsModule } from './posts/posts.module';
+import { PostingSchedulesModule } from './posting-schedules/posting-schedules.module';
 import { PostsWorkerModule } from './posts/posts-worker.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WebhooksWorkerModule } from './webhooks/webhooks-worker.module';
@@ -44,6 +45,7 @@ const FEATURE_MODULES: Array<Type<unknown>> = [
   OAuthModule,
   MediaModule,
   PostsModule,
+  PostingSchedulesModule,
   WebhooksModule,
   AnalyticsModule,
   UsersModule,

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { ChannelsModule } from '../channels/channels.module';
 import { OAuthModule } from '../oauth/oauth.module';
+import { PostingSchedulesModule } from '../posting-schedules/posting-schedules.module';
 import { PostsModule } from '../posts/posts.module';
 import { SandboxModule } from '../providers/sandbox/sandbox.module';
 import { UsersModule } from '../users/users.module';
@@ -15,6 +16,7 @@ import { ConsoleKeysController } from './console-keys.controller';
 import { ConsoleMembersController } from './console-members.controller';
 import { ConsolePagesService } from './console-pages.service';
 import { ConsolePostsController } from './console-posts.controller';
+import { ConsoleSchedulesController } from './console-schedules.controller';
 import { ConsoleWebhooksController } from './console-webhooks.controller';
 
 /**
@@ -22,12 +24,22 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
  * (docs/adr/0014-console-server-rendered.md). No business logic and no repositories here.
  */
 @Module({
-  imports: [UsersModule, AuthModule, ChannelsModule, OAuthModule, WebhooksModule, PostsModule, SandboxModule],
+  imports: [
+    UsersModule,
+    AuthModule,
+    ChannelsModule,
+    OAuthModule,
+    WebhooksModule,
+    PostsModule,
+    PostingSchedulesModule,
+    SandboxModule,
+  ],
   controllers: [
     ConsoleKeysController,
     ConsoleChannelsController,
     ConsoleWebhooksController,
     ConsolePostsController,
+    ConsoleSchedulesController,
     ConsoleMembersController,
     ConsoleAuthController,
   ],

@@ -42,7 +42,7 @@ const TAGS: Array<[string, string]> = [
   [
     'Channels',
     'Connect social accounts with their credentials or through OAuth (authorization code with PKCE), list them, ' +
-      'disconnect them.',
+      'disconnect them; give each a posting schedule (weekly slots in its time zone) for queued posts.',
   ],
   ['Providers', 'The social networks this server can connect: how each connects, whether it is enabled, its limits.'],
   ['Sandbox', 'The built-in sandbox network: what it received from a sandbox channel (docs/guide.md section 11).'],

@@ -74,6 +74,10 @@ export class Post {
   @Column({ type: 'varchar', length: 255, nullable: true })
   externalId!: string | null;
 
+  /** Whether `queue: true` placed it in a slot of its channels' posting schedules (see PostQueueSlot). */
+  @Column({ type: 'boolean', default: false })
+  queued!: boolean;
+
   /** Incremented each time publishing is (re)started; part of every target's idempotency key. */
   @Column({ type: 'integer', default: 0 })
   publication!: number;

@@ -13,6 +13,9 @@ import { PostTarget } from './post-target.entity';
 import { Post } from './post.entity';
 import { PostsController } from './posts.controller';
 import { PostsService } from './posts.service';
+import { PostingSchedulesModule } from '../posting-schedules/posting-schedules.module';
+import { PostQueueingService } from './post-queueing.service';
+import { PostSlotOccupancyModule } from './post-slot-occupancy.module';
 import { PublishQueue } from './publish.queue';
 import { PublishedTargetsStore } from './published-targets.store';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
@@ -25,6 +28,8 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
     ChannelsModule,
     OAuthModule,
     MediaModule,
+    PostingSchedulesModule,
+    PostSlotOccupancyModule,
   ],
   controllers: [PostsController],
   providers: [
@@ -33,6 +38,7 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
     PublishedTargetsStore,
     PostTargetPartsStore,
     PostTargetCheckpointsStore,
+    PostQueueingService,
     { provide: POST_MEDIA, useExisting: MediaService },
   ],
   exports: [

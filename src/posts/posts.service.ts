@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
@@ -12,6 +13,7 @@ import { CreatePostDto } from './dto/create-post.dto';
 import { ListPostsQueryDto } from './dto/list-posts.query.dto';
 import { PostDto, PostProblemDto } from './dto/post.dto';
 import { POST_MEDIA, PostMediaItem, PostMediaPort } from './post-media.port';
+import { PostQueueingService } from './post-queueing.service';
 import { PostTargetPartsStore } from './post-target-parts.store';
 import { PostTarget } from './post-target.entity';
 import { Post, PostStatus, ThreadPart } from './post.entity';
@@ -96,13 +98,17 @@ export class PostsService {
     private readonly queue: PublishQueue,
     @Inject(POST_MEDIA) private readonly media: PostMediaPort,
     private readonly parts: PostTargetPartsStore,
+    private readonly queueing: PostQueueingService,
   ) {}
 
   /** POST /posts/validate: every problem, nothing saved. Malformed bodies still answer 400. */
   async validate(workspaceId: string, dto: CreatePostDto): Promise<PostProblemDto[]> {
     this.checkTiming(dto);
     overridesOf(dto);
-    return (await this.check(workspaceId, dto)).problems;
+    const { problems } = await this.check(workspaceId, dto);
+    if (dto.queue && problems.length === 0)
+      problems.push(...(await this.queueing.problems(workspaceId, dto.channelIds)));
+    return problems;
   }
 
   async create(workspaceId: string, dto: CreatePostDto): Promise<PostDto> {
@@ -111,7 +117,11 @@ export class PostsService {
     const { problems } = await this.check(workspaceId, dto);
     if (problems.length) throw this.problemsError(problems);
     const { post, targets } = await this.dataSource.transaction(async (em) => {
+      // A queued post takes its slot first (under the id it is about to get); see PostQueueSlot.
+      const id = dto.queue ? randomUUID() : undefined;
+      const queuedAt = id ? await this.queueing.reserve(em, workspaceId, id, dto.channelIds) : null;
       const post = await saveWithExternalId(em, {
+        ...(id ? { id } : {}),
         workspaceId,
         content: dto.content,
         mediaIds: dto.mediaIds ?? [],
@@ -119,7 +129,7 @@ export class PostsService {
         metadata: dto.metadata ?? {},
         externalId: dto.externalId ?? null,
         publishedAt: null,
-        ...this.scheduleOf(dto, 0),
+        ...this.scheduleOf(dto, 0, queuedAt),
       });
       const targets = await this.insertTargets(em, post, dto.channelIds, overrides);
       return { post, targets };
@@ -140,6 +150,9 @@ export class PostsService {
       if (!EDITABLE.includes(post.status)) {
         throw AppError.conflict(`A ${post.status} post cannot be edited`);
       }
+      // Any replace frees the post's slots; `queue: true` takes the earliest free one again.
+      await this.queueing.release(em, id);
+      const queuedAt = dto.queue ? await this.queueing.reserve(em, workspaceId, id, dto.channelIds) : null;
       const old = await em.getRepository(PostTarget).find({ where: { postId: id } });
       const withParts = new Set(
         (
@@ -164,7 +177,7 @@ export class PostsService {
         // Omitted on a replace: the post keeps its reference.
         externalId: dto.externalId ?? post.externalId,
         publishedAt: null,
-        ...this.scheduleOf(dto, post.publication),
+        ...this.scheduleOf(dto, post.publication, queuedAt),
       });
       await saveWithExternalId(em, post);
       const fresh = await this.insertTargets(
@@ -272,6 +285,12 @@ export class PostsService {
   }
 
   private checkTiming(dto: CreatePostDto): void {
+    if (dto.queue && (dto.scheduledAt || dto.publishNow)) {
+      const other = dto.scheduledAt ? 'scheduledAt' : 'publishNow';
+      throw AppError.validation(`Give either queue or ${other}, not both`, [
+        { field: 'queue', message: `cannot be combined with ${other}` },
+      ]);
+    }
     if (dto.scheduledAt && dto.publishNow) {
       throw AppError.validation('Give either scheduledAt or publishNow, not both', [
         { field: 'publishNow', message: 'cannot be combined with scheduledAt' },
@@ -380,16 +399,36 @@ export class PostsService {
     return AppError.validation(problems.map((p) => p.message).join('; '), details);
   }
 
-  /** Status, schedule and publication number implied by the body. */
-  private scheduleOf(dto: CreatePostDto, publication: number) {
+  /** Status, schedule and publication number implied by the body (`queuedAt`: the slot a queued post took). */
+  private scheduleOf(dto: CreatePostDto, publication: number, queuedAt: Date | null = null) {
     const now = new Date();
+    if (queuedAt)
+      return {
+        status: 'scheduled' as const,
+        scheduledAt: queuedAt,
+        timelineAt: queuedAt,
+        publication: publication + 1,
+        queued: true,
+      };
     if (dto.publishNow)
-      return { status: 'publishing' as const, scheduledAt: null, timelineAt: now, publication: publication + 1 };
+      return {
+        status: 'publishing' as const,
+        scheduledAt: null,
+        timelineAt: now,
+        publication: publication + 1,
+        queued: false,
+      };
     if (dto.scheduledAt) {
       const at = new Date(dto.scheduledAt);
-      return { status: 'scheduled' as const, scheduledAt: at, timelineAt: at, publication: publication + 1 };
+      return {
+        status: 'scheduled' as const,
+        scheduledAt: at,
+        timelineAt: at,
+        publication: publication + 1,
+        queued: false,
+      };
     }
-    return { status: 'draft' as const, scheduledAt: null, timelineAt: now, publication };
+    return { status: 'draft' as const, scheduledAt: null, timelineAt: now, publication, queued: false };
   }
 
   private async insertTargets(

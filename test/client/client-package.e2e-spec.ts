@@ -177,6 +177,21 @@ describe('@social-publishing/client, packed and installed, against the running s
       message: 'Post not found',
     });
 
+    // Posting schedules: a queued post takes the channel's next free slot
+    const schedule = await sp.channels.setSchedule(channel.id, {
+      timezone: 'Europe/Berlin',
+      slots: [
+        { day: 'mon', time: '09:00' },
+        { day: 'mon', time: '09:00' },
+      ],
+    });
+    expect(schedule.slots).toEqual([{ day: 'mon', time: '09:00' }]);
+    expect((await sp.channels.schedule(channel.id)).timezone).toBe('Europe/Berlin');
+    const [next] = (await sp.channels.freeSlots(channel.id, { limit: 1 })).data;
+    const queued = await sp.posts.create({ content: 'Queued by the client', channelIds: [channel.id], queue: true });
+    expect(queued).toMatchObject({ status: 'scheduled', queued: true, scheduledAt: next!.at });
+    await sp.posts.delete(queued.id);
+
     // Events
     const events = await sp.events.iterate({ type: 'post.published' }).toArray();
     expect(events.map((e: any) => e.type === 'post.published' && e.data.id)).toEqual([post.id]);

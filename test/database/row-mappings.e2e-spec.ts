@@ -31,6 +31,8 @@ import {
   toPublishedTarget,
 } from '../../src/posts/published-targets.store';
 import { Post } from '../../src/posts/post.entity';
+import { PostQueueSlot } from '../../src/posts/post-queue-slot.entity';
+import { QUEUE_SLOT_COLUMNS } from '../../src/posts/post-queue-slots.store';
 import { TestEnvironment } from '../support/test-app';
 
 /**
@@ -98,6 +100,8 @@ describe('raw-row mappings match the entity metadata', () => {
   }
 
   it('posts: POST_COLUMNS and toPost', () => expectMapping(Post, POST_COLUMNS, toPost));
+  it('post_queue_slots: QUEUE_SLOT_COLUMNS are its columns (PostQueueSlotsStore.claim)', () =>
+    expectColumns(PostQueueSlot, QUEUE_SLOT_COLUMNS));
   it('post_targets: TARGET_COLUMNS and toTarget', () => expectMapping(PostTarget, TARGET_COLUMNS, toTarget));
   it('post_target_parts: PART_COLUMNS and toPart', () => expectMapping(PostTargetPart, PART_COLUMNS, toPart));
 

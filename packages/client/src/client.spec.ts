@@ -150,6 +150,36 @@ describe('SocialPublishing requests', () => {
   });
 });
 
+describe('channels: posting schedules', () => {
+  const ID = '33333333-3333-4333-8333-333333333333';
+
+  it('reads and replaces the schedule and lists free slots on the channel paths', async () => {
+    const schedule = {
+      channelId: ID,
+      timezone: 'Europe/Berlin',
+      slots: [{ day: 'mon', time: '09:00' }],
+      updatedAt: 'x',
+    };
+    const s = stubFetch((req) =>
+      json(200, req.url.includes('/slots') ? { data: [{ at: '2099-01-05T08:00:00.000Z' }] } : schedule),
+    );
+    const sp = client(s.fetch);
+    await expect(sp.channels.schedule(ID)).resolves.toEqual(schedule);
+    await expect(
+      sp.channels.setSchedule(ID, { timezone: 'Europe/Berlin', slots: [{ day: 'mon', time: '09:00' }] }),
+    ).resolves.toEqual(schedule);
+    await expect(sp.channels.freeSlots(ID, { from: '2099-01-01T00:00:00Z', limit: 1 })).resolves.toEqual({
+      data: [{ at: '2099-01-05T08:00:00.000Z' }],
+    });
+    expect(s.calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      `GET http://api.test/api/channels/${ID}/schedule`,
+      `PUT http://api.test/api/channels/${ID}/schedule`,
+      `GET http://api.test/api/channels/${ID}/slots?from=2099-01-01T00%3A00%3A00Z&limit=1`,
+    ]);
+    expect(await s.calls[1].json()).toEqual({ timezone: 'Europe/Berlin', slots: [{ day: 'mon', time: '09:00' }] });
+  });
+});
+
 describe('pagination', () => {
   it('list returns one page; iterate follows nextCursor through every page with the same filters', async () => {
     const pages: Record<string, { data: Array<{ id: string }>; nextCursor: string | null }> = {

@@ -10,6 +10,10 @@ import type {
   CreatePostDto,
   ListChannelsData,
   ListEventsData,
+  ListFreeSlotsData,
+  FreeSlotsDto,
+  PostingScheduleDto,
+  PutPostingScheduleDto,
   ListPostsData,
   MediaDto,
   PostAnalyticsDto,
@@ -57,6 +61,7 @@ export type ListPostsQuery = NonNullable<ListPostsData['query']>;
 export type ListChannelsQuery = NonNullable<ListChannelsData['query']>;
 export type ListEventsQuery = NonNullable<ListEventsData['query']>;
 export type ChannelAnalyticsQuery = NonNullable<GetChannelAnalyticsData['query']>;
+export type FreeSlotsQuery = NonNullable<ListFreeSlotsData['query']>;
 export type { RateLimit };
 
 /** Per-call options. */
@@ -297,6 +302,21 @@ export class Channels extends Resource {
   }
   async disconnect(id: string, opts: CallOptions = {}): Promise<void> {
     await this.call(api.disconnectChannel({ client: this.client, path: { id }, ...opts }));
+  }
+  /** The channel's posting schedule (`timezone: null`, no slots, while it has none). */
+  schedule(id: string, opts: CallOptions = {}): Promise<PostingScheduleDto> {
+    return this.call(api.getPostingSchedule({ client: this.client, path: { id }, ...opts }));
+  }
+  /**
+   * Replaces the channel's posting schedule: `{ timezone: 'Europe/Berlin', slots: [{ day: 'mon', time: '09:00' }] }`.
+   * Posts already scheduled stay where they are; `posts.create({ ..., queue: true })` takes the next free slot.
+   */
+  setSchedule(id: string, body: PutPostingScheduleDto, opts: CallOptions = {}): Promise<PostingScheduleDto> {
+    return this.call(api.putPostingSchedule({ client: this.client, path: { id }, body, ...opts }));
+  }
+  /** The next free slot instants of the channel's schedule (`{ data: [{ at }] }`, UTC, earliest first). */
+  freeSlots(id: string, query: FreeSlotsQuery = {}, opts: CallOptions = {}): Promise<FreeSlotsDto> {
+    return this.call(api.listFreeSlots({ client: this.client, path: { id }, query, ...opts }));
   }
 }
 

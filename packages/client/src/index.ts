@@ -15,6 +15,7 @@ export {
   type ListChannelsQuery,
   type ListEventsQuery,
   type ChannelAnalyticsQuery,
+  type FreeSlotsQuery,
   type RateLimit,
 } from './client';
 export { SocialPublishingError, WebhookVerificationError, type ErrorDetail } from './errors';

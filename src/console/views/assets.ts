@@ -67,6 +67,17 @@ ol.timeline { list-style: none; margin: 0; padding: 0; }
 .timeline-item .muted { margin: 0; font-size: .85rem; }
 .timeline-item:target { outline: 3px solid #f5b800; outline-offset: 2px; }
 .wrap { overflow-wrap: anywhere; }
+.slot-day { display: flex; flex-wrap: wrap; gap: .35rem .9rem; align-items: center; padding: .2rem 0; }
+.slot-day .day-name { font-weight: 600; min-width: 2.5rem; }
+label.slot, .days label { display: inline-flex; gap: .3rem; align-items: center; font-weight: 400; }
+.days { display: flex; flex-wrap: wrap; gap: .35rem .9rem; margin-bottom: .5rem; }
+label.add-time input { max-width: 10rem; }
+ol.week { list-style: none; margin: .75rem 0 1rem; padding: 0; display: grid; grid-template-columns: repeat(7, minmax(0, 1fr)); gap: .5rem; }
+.week-day { padding: .6rem; margin: 0; }
+.week-day h3 { font-size: .95rem; margin: 0 0 .4rem; }
+.week-day .entries { list-style: none; margin: 0; padding: 0; display: grid; gap: .35rem; font-size: .85rem; }
+.week-day .entry .time { font-family: ui-monospace, Menlo, Consolas, monospace; font-weight: 600; }
+@media (max-width: 60rem) { ol.week { grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr)); } }
 @media (max-width: 40rem) {
   main { padding: .6rem; }
   th, td { padding: .4rem .3rem; }

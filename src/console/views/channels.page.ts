@@ -2,6 +2,7 @@ import type { Channel } from '../../channels/channel.entity';
 import type { ProviderDto } from '../../providers/dto/provider.dto';
 import type { SandboxPostDto } from '../../providers/sandbox/dto/sandbox-post.dto';
 import type { CredentialField } from '../credential-fields';
+import { scheduleHref } from './schedule.page';
 import { Html, html, when } from './html';
 import { PageContext, confirmPage, csrfField, layout, notice } from './layout';
 
@@ -89,6 +90,12 @@ export function channelsPage(
                         <td data-label="Connected">${when(c.connectedAt)}</td>
                         <td>
                           <div class="actions">
+                            <a
+                              class="button secondary"
+                              href="${scheduleHref(c.id)}"
+                              aria-label="Posting schedule of ${c.name}"
+                              >Schedule</a
+                            >
                             ${
                               c.provider === 'sandbox'
                                 ? html`<a

@@ -91,7 +91,9 @@ export function postsPage(
                           ${p.content.length > 140 ? `${p.content.slice(0, 140)}…` : p.content}
                         </td>
                         <td data-label="Status">${badge(p.status)}</td>
-                        <td data-label="Scheduled">${when(p.scheduledAt)}</td>
+                        <td data-label="Scheduled">
+                          ${when(p.scheduledAt)}${p.queued ? html` <span class="badge ok" data-testid="queued-badge">queued</span>` : ''}
+                        </td>
                         <td data-label="Per channel">
                           <ul class="targets">
                             ${p.targets.map(

@@ -131,7 +131,16 @@ export class CreatePostDto {
   @IsRfc3339()
   scheduledAt?: string;
 
-  /** Publish at once. Neither this nor `scheduledAt`: the post is a draft. */
+  /**
+   * Schedule the post at the earliest instant that is a slot of every channel's posting schedule
+   * (`PUT /channels/{id}/schedule`) and free on all of them, within 60 days. Not with `scheduledAt` or
+   * `publishNow`. On `PUT`, queues the post again (it may keep its slot).
+   */
+  @IsOptional()
+  @IsBoolean()
+  queue?: boolean;
+
+  /** Publish at once. Neither this, `scheduledAt` nor `queue`: the post is a draft. */
   @IsOptional()
   @IsBoolean()
   publishNow?: boolean;
@@ -221,6 +230,11 @@ export const CREATE_POST_EXAMPLES = {
       ],
       publishNow: true,
     },
+  },
+  queue: {
+    summary: "Queue it in the channel's next free slot",
+    description: `The channel needs a posting schedule (\`PUT /channels/{id}/schedule\`). ${USE_YOUR_CHANNEL}`,
+    value: { content: 'Tips for the week ahead', channelIds: [EXAMPLE_CHANNEL], queue: true },
   },
   draft: {
     summary: 'Keep a draft',

@@ -99,6 +99,12 @@ export class PostDto {
   @ApiProperty({ format: 'date-time', nullable: true, type: String })
   scheduledAt!: string | null;
 
+  /**
+   * True when `queue: true` placed the post in a slot of its channels' posting schedules (`scheduledAt` is
+   * that slot); false when it was scheduled at a given time, or not scheduled.
+   */
+  queued!: boolean;
+
   /** When the last target was published. */
   @ApiProperty({ format: 'date-time', nullable: true, type: String })
   publishedAt!: string | null;
@@ -140,6 +146,7 @@ export class PostDto {
       mediaIds: post.mediaIds,
       thread: post.thread.map((p) => ({ content: p.content, mediaIds: p.mediaIds })),
       scheduledAt: post.scheduledAt?.toISOString() ?? null,
+      queued: post.queued,
       publishedAt: post.publishedAt?.toISOString() ?? null,
       metadata: post.metadata,
       externalId: post.externalId ?? null,

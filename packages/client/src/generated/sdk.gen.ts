@@ -2,7 +2,7 @@
 
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape } from './client';
 import { client } from './client.gen';
-import type { CallbackData, CallbackErrors, CallbackResponses, ConnectChannelData, ConnectChannelErrors, ConnectChannelResponses, ConnectData, ConnectErrors, ConnectOAuthTargetsData, ConnectOAuthTargetsErrors, ConnectOAuthTargetsResponses, ConnectResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreatePostData, CreatePostErrors, CreatePostResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteMediaData, DeleteMediaErrors, DeleteMediaResponses, DeletePostData, DeletePostErrors, DeletePostResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectChannelData, DisconnectChannelErrors, DisconnectChannelResponses, FinalizeUploadData, FinalizeUploadErrors, FinalizeUploadResponses, GetChannelAnalyticsData, GetChannelAnalyticsErrors, GetChannelAnalyticsResponses, GetChannelData, GetChannelErrors, GetChannelResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetMediaData, GetMediaErrors, GetMediaResponses, GetOAuthConnectionData, GetOAuthConnectionErrors, GetOAuthConnectionResponses, GetPostAnalyticsData, GetPostAnalyticsErrors, GetPostAnalyticsResponses, GetPostData, GetPostErrors, GetPostResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, InitializeUploadData, InitializeUploadErrors, InitializeUploadResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListChannelsData, ListChannelsErrors, ListChannelsResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListPostsData, ListPostsErrors, ListPostsResponses, ListProvidersData, ListProvidersErrors, ListProvidersResponses, ListSandboxPostsData, ListSandboxPostsErrors, ListSandboxPostsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LiveData, LiveResponses, MediaContentData, MediaContentErrors, MediaContentResponses, ReadyData, ReadyErrors, ReadyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RefreshPostAnalyticsData, RefreshPostAnalyticsErrors, RefreshPostAnalyticsResponses, ReplayWebhookEventsData, ReplayWebhookEventsErrors, ReplayWebhookEventsResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateMediaData, UpdateMediaErrors, UpdateMediaResponses, UpdatePostData, UpdatePostErrors, UpdatePostResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadChunkData, UploadChunkErrors, UploadChunkResponses, UploadFromUrlData, UploadFromUrlErrors, UploadFromUrlResponses, ValidatePostData, ValidatePostErrors, ValidatePostResponses } from './types.gen';
+import type { CallbackData, CallbackErrors, CallbackResponses, ConnectChannelData, ConnectChannelErrors, ConnectChannelResponses, ConnectData, ConnectErrors, ConnectOAuthTargetsData, ConnectOAuthTargetsErrors, ConnectOAuthTargetsResponses, ConnectResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreatePostData, CreatePostErrors, CreatePostResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteMediaData, DeleteMediaErrors, DeleteMediaResponses, DeletePostData, DeletePostErrors, DeletePostResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectChannelData, DisconnectChannelErrors, DisconnectChannelResponses, FinalizeUploadData, FinalizeUploadErrors, FinalizeUploadResponses, GetChannelAnalyticsData, GetChannelAnalyticsErrors, GetChannelAnalyticsResponses, GetChannelData, GetChannelErrors, GetChannelResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetMediaData, GetMediaErrors, GetMediaResponses, GetOAuthConnectionData, GetOAuthConnectionErrors, GetOAuthConnectionResponses, GetPostAnalyticsData, GetPostAnalyticsErrors, GetPostAnalyticsResponses, GetPostData, GetPostErrors, GetPostingScheduleData, GetPostingScheduleErrors, GetPostingScheduleResponses, GetPostResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, InitializeUploadData, InitializeUploadErrors, InitializeUploadResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListChannelsData, ListChannelsErrors, ListChannelsResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListFreeSlotsData, ListFreeSlotsErrors, ListFreeSlotsResponses, ListPostsData, ListPostsErrors, ListPostsResponses, ListProvidersData, ListProvidersErrors, ListProvidersResponses, ListSandboxPostsData, ListSandboxPostsErrors, ListSandboxPostsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LiveData, LiveResponses, MediaContentData, MediaContentErrors, MediaContentResponses, PutPostingScheduleData, PutPostingScheduleErrors, PutPostingScheduleResponses, ReadyData, ReadyErrors, ReadyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RefreshPostAnalyticsData, RefreshPostAnalyticsErrors, RefreshPostAnalyticsResponses, ReplayWebhookEventsData, ReplayWebhookEventsErrors, ReplayWebhookEventsResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateMediaData, UpdateMediaErrors, UpdateMediaResponses, UpdatePostData, UpdatePostErrors, UpdatePostResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadChunkData, UploadChunkErrors, UploadChunkResponses, UploadFromUrlData, UploadFromUrlErrors, UploadFromUrlResponses, ValidatePostData, ValidatePostErrors, ValidatePostResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -353,6 +353,43 @@ export const validatePost = <ThrowOnError extends boolean = false>(options: Opti
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Get a channel's posting schedule
+ *
+ * Weekly local times in an IANA time zone where queued posts go; `timezone: null` and no slots while none is set.
+ */
+export const getPostingSchedule = <ThrowOnError extends boolean = false>(options: Options<GetPostingScheduleData, ThrowOnError>) => (options.client ?? client).get<GetPostingScheduleResponses, GetPostingScheduleErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
+    url: '/channels/{id}/schedule',
+    ...options
+});
+
+/**
+ * Set a channel's posting schedule
+ *
+ * Replaces the schedule: slots are local times of `timezone` (an IANA name), sorted and kept once. A local time that does not exist on a spring-forward day is used at the moment the clocks jump; one that occurs twice in autumn is used once, at its first occurrence. Posts already scheduled or queued stay where they are.
+ */
+export const putPostingSchedule = <ThrowOnError extends boolean = false>(options: Options<PutPostingScheduleData, ThrowOnError>) => (options.client ?? client).put<PutPostingScheduleResponses, PutPostingScheduleErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
+    url: '/channels/{id}/schedule',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List a channel's next free slots
+ *
+ * The next slot instants of the posting schedule, from `from` (never before now), that no scheduled or queued post of the workspace occupies on this channel; UTC, earliest first, within 366 days. Empty without a schedule.
+ */
+export const listFreeSlots = <ThrowOnError extends boolean = false>(options: Options<ListFreeSlotsData, ThrowOnError>) => (options.client ?? client).get<ListFreeSlotsResponses, ListFreeSlotsErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
+    url: '/channels/{id}/slots',
+    ...options
 });
 
 /**

@@ -275,6 +275,11 @@ export type PostDto = {
     createdAt: string;
     updatedAt: string;
     content: string;
+    /**
+     * True when `queue: true` placed the post in a slot of its channels' posting schedules (`scheduledAt` is
+     * that slot); false when it was scheduled at a given time, or not scheduled.
+     */
+    queued: boolean;
 };
 
 export type ChannelLimitsDto = {
@@ -724,7 +729,13 @@ export type CreatePostDto = {
      */
     externalId?: string;
     /**
-     * Publish at once. Neither this nor `scheduledAt`: the post is a draft.
+     * Schedule the post at the earliest instant that is a slot of every channel's posting schedule
+     * (`PUT /channels/{id}/schedule`) and free on all of them, within 60 days. Not with `scheduledAt` or
+     * `publishNow`. On `PUT`, queues the post again (it may keep its slot).
+     */
+    queue?: boolean;
+    /**
+     * Publish at once. Neither this, `scheduledAt` nor `queue`: the post is a draft.
      */
     publishNow?: boolean;
 };
@@ -745,6 +756,54 @@ export type PostProblemDto = {
 export type PostValidationDto = {
     problems: Array<PostProblemDto>;
     valid: boolean;
+};
+
+export type WeeklySlotDto = {
+    day: 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+    /**
+     * Local wall-clock time, `HH:MM` on a 24-hour clock (00:00 to 23:59).
+     */
+    time: string;
+};
+
+export type PostingScheduleDto = {
+    channelId: string;
+    /**
+     * IANA time zone name; null while the channel has no schedule.
+     */
+    timezone: string | null;
+    /**
+     * Sorted by day (Monday first) and time, each once; empty while the channel has no schedule.
+     */
+    slots: Array<WeeklySlotDto>;
+    /**
+     * When the schedule was last changed; null while the channel has none.
+     */
+    updatedAt: string | null;
+};
+
+export type PutPostingScheduleDto = {
+    /**
+     * IANA time zone name (`Europe/Berlin`, `America/New_York`), checked against the server's ICU time zone
+     * data. The slots are local times of this zone, across daylight-saving changes.
+     */
+    timezone: string;
+    /**
+     * The weekly slots (at most 336, every half hour of the week); stored sorted by day and time, each once.
+     * `[]` keeps the time zone and takes the channel out of queueing.
+     */
+    slots: Array<WeeklySlotDto>;
+};
+
+export type FreeSlotDto = {
+    /**
+     * The slot's instant, UTC (RFC 3339 with `Z`).
+     */
+    at: string;
+};
+
+export type FreeSlotsDto = {
+    data: Array<FreeSlotDto>;
 };
 
 export type WebhookInputDto = {
@@ -2470,6 +2529,144 @@ export type ValidatePostResponses = {
 };
 
 export type ValidatePostResponse = ValidatePostResponses[keyof ValidatePostResponses];
+
+export type GetPostingScheduleData = {
+    body?: never;
+    path: {
+        /**
+         * Resource id (UUID).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/channels/{id}/schedule';
+};
+
+export type GetPostingScheduleErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
+     */
+    401: ErrorResponseDto;
+    /**
+     * NOT_FOUND: no such resource in this workspace
+     */
+    404: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+};
+
+export type GetPostingScheduleError = GetPostingScheduleErrors[keyof GetPostingScheduleErrors];
+
+export type GetPostingScheduleResponses = {
+    200: PostingScheduleDto;
+};
+
+export type GetPostingScheduleResponse = GetPostingScheduleResponses[keyof GetPostingScheduleResponses];
+
+export type PutPostingScheduleData = {
+    body: PutPostingScheduleDto;
+    path: {
+        /**
+         * Resource id (UUID).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/channels/{id}/schedule';
+};
+
+export type PutPostingScheduleErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
+     */
+    401: ErrorResponseDto;
+    /**
+     * NOT_FOUND: no such resource in this workspace
+     */
+    404: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+};
+
+export type PutPostingScheduleError = PutPostingScheduleErrors[keyof PutPostingScheduleErrors];
+
+export type PutPostingScheduleResponses = {
+    200: PostingScheduleDto;
+};
+
+export type PutPostingScheduleResponse = PutPostingScheduleResponses[keyof PutPostingScheduleResponses];
+
+export type ListFreeSlotsData = {
+    body?: never;
+    path: {
+        /**
+         * Resource id (UUID).
+         */
+        id: string;
+    };
+    query?: {
+        /**
+         * The earliest instant to return (RFC 3339 with a zone); default and minimum: now.
+         */
+        from?: string;
+        /**
+         * How many free slots, 1 to 100.
+         */
+        limit?: number;
+    };
+    url: '/channels/{id}/slots';
+};
+
+export type ListFreeSlotsErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
+     */
+    401: ErrorResponseDto;
+    /**
+     * NOT_FOUND: no such resource in this workspace
+     */
+    404: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+};
+
+export type ListFreeSlotsError = ListFreeSlotsErrors[keyof ListFreeSlotsErrors];
+
+export type ListFreeSlotsResponses = {
+    200: FreeSlotsDto;
+};
+
+export type ListFreeSlotsResponse = ListFreeSlotsResponses[keyof ListFreeSlotsResponses];
 
 export type ListWebhooksData = {
     body?: never;
