@@ -6,7 +6,7 @@
  * (relation pairs).
  */
 const FEATURES =
-  '(analytics|auth|channels|console|events|health|idempotency|media|metrics|posts|providers|oauth|rate-limit|retention|users|webhooks|cli|docs)';
+  '(analytics|auth|channels|console|events|health|idempotency|media|metrics|posts|providers|oauth|rate-limit|retention|sandbox|users|webhooks|cli|docs)';
 /**
  * What another feature may import: its module, services, stores, ports, entities (types), queues,
  * errors, plugin list, guards, decorators and wire formats.

@@ -1,4 +1,4 @@
-import type { InjectionToken, Type } from '@nestjs/common';
+import type { InjectionToken } from '@nestjs/common';
 import type { OutboundHttp } from '../common/http/outbound-http';
 import type { ChannelLimits, OAuthSpec, SocialProvider } from './social-provider.interface';
 
@@ -18,9 +18,9 @@ export interface ProviderContext {
   /** The SSRF-guarded outbound HTTP client. */
   http: OutboundHttp;
   /**
-   * One of the tokens the plugin lists in `inject`, as Nest built it: something a module in its
-   * `imports` exports (a store), or a global one (a config namespace). Throws for tokens not listed.
-   * Networks reached over HTTP need none of it.
+   * One of the tokens the plugin lists in `inject`, as Nest built it (a config namespace, or the
+   * implementation of a port the plugin owns). Throws for tokens not listed. Networks reached over
+   * HTTP need none of it.
    */
   resolve<T>(token: InjectionToken<T>): T;
 }
@@ -42,13 +42,9 @@ export interface ProviderPlugin<Id extends string = string> {
    */
   readonly credentials: CredentialsSchema;
   /**
-   * Nest modules the adapter needs, imported by ProvidersModule. Only for networks that live inside
-   * the service (the sandbox keeps its timeline in our database); the others leave it out.
-   */
-  readonly imports?: readonly Type[];
-  /**
-   * Nest tokens `create` reads through `context.resolve` (from `imports` or global modules). They are
-   * injected into the registry's factory, so Nest builds them first.
+   * Nest tokens `create` reads through `context.resolve`: a config namespace, or a port the plugin
+   * owns (the sandbox's `SandboxTimeline`) that a feature binds in a global module. They are injected
+   * into the registry's factory, so Nest builds them first. `src/providers/` imports no feature.
    */
   readonly inject?: readonly InjectionToken[];
   /** Limits of a typical account, listed by `GET /api/providers` (a channel's own limits may differ). */

@@ -1,6 +1,6 @@
 import type { Channel } from '../../channels/channel.entity';
 import type { ProviderDto } from '../../providers/dto/provider.dto';
-import type { SandboxPostDto } from '../../providers/sandbox/dto/sandbox-post.dto';
+import type { SandboxPostDto } from '../../sandbox/dto/sandbox-post.dto';
 import type { CredentialField } from '../credential-fields';
 import { Html, html, when } from './html';
 import { PageContext, confirmPage, csrfField, layout, notice } from './layout';
