@@ -47,6 +47,15 @@ module.exports = {
       to: { path: `^src/${FEATURES}/` },
     },
     {
+      name: 'providers-import-no-feature',
+      comment:
+        'A network is a plugin in its own folder behind SocialProvider: src/providers reaches no feature. ' +
+        'What a plugin needs from one is a port it owns, bound by the feature (docs/adr/0031).',
+      severity: 'error',
+      from: { path: '^src/providers/' },
+      to: { path: `^src/${FEATURES}/`, pathNot: '^src/providers/' },
+    },
+    {
       name: 'feature-internals-are-private',
       comment: `Another feature is reached only through what its module exports (files named ${PUBLIC_ROLES}).`,
       severity: 'error',
