@@ -1,38 +1,11 @@
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsHttpUrl } from '../../common/validators';
-import { parseWithSchema } from '../credentials-schema';
+import { IsOptional, IsString } from 'class-validator';
+import { OAuthCredentials, OAuthCredentialsDto, optionalField, parseOAuthCredentials } from '../oauth.credentials';
 
 /**
- * Threads: what the OAuth flow stores for a channel (never sent by users; Threads connects through
- * `POST /api/channels/connect/threads`). The long-lived access token is renewed by itself; there is
- * no refresh token.
+ * Threads: what the OAuth flow stores for a channel (`POST /api/channels/connect/threads`). The long-lived
+ * access token is renewed by itself; there is no refresh token.
  */
-export class ThreadsCredentialsDto {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(4096)
-  accessToken!: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(4096)
-  refreshToken?: string | null;
-
-  /** ISO date the access token expires. */
-  @IsOptional()
-  @IsString()
-  expiresAt?: string | null;
-
-  /** Permissions granted, comma-separated. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(1024)
-  scope?: string | null;
-
-  /** Threads API host (https://graph.threads.net, or a test server). */
-  @IsHttpUrl({ message: 'must be an http(s) URL' })
-  apiBaseUrl!: string;
-
+export class ThreadsCredentialsDto extends OAuthCredentialsDto {
   /** The Threads user id, once connected. */
   @IsOptional()
   @IsString()
@@ -44,19 +17,12 @@ export class ThreadsCredentialsDto {
   username?: string;
 }
 
-export interface ThreadsCredentials {
-  accessToken: string;
-  apiBaseUrl: string;
+export interface ThreadsCredentials extends OAuthCredentials {
   userId: string | null;
   username: string | null;
 }
 
 export function parseThreadsCredentials(raw: unknown): ThreadsCredentials {
-  const obj = parseWithSchema(ThreadsCredentialsDto, raw, 'Threads credentials');
-  return {
-    accessToken: obj.accessToken as string,
-    apiBaseUrl: (obj.apiBaseUrl as string).replace(/\/+$/, ''),
-    userId: typeof obj.userId === 'string' ? obj.userId : null,
-    username: typeof obj.username === 'string' ? obj.username : null,
-  };
+  const { fields, ...tokens } = parseOAuthCredentials(ThreadsCredentialsDto, raw, 'Threads credentials');
+  return { ...tokens, userId: optionalField(fields, 'userId'), username: optionalField(fields, 'username') };
 }
