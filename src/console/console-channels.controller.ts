@@ -87,6 +87,7 @@ export class ConsoleChannelsController {
       connectPage(ctx, {
         network,
         fields: network.connect === 'credentials' ? this.fields(network.id) : null,
+        appSettings: this.providers.appSettings(network.id),
         error: flash.error,
       }),
     );

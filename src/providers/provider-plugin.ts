@@ -1,5 +1,6 @@
 import type { InjectionToken } from '@nestjs/common';
 import type { OutboundHttp } from '../common/http/outbound-http';
+import type { SettingsOf, SettingsSpec } from '../config/settings';
 import type { ChannelLimits, OAuthSpec, SocialProvider } from './social-provider.interface';
 
 /**
@@ -14,9 +15,11 @@ export type ConnectKind = 'credentials' | 'oauth';
 export type CredentialsSchema = new () => object;
 
 /** What a plugin gets to build its adapter; shared by every provider. */
-export interface ProviderContext {
+export interface ProviderContext<S extends SettingsSpec = SettingsSpec> {
   /** The SSRF-guarded outbound HTTP client. */
   http: OutboundHttp;
+  /** The values of the plugin's own `settings`, read from the environment and validated at start. */
+  settings: SettingsOf<S>;
   /**
    * One of the tokens the plugin lists in `inject`, as Nest built it (a config namespace, or the
    * implementation of a port the plugin owns). Throws for tokens not listed. Networks reached over
@@ -29,7 +32,7 @@ export interface ProviderContext {
  * One social network as a plugin. Its folder (`src/providers/<id>/`) owns the adapter, the credentials
  * schema and the limits; `provider.list.ts` registers it with one line. See docs/adding-a-provider.md.
  */
-export interface ProviderPlugin<Id extends string = string> {
+export interface ProviderPlugin<Id extends string = string, S extends SettingsSpec = SettingsSpec> {
   /** Stable id, stored in `channels.provider` and sent by clients (lower case, no spaces). */
   readonly id: Id;
   /** Human name of the network, for messages and front ends. */
@@ -51,11 +54,24 @@ export interface ProviderPlugin<Id extends string = string> {
   readonly defaultLimits: ChannelLimits;
   /** Endpoints and scopes, for `connectKind: 'oauth'`. */
   readonly oauth?: OAuthSpec;
+  /**
+   * The environment variables the plugin reads, each declared with its name, rules, default and
+   * description (`setting.*` of src/config/settings.ts; `oauthAppSettings(...)` for an OAuth
+   * network's client id, secret and overrides, which it must declare). They are validated with the
+   * rest of the configuration when the registry is built, passed to `create` as `context.settings`,
+   * and listed in `.env.example` (`npm run env:example`).
+   */
+  readonly settings?: S;
   /** Builds the adapter. Called once per process. */
-  create(context: ProviderContext): SocialProvider;
+  create(context: ProviderContext<S>): SocialProvider;
 }
 
-/** Declares a plugin, keeping its id as a literal type (so `ProviderId` is the union of registered ids). */
-export function defineProvider<const Id extends string>(plugin: ProviderPlugin<Id>): ProviderPlugin<Id> {
+/**
+ * Declares a plugin, keeping its id as a literal type (so `ProviderId` is the union of registered
+ * ids) and typing `context.settings` by its `settings`.
+ */
+export function defineProvider<const Id extends string, S extends SettingsSpec = SettingsSpec>(
+  plugin: ProviderPlugin<Id, S>,
+): ProviderPlugin<Id, S> {
   return plugin;
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { OutboundHttp } from '../../src/common/http/outbound-http';
 import { ContentRejectedError, TransientProviderError } from '../../src/providers/provider.errors';
 import { PROVIDER_PLUGINS } from '../../src/providers/provider.list';
+import { ProviderRegistry } from '../../src/providers/provider.registry';
 import type { ProviderPlugin } from '../../src/providers/provider-plugin';
 import type {
   ConnectedAccount,
@@ -110,7 +111,11 @@ describe('provider contract', () => {
       credentials = started.get(id)!;
       key = (await t.createWorkspace()).key;
       http = new OutboundHttp({ allowPrivate: true, defaultTimeoutMs: 5000 });
-      adapter = plugin.create({ http, resolve: (token) => t.app.get(token, { strict: false }) });
+      adapter = plugin.create({
+        http,
+        settings: t.app.get(ProviderRegistry).settings(id),
+        resolve: (token) => t.app.get(token, { strict: false }),
+      });
     });
     afterAll(() => http?.close());
 

@@ -1,5 +1,3 @@
-import type { ConfigType } from '@nestjs/config';
-import { providersConfig } from '../../config/providers.config';
 import { commonDraftProblems } from '../draft-validation.util';
 import { GraphApi, META_GRAPH_VERSION } from '../meta/graph-api.client';
 import type { MetaAccountCredentials } from '../meta/meta-account.credentials';
@@ -12,9 +10,11 @@ import {
   MetaProfile,
 } from '../meta/meta-container.provider';
 import { altTextOf, publicImageUrl } from '../meta/meta-media';
+import { META_CONTAINER_SETTINGS } from '../meta/media-container';
 import { longLivedTokenOAuth } from '../meta/meta-oauth';
 import { comparableText } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
+import { oauthAppSettings } from '../provider-settings';
 import { asArray, asObject, asString } from '../provider-json.util';
 import type {
   ChannelLimits,
@@ -173,7 +173,16 @@ export const instagramPlugin = defineProvider({
     scopes: ['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_insights'],
     grantPrefix: 'ig',
   }),
-  inject: [providersConfig.KEY],
-  create: ({ http, resolve }) =>
-    new InstagramProvider(http, resolve<ConfigType<typeof providersConfig>>(providersConfig.KEY).metaContainer),
+  settings: {
+    ...oauthAppSettings('INSTAGRAM', {
+      clientId:
+        'Instagram app id (Instagram API with Instagram Login, professional accounts; callback {PUBLIC_BASE_URL}/api/oauth/instagram/callback)',
+      authBaseUrl: 'override of https://www.instagram.com (authorization window)',
+      tokenBaseUrl: 'override of https://api.instagram.com (code exchange)',
+      apiBaseUrl: 'override of https://graph.instagram.com (API, long-lived token exchange and renewal)',
+    }),
+    ...META_CONTAINER_SETTINGS,
+  },
+  create: ({ http, settings }) =>
+    new InstagramProvider(http, { pollMs: settings.containerPollMs, maxWaitMs: settings.containerWaitSeconds * 1000 }),
 });

@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { ConfigType } from '@nestjs/config';
-import { providersConfig } from '../../config';
+import { setting } from '../../config/settings';
 import { commonDraftProblems } from '../draft-validation.util';
 import { countGraphemes } from '../grapheme.util';
 import { defineProvider } from '../provider-plugin';
@@ -174,7 +173,7 @@ export class SandboxProvider implements SocialProvider {
 /**
  * The sandbox as a plugin. Unlike networks reached over HTTP, its "API" is a table of our database:
  * the plugin injects its own `SandboxTimeline` port (bound by the sandbox feature that owns the
- * table, src/sandbox/) and the SANDBOX_PROVIDER switch.
+ * table, src/sandbox/) and declares the SANDBOX_PROVIDER switch.
  */
 export const sandboxPlugin = defineProvider({
   id: 'sandbox',
@@ -182,9 +181,13 @@ export const sandboxPlugin = defineProvider({
   connectKind: 'credentials',
   credentials: SandboxCredentialsDto,
   defaultLimits: SANDBOX_DEFAULT_LIMITS,
-  inject: [SandboxTimeline, providersConfig.KEY],
-  create: ({ resolve }) =>
-    new SandboxProvider(resolve(SandboxTimeline), {
-      enabled: resolve<ConfigType<typeof providersConfig>>(providersConfig.KEY).sandboxEnabled,
+  settings: {
+    enabled: setting.bool('SANDBOX_PROVIDER', {
+      default: true,
+      description:
+        'the built-in sandbox network (docs/guide.md section 11); false refuses new sandbox channels and posts',
     }),
+  },
+  inject: [SandboxTimeline],
+  create: ({ resolve, settings }) => new SandboxProvider(resolve(SandboxTimeline), { enabled: settings.enabled }),
 });

@@ -1,5 +1,3 @@
-import type { ConfigType } from '@nestjs/config';
-import { providersConfig } from '../../config/providers.config';
 import { commonDraftProblems } from '../draft-validation.util';
 import type { GraphApi } from '../meta/graph-api.client';
 import type { MetaAccountCredentials } from '../meta/meta-account.credentials';
@@ -12,9 +10,11 @@ import {
   MetaProfile,
 } from '../meta/meta-container.provider';
 import { altTextOf, publicImageUrl } from '../meta/meta-media';
+import { META_CONTAINER_SETTINGS } from '../meta/media-container';
 import { longLivedTokenOAuth } from '../meta/meta-oauth';
 import { comparableText } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
+import { oauthAppSettings } from '../provider-settings';
 import { asArray, asObject, asString } from '../provider-json.util';
 import type {
   ChannelLimits,
@@ -154,7 +154,17 @@ export const threadsPlugin = defineProvider({
     ],
     grantPrefix: 'th',
   }),
-  inject: [providersConfig.KEY],
-  create: ({ http, resolve }) =>
-    new ThreadsProvider(http, resolve<ConfigType<typeof providersConfig>>(providersConfig.KEY).metaContainer),
+  settings: {
+    ...oauthAppSettings('THREADS', {
+      clientId:
+        'the Threads app id of a Meta app with the Threads use case (callback {PUBLIC_BASE_URL}/api/oauth/threads/callback); disabled without both\n' +
+        "(Meta's networks download media from signed URLs of this service: PUBLIC_BASE_URL must be reachable from the internet)",
+      clientSecret: 'the Threads app secret',
+      authBaseUrl: 'override of https://threads.com (authorization window)',
+      apiBaseUrl: 'override of https://graph.threads.net (API and token endpoints)',
+    }),
+    ...META_CONTAINER_SETTINGS,
+  },
+  create: ({ http, settings }) =>
+    new ThreadsProvider(http, { pollMs: settings.containerPollMs, maxWaitMs: settings.containerWaitSeconds * 1000 }),
 });
