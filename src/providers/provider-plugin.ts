@@ -11,6 +11,18 @@ import type { ChannelLimits, OAuthSpec, SocialProvider } from './social-provider
  */
 export type ConnectKind = 'credentials' | 'oauth';
 
+/**
+ * What a network takes that is the same for every account, declared by its plugin and read from the
+ * registry (the contract suite checks each against the network's fake). What varies by account is in
+ * the channel's limits (`ChannelLimits.threads`; the limits are the place for further per-account
+ * facts, such as video limits or first comments), and a network's own post settings would be a JSON
+ * Schema of the plugin beside these (docs/adr/0031).
+ */
+export interface ProviderCapabilities {
+  /** Images reach the network with their alt text (`media.altText`), and its fake reports what it received. */
+  readonly altText: boolean;
+}
+
 /** A class-validator class: the one schema of what a user sends to connect (validation and OpenAPI). */
 export type CredentialsSchema = new () => object;
 
@@ -52,6 +64,8 @@ export interface ProviderPlugin<Id extends string = string, S extends SettingsSp
   readonly inject?: readonly InjectionToken[];
   /** Limits of a typical account, listed by `GET /api/providers` (a channel's own limits may differ). */
   readonly defaultLimits: ChannelLimits;
+  /** What the network takes beyond the limits, for every account. */
+  readonly capabilities: ProviderCapabilities;
   /** Endpoints and scopes, for `connectKind: 'oauth'`. */
   readonly oauth?: OAuthSpec;
   /**

@@ -355,6 +355,7 @@ export const facebookPlugin = defineProvider({
   connectKind: 'oauth',
   credentials: FacebookCredentialsDto,
   defaultLimits: FACEBOOK_LIMITS,
+  capabilities: { altText: true },
   oauth: {
     defaultHosts: { auth: 'https://www.facebook.com', api: 'https://graph.facebook.com' },
     authorizeUrl: (hosts) => `${hosts.auth}/${META_GRAPH_VERSION}/dialog/oauth`,

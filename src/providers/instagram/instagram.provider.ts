@@ -164,6 +164,7 @@ export const instagramPlugin = defineProvider({
   connectKind: 'oauth',
   credentials: MetaAccountCredentialsDto,
   defaultLimits: INSTAGRAM_LIMITS,
+  capabilities: { altText: true },
   oauth: longLivedTokenOAuth({
     defaultHosts: {
       auth: 'https://www.instagram.com',

@@ -390,6 +390,7 @@ export const linkedinPlugin = defineProvider({
   connectKind: 'oauth',
   credentials: LinkedInCredentialsDto,
   defaultLimits: LINKEDIN_LIMITS,
+  capabilities: { altText: true },
   oauth: {
     defaultHosts: { auth: 'https://www.linkedin.com', api: 'https://api.linkedin.com' },
     authorizeUrl: (hosts) => `${hosts.auth}/oauth/v2/authorization`,

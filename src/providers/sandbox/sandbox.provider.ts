@@ -181,6 +181,8 @@ export const sandboxPlugin = defineProvider({
   connectKind: 'credentials',
   credentials: SandboxCredentialsDto,
   defaultLimits: SANDBOX_DEFAULT_LIMITS,
+  // The timeline keeps the bytes the network received, not their alt text.
+  capabilities: { altText: false },
   settings: {
     enabled: setting.bool('SANDBOX_PROVIDER', {
       default: true,

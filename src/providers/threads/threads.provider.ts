@@ -143,6 +143,7 @@ export const threadsPlugin = defineProvider({
   connectKind: 'oauth',
   credentials: MetaAccountCredentialsDto,
   defaultLimits: THREADS_LIMITS,
+  capabilities: { altText: true },
   oauth: longLivedTokenOAuth({
     defaultHosts: { auth: 'https://threads.com', api: 'https://graph.threads.net' },
     scopes: [

@@ -268,6 +268,7 @@ export const xPlugin = defineProvider({
   connectKind: 'oauth',
   credentials: XCredentialsDto,
   defaultLimits: X_LIMITS,
+  capabilities: { altText: true },
   oauth: {
     defaultHosts: { auth: 'https://x.com', api: 'https://api.x.com' },
     authorizeUrl: (hosts) => `${hosts.auth}/i/oauth2/authorize`,
