@@ -6,7 +6,7 @@
  * (relation pairs).
  */
 const FEATURES =
-  '(analytics|auth|channels|console|events|health|idempotency|media|metrics|posts|posting-schedules|providers|oauth|rate-limit|retention|users|webhooks|cli|docs)';
+  '(analytics|auth|channels|console|events|health|idempotency|media|metrics|posts|posting-schedules|providers|oauth|rate-limit|retention|sandbox|users|webhooks|cli|docs)';
 /**
  * What another feature may import: its module, services, stores, ports, entities (types), queues,
  * errors, plugin list, guards, decorators and wire formats.
@@ -45,6 +45,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(database|queue|redis|scheduling)/' },
       to: { path: `^src/${FEATURES}/` },
+    },
+    {
+      name: 'providers-import-no-feature',
+      comment:
+        'A network is a plugin in its own folder behind SocialProvider: src/providers reaches no feature. ' +
+        'What a plugin needs from one is a port it owns, bound by the feature (docs/adr/0031).',
+      severity: 'error',
+      from: { path: '^src/providers/' },
+      to: { path: `^src/${FEATURES}/`, pathNot: '^src/providers/' },
     },
     {
       name: 'feature-internals-are-private',

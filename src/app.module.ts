@@ -22,7 +22,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { OAuthWorkerModule } from './oauth/oauth-worker.module';
 import { ProvidersModule } from './providers/providers.module';
-import { SandboxModule } from './providers/sandbox/sandbox.module';
+import { SandboxModule } from './sandbox/sandbox.module';
 import { QueueModule } from './queue/queue.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RedisModule } from './redis/redis.module';

@@ -7,7 +7,6 @@ import { httpConfig } from './http.config';
 import { mediaConfig } from './media.config';
 import { metricsConfig } from './metrics.config';
 import { retentionConfig } from './retention.config';
-import { providersConfig } from './providers.config';
 import { oauthConfig } from './oauth.config';
 import { publishingConfig } from './publishing.config';
 import { rateLimitConfig } from './rate-limit.config';
@@ -18,11 +17,11 @@ export * from './app.config';
 export * from './console.config';
 export * from './database.config';
 export * from './http.config';
-export * from './providers.config';
 export * from './oauth.config';
 export * from './publishing.config';
 export * from './rate-limit.config';
 export * from './redis.config';
+export * from './settings';
 
 /** Every config namespace; feature namespaces are added here as features arrive. */
 export const allConfigs = [
@@ -38,7 +37,6 @@ export const allConfigs = [
   metricsConfig,
   retentionConfig,
   consoleConfig,
-  providersConfig,
   oauthConfig,
 ];
 

@@ -12,8 +12,8 @@ import type { ProviderDto } from '../providers/dto/provider.dto';
 import type { ProviderId } from '../providers/provider.list';
 import { ProviderRegistry } from '../providers/provider.registry';
 import { ProvidersService } from '../providers/providers.service';
-import { SandboxPostDto } from '../providers/sandbox/dto/sandbox-post.dto';
-import { SandboxService } from '../providers/sandbox/sandbox.service';
+import { SandboxPostDto } from '../sandbox/dto/sandbox-post.dto';
+import { SandboxService } from '../sandbox/sandbox.service';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleGuard } from './console.guard';
 import { consoleCsp, fields, redirect, sendPage } from './console-http';
@@ -87,6 +87,7 @@ export class ConsoleChannelsController {
       connectPage(ctx, {
         network,
         fields: network.connect === 'credentials' ? this.fields(network.id) : null,
+        appSettings: this.providers.appSettings(network.id),
         error: flash.error,
       }),
     );

@@ -4,7 +4,7 @@ import { ChannelsModule } from '../channels/channels.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { PostingSchedulesModule } from '../posting-schedules/posting-schedules.module';
 import { PostsModule } from '../posts/posts.module';
-import { SandboxModule } from '../providers/sandbox/sandbox.module';
+import { SandboxModule } from '../sandbox/sandbox.module';
 import { UsersModule } from '../users/users.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ConsoleAuthController } from './console-auth.controller';

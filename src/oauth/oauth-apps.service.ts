@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { appConfig, oauthConfig } from '../config';
+import { appConfig } from '../config';
 import { ProviderRegistry } from '../providers/provider.registry';
 import type { OAuthHosts, OAuthSpec } from '../providers/social-provider.interface';
 
@@ -22,7 +22,6 @@ export interface OAuthApp {
 export class OAuthAppsService {
   constructor(
     private readonly providers: ProviderRegistry,
-    @Inject(oauthConfig.KEY) private readonly cfg: ConfigType<typeof oauthConfig>,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
   ) {}
 
@@ -35,7 +34,7 @@ export class OAuthAppsService {
   find(providerId: string): OAuthApp | null {
     if (!this.providers.has(providerId)) return null;
     const plugin = this.providers.plugin(providerId);
-    const client = this.cfg.clients[providerId];
+    const client = this.providers.oauthClient(providerId);
     if (plugin.connectKind !== 'oauth' || !plugin.oauth || !client?.clientId || !client.clientSecret) return null;
     return {
       plugin,

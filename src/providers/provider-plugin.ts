@@ -1,5 +1,6 @@
-import type { InjectionToken, Type } from '@nestjs/common';
+import type { InjectionToken } from '@nestjs/common';
 import type { OutboundHttp } from '../common/http/outbound-http';
+import type { SettingsOf, SettingsSpec } from '../config/settings';
 import type { ChannelLimits, OAuthSpec, SocialProvider } from './social-provider.interface';
 
 /**
@@ -10,17 +11,31 @@ import type { ChannelLimits, OAuthSpec, SocialProvider } from './social-provider
  */
 export type ConnectKind = 'credentials' | 'oauth';
 
+/**
+ * What a network takes that is the same for every account, declared by its plugin and read from the
+ * registry (the contract suite checks each against the network's fake). What varies by account is in
+ * the channel's limits (`ChannelLimits.threads`; the limits are the place for further per-account
+ * facts, such as video limits or first comments), and a network's own post settings would be a JSON
+ * Schema of the plugin beside these (docs/adr/0031).
+ */
+export interface ProviderCapabilities {
+  /** Images reach the network with their alt text (`media.altText`), and its fake reports what it received. */
+  readonly altText: boolean;
+}
+
 /** A class-validator class: the one schema of what a user sends to connect (validation and OpenAPI). */
 export type CredentialsSchema = new () => object;
 
 /** What a plugin gets to build its adapter; shared by every provider. */
-export interface ProviderContext {
+export interface ProviderContext<S extends SettingsSpec = SettingsSpec> {
   /** The SSRF-guarded outbound HTTP client. */
   http: OutboundHttp;
+  /** The values of the plugin's own `settings`, read from the environment and validated at start. */
+  settings: SettingsOf<S>;
   /**
-   * One of the tokens the plugin lists in `inject`, as Nest built it: something a module in its
-   * `imports` exports (a store), or a global one (a config namespace). Throws for tokens not listed.
-   * Networks reached over HTTP need none of it.
+   * One of the tokens the plugin lists in `inject`, as Nest built it (a config namespace, or the
+   * implementation of a port the plugin owns). Throws for tokens not listed. Networks reached over
+   * HTTP need none of it.
    */
   resolve<T>(token: InjectionToken<T>): T;
 }
@@ -29,7 +44,7 @@ export interface ProviderContext {
  * One social network as a plugin. Its folder (`src/providers/<id>/`) owns the adapter, the credentials
  * schema and the limits; `provider.list.ts` registers it with one line. See docs/adding-a-provider.md.
  */
-export interface ProviderPlugin<Id extends string = string> {
+export interface ProviderPlugin<Id extends string = string, S extends SettingsSpec = SettingsSpec> {
   /** Stable id, stored in `channels.provider` and sent by clients (lower case, no spaces). */
   readonly id: Id;
   /** Human name of the network, for messages and front ends. */
@@ -42,24 +57,35 @@ export interface ProviderPlugin<Id extends string = string> {
    */
   readonly credentials: CredentialsSchema;
   /**
-   * Nest modules the adapter needs, imported by ProvidersModule. Only for networks that live inside
-   * the service (the sandbox keeps its timeline in our database); the others leave it out.
-   */
-  readonly imports?: readonly Type[];
-  /**
-   * Nest tokens `create` reads through `context.resolve` (from `imports` or global modules). They are
-   * injected into the registry's factory, so Nest builds them first.
+   * Nest tokens `create` reads through `context.resolve`: a config namespace, or a port the plugin
+   * owns (the sandbox's `SandboxTimeline`) that a feature binds in a global module. They are injected
+   * into the registry's factory, so Nest builds them first. `src/providers/` imports no feature.
    */
   readonly inject?: readonly InjectionToken[];
   /** Limits of a typical account, listed by `GET /api/providers` (a channel's own limits may differ). */
   readonly defaultLimits: ChannelLimits;
+  /** What the network takes beyond the limits, for every account. */
+  readonly capabilities: ProviderCapabilities;
   /** Endpoints and scopes, for `connectKind: 'oauth'`. */
   readonly oauth?: OAuthSpec;
+  /**
+   * The environment variables the plugin reads, each declared with its name, rules, default and
+   * description (`setting.*` of src/config/settings.ts; `oauthAppSettings(...)` for an OAuth
+   * network's client id, secret and overrides, which it must declare). They are validated with the
+   * rest of the configuration when the registry is built, passed to `create` as `context.settings`,
+   * and listed in `.env.example` (`npm run env:example`).
+   */
+  readonly settings?: S;
   /** Builds the adapter. Called once per process. */
-  create(context: ProviderContext): SocialProvider;
+  create(context: ProviderContext<S>): SocialProvider;
 }
 
-/** Declares a plugin, keeping its id as a literal type (so `ProviderId` is the union of registered ids). */
-export function defineProvider<const Id extends string>(plugin: ProviderPlugin<Id>): ProviderPlugin<Id> {
+/**
+ * Declares a plugin, keeping its id as a literal type (so `ProviderId` is the union of registered
+ * ids) and typing `context.settings` by its `settings`.
+ */
+export function defineProvider<const Id extends string, S extends SettingsSpec = SettingsSpec>(
+  plugin: ProviderPlugin<Id, S>,
+): ProviderPlugin<Id, S> {
   return plugin;
 }

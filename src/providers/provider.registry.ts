@@ -1,5 +1,6 @@
 import { CredentialsProblem, checkCredentials } from './credentials-schema';
 import type { ProviderContext, ProviderPlugin } from './provider-plugin';
+import { OAuthClientSettings, oauthClientSettings, readProviderSettings } from './provider-settings';
 import { PROVIDER_PLUGINS, ProviderId } from './provider.list';
 import type { SocialProvider } from './social-provider.interface';
 
@@ -14,18 +15,36 @@ export class UnknownProviderError extends Error {
 interface Registered {
   plugin: ProviderPlugin;
   adapter: SocialProvider;
+  /** The values of the plugin's settings. */
+  settings: Record<string, unknown>;
 }
 
-/** The registered plugins and their adapters (built once), keyed by id. */
+/** What every plugin shares to build its adapter; each gets its own settings besides. */
+export type SharedProviderContext = Omit<ProviderContext, 'settings'>;
+
+/**
+ * The registered plugins, their settings (read from the environment when the registry is built:
+ * a bad value stops the start, naming the variable) and their adapters (built once), keyed by id.
+ */
 export class ProviderRegistry {
   private readonly providers = new Map<string, Registered>();
 
-  constructor(plugins: readonly ProviderPlugin[], context: ProviderContext) {
+  constructor(plugins: readonly ProviderPlugin[], context: SharedProviderContext, env?: NodeJS.ProcessEnv) {
+    const settings = readProviderSettings(plugins, env);
     for (const plugin of plugins) {
       if (this.providers.has(plugin.id)) throw new Error(`Provider ${plugin.id} is registered twice`);
-      const adapter = plugin.create(context);
+      if (
+        plugin.connectKind === 'oauth' &&
+        !(plugin.oauth && plugin.settings?.clientId && plugin.settings.clientSecret)
+      ) {
+        throw new Error(
+          `Provider ${plugin.id} connects by OAuth but declares no oauth spec or client id and secret settings`,
+        );
+      }
+      const values = settings.get(plugin.id) ?? {};
+      const adapter = plugin.create({ ...context, settings: values });
       if (adapter.id !== plugin.id) throw new Error(`Provider ${plugin.id} built an adapter for ${adapter.id}`);
-      this.providers.set(plugin.id, { plugin, adapter });
+      this.providers.set(plugin.id, { plugin, adapter, settings: values });
     }
   }
 
@@ -34,9 +53,20 @@ export class ProviderRegistry {
     return this.entry(id).adapter;
   }
 
-  /** The plugin declaration for `id` (credentials schema, connect kind, display name). */
+  /** The plugin declaration for `id` (credentials schema, connect kind, display name, settings). */
   plugin(id: string): ProviderPlugin {
     return this.entry(id).plugin;
+  }
+
+  /** The values of the plugin's settings, as its `create` got them. */
+  settings(id: string): Readonly<Record<string, unknown>> {
+    return this.entry(id).settings;
+  }
+
+  /** An OAuth network's app registration on this server; null for networks that connect with credentials. */
+  oauthClient(id: string): OAuthClientSettings | null {
+    const { plugin, settings } = this.entry(id);
+    return plugin.connectKind === 'oauth' ? oauthClientSettings(settings) : null;
   }
 
   /**
@@ -64,6 +94,6 @@ export class ProviderRegistry {
 }
 
 /** The registry of every plugin in PROVIDER_PLUGINS, sharing one context. */
-export function createProviderRegistry(context: ProviderContext): ProviderRegistry {
-  return new ProviderRegistry(PROVIDER_PLUGINS, context);
+export function createProviderRegistry(context: SharedProviderContext, env?: NodeJS.ProcessEnv): ProviderRegistry {
+  return new ProviderRegistry(PROVIDER_PLUGINS, context, env);
 }

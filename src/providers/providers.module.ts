@@ -8,7 +8,6 @@ import { ProvidersController } from './providers.controller';
 import { ProvidersService } from './providers.service';
 
 /** What plugins declare they need (docs/adding-a-provider.md); most need nothing. */
-const PLUGIN_IMPORTS = [...new Set(PROVIDER_PLUGINS.flatMap((p) => p.imports ?? []))];
 const PLUGIN_TOKENS = [...new Set(PROVIDER_PLUGINS.flatMap((p) => p.inject ?? []))];
 
 function resolveFrom<T>(resolved: Map<InjectionToken, unknown>, token: InjectionToken<T>): T {
@@ -29,7 +28,6 @@ class OutboundHttpCloser implements OnApplicationShutdown {
 /** The outbound HTTP client (SSRF-guarded), the provider adapters and their listing, shared by every feature. */
 @Global()
 @Module({
-  imports: PLUGIN_IMPORTS,
   controllers: [ProvidersController],
   providers: [
     {

@@ -1,6 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { ConfigType } from '@nestjs/config';
-import { oauthConfig } from '../config';
+import { Injectable } from '@nestjs/common';
 import { ProviderDto } from './dto/provider.dto';
 import { ProviderRegistry } from './provider.registry';
 
@@ -10,16 +8,13 @@ import { ProviderRegistry } from './provider.registry';
  */
 @Injectable()
 export class ProvidersService {
-  constructor(
-    private readonly registry: ProviderRegistry,
-    @Inject(oauthConfig.KEY) private readonly oauth: ConfigType<typeof oauthConfig>,
-  ) {}
+  constructor(private readonly registry: ProviderRegistry) {}
 
   /** Every registered network, in registration order. */
   list(): ProviderDto[] {
     return this.registry.ids().map((id) => {
       const plugin = this.registry.plugin(id);
-      const client = this.oauth.clients[id];
+      const client = this.registry.oauthClient(id);
       return {
         id,
         name: plugin.displayName,
@@ -28,5 +23,16 @@ export class ProvidersService {
         limits: { ...plugin.defaultLimits, supportedMimeTypes: [...plugin.defaultLimits.supportedMimeTypes] },
       };
     });
+  }
+
+  /**
+   * The variables that enable an OAuth network on this server: its app's client id and secret, as
+   * the plugin declares them (empty for networks connected with credentials).
+   */
+  appSettings(id: string): string[] {
+    const settings = this.registry.plugin(id).settings;
+    return this.registry.plugin(id).connectKind === 'oauth' && settings?.clientId && settings.clientSecret
+      ? [settings.clientId.env, settings.clientSecret.env]
+      : [];
   }
 }

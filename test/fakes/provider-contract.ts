@@ -8,7 +8,7 @@ export interface ContractPost {
   mediaCount: number;
   /**
    * The alt text the network holds for each attached media item (null where it has none), in order;
-   * absent for networks that take no alt text.
+   * absent for networks that take no alt text (the plugin's `capabilities.altText` says which).
    */
   mediaAltTexts?: Array<string | null>;
   /** The `platformPostId` of the post this one replies to; null for a top-level post. */

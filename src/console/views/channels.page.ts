@@ -1,6 +1,6 @@
 import type { Channel } from '../../channels/channel.entity';
 import type { ProviderDto } from '../../providers/dto/provider.dto';
-import type { SandboxPostDto } from '../../providers/sandbox/dto/sandbox-post.dto';
+import type { SandboxPostDto } from '../../sandbox/dto/sandbox-post.dto';
 import type { CredentialField } from '../credential-fields';
 import { scheduleHref } from './schedule.page';
 import { Html, html, when } from './html';
@@ -165,7 +165,8 @@ function credentialsForm(ctx: PageContext, network: ProviderDto, fields: Credent
   </form>`;
 }
 
-function oauthStart(ctx: PageContext, network: ProviderDto): Html {
+/** `appSettings`: the variables that enable the network (its plugin declares them). */
+function oauthStart(ctx: PageContext, network: ProviderDto, appSettings: string[]): Html {
   return network.enabled
     ? html`<p class="muted">You sign in on ${network.name} and allow access; you come back here afterwards.</p>
         <form method="post" action="/console/channels/oauth/${network.id}">
@@ -175,15 +176,15 @@ function oauthStart(ctx: PageContext, network: ProviderDto): Html {
     : html`<p data-testid="oauth-disabled">
         ${network.name} is not enabled on this server: its app credentials are not configured. The operator registers an
         app with ${network.name} and sets
-        <code>${network.id.toUpperCase()}_CLIENT_ID</code> and <code>${network.id.toUpperCase()}_CLIENT_SECRET</code>
-        (see the configuration section of the guide).
+        ${appSettings.map((name, i) => html`${i > 0 ? ' and ' : ''}<code>${name}</code>`)} (see the configuration
+        section of the guide).
       </p>`;
 }
 
 /** One network's connect page: its credentials form, or the button that starts its authorization. */
 export function connectPage(
   ctx: PageContext,
-  o: { network: ProviderDto; fields: CredentialField[] | null; error?: string },
+  o: { network: ProviderDto; fields: CredentialField[] | null; appSettings: string[]; error?: string },
 ): Html {
   return layout(
     ctx,
@@ -192,7 +193,7 @@ export function connectPage(
       <h1>Connect ${o.network.name}</h1>
       ${notice('error', o.error)}
       <section class="card">
-        ${o.fields ? credentialsForm(ctx, o.network, o.fields) : oauthStart(ctx, o.network)}
+        ${o.fields ? credentialsForm(ctx, o.network, o.fields) : oauthStart(ctx, o.network, o.appSettings)}
       </section>`,
   );
 }

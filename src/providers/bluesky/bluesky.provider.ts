@@ -367,5 +367,6 @@ export const blueskyPlugin = defineProvider({
   connectKind: 'credentials',
   credentials: BlueskyCredentialsDto,
   defaultLimits: BLUESKY_LIMITS,
+  capabilities: { altText: true },
   create: ({ http }) => new BlueskyProvider(http),
 });

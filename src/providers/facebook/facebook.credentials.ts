@@ -1,39 +1,11 @@
-import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { IsHttpUrl } from '../../common/validators';
-import { parseWithSchema } from '../credentials-schema';
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { OAuthCredentials, OAuthCredentialsDto, optionalField, parseOAuthCredentials } from '../oauth.credentials';
 
 /**
- * Facebook Pages: what the OAuth flow stores for a channel (never sent by users; Facebook connects
- * through `POST /api/channels/connect/facebook`, then the caller chooses Pages). Each channel keeps
- * its Page's access token, which does not expire.
+ * Facebook Pages: what the OAuth flow stores for a channel (`POST /api/channels/connect/facebook`,
+ * then the caller chooses Pages). Each channel keeps its Page's access token, which does not expire.
  */
-export class FacebookCredentialsDto {
-  /** The Page access token (or, before a Page is chosen, the user's). */
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(4096)
-  accessToken!: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(4096)
-  refreshToken?: string | null;
-
-  /** ISO date the access token expires; null for Page tokens, which do not. */
-  @IsOptional()
-  @IsString()
-  expiresAt?: string | null;
-
-  /** Permissions granted, comma-separated. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(2048)
-  scope?: string | null;
-
-  /** Graph API host (https://graph.facebook.com, or a test server). */
-  @IsHttpUrl({ message: 'must be an http(s) URL' })
-  apiBaseUrl!: string;
-
+export class FacebookCredentialsDto extends OAuthCredentialsDto {
   /** The Page this channel publishes as, once chosen. */
   @IsOptional()
   @IsString()
@@ -41,17 +13,11 @@ export class FacebookCredentialsDto {
   pageId?: string;
 }
 
-export interface FacebookCredentials {
-  accessToken: string;
-  apiBaseUrl: string;
+export interface FacebookCredentials extends OAuthCredentials {
   pageId: string | null;
 }
 
 export function parseFacebookCredentials(raw: unknown): FacebookCredentials {
-  const obj = parseWithSchema(FacebookCredentialsDto, raw, 'Facebook credentials');
-  return {
-    accessToken: obj.accessToken as string,
-    apiBaseUrl: (obj.apiBaseUrl as string).replace(/\/+$/, ''),
-    pageId: typeof obj.pageId === 'string' ? obj.pageId : null,
-  };
+  const { fields, ...tokens } = parseOAuthCredentials(FacebookCredentialsDto, raw, 'Facebook credentials');
+  return { ...tokens, pageId: optionalField(fields, 'pageId') };
 }

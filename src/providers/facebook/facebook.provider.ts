@@ -13,6 +13,7 @@ import { altTextOf, publicImageUrl } from '../meta/meta-media';
 import { metaTransientTokenError } from '../meta/meta-oauth';
 import { comparableText, copyLimits } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
+import { oauthAppSettings } from '../provider-settings';
 import { asArray, asNumber, asObject, asString, asStringArray } from '../provider-json.util';
 import {
   ContentRejectedError,
@@ -354,6 +355,7 @@ export const facebookPlugin = defineProvider({
   connectKind: 'oauth',
   credentials: FacebookCredentialsDto,
   defaultLimits: FACEBOOK_LIMITS,
+  capabilities: { altText: true },
   oauth: {
     defaultHosts: { auth: 'https://www.facebook.com', api: 'https://graph.facebook.com' },
     authorizeUrl: (hosts) => `${hosts.auth}/${META_GRAPH_VERSION}/dialog/oauth`,
@@ -365,5 +367,11 @@ export const facebookPlugin = defineProvider({
     afterCodeExchange: exchangeForLongLivedUserToken,
     transientTokenError: metaTransientTokenError,
   },
+  settings: oauthAppSettings('FACEBOOK', {
+    clientId:
+      'Facebook app with Facebook Login and the Pages permissions (callback {PUBLIC_BASE_URL}/api/oauth/facebook/callback)',
+    authBaseUrl: 'override of https://www.facebook.com (login dialog)',
+    apiBaseUrl: 'override of https://graph.facebook.com (Graph API and token endpoint)',
+  }),
   create: ({ http }) => new FacebookProvider(http),
 });

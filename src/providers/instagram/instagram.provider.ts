@@ -1,47 +1,30 @@
-import type { ConfigType } from '@nestjs/config';
-import type { OutboundHttp } from '../../common/http/outbound-http';
-import { providersConfig } from '../../config/providers.config';
 import { commonDraftProblems } from '../draft-validation.util';
+import { GraphApi, META_GRAPH_VERSION } from '../meta/graph-api.client';
+import type { MetaAccountCredentials } from '../meta/meta-account.credentials';
+import { MetaAccountCredentialsDto } from '../meta/meta-account.credentials';
 import {
-  GraphApi,
-  META_GRAPH_VERSION,
-  graphError,
-  graphErrorText,
-  insightValues,
-  mapGraphFailure,
-} from '../meta/graph-api.client';
-import {
-  ContainerState,
-  ContainerSteps,
-  ContainerTiming,
-  publishThroughContainer,
-  waitUntilFinished,
-} from '../meta/media-container';
+  GraphParams,
+  MetaContainerNetwork,
+  MetaContainerProvider,
+  MetaFigures,
+  MetaProfile,
+} from '../meta/meta-container.provider';
 import { altTextOf, publicImageUrl } from '../meta/meta-media';
-import {
-  META_REFRESH_WINDOW_MS,
-  exchangeForLongLived,
-  metaTransientTokenError,
-  refreshLongLived,
-} from '../meta/meta-oauth';
-import { comparableText, copyLimits } from '../plugin-helpers.util';
+import { META_CONTAINER_SETTINGS } from '../meta/media-container';
+import { longLivedTokenOAuth } from '../meta/meta-oauth';
+import { comparableText } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
-import { asArray, asNumber, asObject, asString } from '../provider-json.util';
-import { CredentialsRevokedError, InvalidCredentialsError, TransientProviderError } from '../provider.errors';
+import { oauthAppSettings } from '../provider-settings';
+import { asArray, asObject, asString } from '../provider-json.util';
 import type {
   ChannelLimits,
-  ConnectedAccount,
-  MetricsResult,
   PostDraft,
   Problem,
-  PublishedRef,
   PublishInput,
   PublishMedia,
   PublishResult,
-  SocialProvider,
 } from '../social-provider.interface';
 import { captionLength, captionProblems } from './instagram-caption';
-import { InstagramCredentials, InstagramCredentialsDto, parseInstagramCredentials } from './instagram.credentials';
 import {
   INSTAGRAM_DEFAULT_DAILY_POSTS,
   INSTAGRAM_LIMITS,
@@ -50,7 +33,6 @@ import {
   INSTAGRAM_QUOTA_RETRY_SECONDS,
 } from './instagram.limits';
 
-const NAME = 'Instagram';
 /** How far before the publication's start the lookup of a lost answer reaches. */
 const LOOKUP_SLACK_MS = 60_000;
 /** The only image type Instagram publishes; others are converted first. */
@@ -61,55 +43,32 @@ const JPEG = 'image/jpeg';
  * post is a media container published with media_publish; a carousel is a container of item
  * containers. Instagram downloads each image, converted to JPEG, from our signed public URL.
  */
-export class InstagramProvider implements SocialProvider {
+export class InstagramProvider extends MetaContainerProvider {
   readonly id = 'instagram';
-
-  constructor(
-    private readonly http: OutboundHttp,
-    private readonly timing: ContainerTiming,
-  ) {}
-
-  async connect(credentials: unknown): Promise<ConnectedAccount> {
-    const creds = parseInstagramCredentials(credentials);
-    const api = this.api(creds);
-    let res;
-    try {
-      res = await api.send('GET', '/me', { fields: 'user_id,username,name,profile_picture_url,account_type' });
-    } catch (err) {
-      throw new InvalidCredentialsError(`Instagram could not be reached: ${(err as Error).message}`);
-    }
-    const error = graphError(res.data);
-    if (res.status !== 200 || error) {
-      throw new InvalidCredentialsError(`Instagram refused the access token: ${graphErrorText(error, res.status)}`);
-    }
-    const user = asObject(res.data);
-    // user_id is the professional account's id (what media and media_publish take); id is app-scoped.
-    const id = asString(user?.user_id) ?? asString(user?.id);
-    const username = asString(user?.username);
-    if (!user || !id || !username) throw new InvalidCredentialsError('Instagram did not return the account');
-    const stored = asObject(credentials) ?? {};
-    return {
-      externalId: id,
-      kind: 'personal',
-      name: asString(user.name) || username,
-      handle: `@${username}`,
-      avatarUrl: asString(user.profile_picture_url) ?? null,
-      profileUrl: `https://www.instagram.com/${username}/`,
-      limits: copyLimits(INSTAGRAM_LIMITS),
-      credentials: {
-        accessToken: creds.accessToken,
-        refreshToken: null,
-        expiresAt: stored.expiresAt ?? null,
-        scope: stored.scope ?? null,
-        apiBaseUrl: creds.apiBaseUrl,
-        userId: id,
-        username,
-      },
-    };
-  }
+  protected readonly network: MetaContainerNetwork = {
+    name: 'Instagram',
+    version: META_GRAPH_VERSION,
+    limits: INSTAGRAM_LIMITS,
+    profileFields: 'user_id,username,name,profile_picture_url,account_type',
+    profileNoun: 'account',
+    userIdNoun: 'account id',
+    containerEdge: 'media',
+    publishEdge: 'media_publish',
+    textPosts: false,
+    carouselKind: 'media',
+    containerStatus: { statusField: 'status_code', errorField: 'status', kind: 'media' },
+    quota: {
+      edge: 'content_publishing_limit',
+      replies: false,
+      defaultDailyPosts: INSTAGRAM_DEFAULT_DAILY_POSTS,
+      retrySeconds: INSTAGRAM_QUOTA_RETRY_SECONDS,
+    },
+    // Views, likes, comments and shares (instagram_business_manage_insights).
+    insights: 'views,likes,comments,shares,saved,reach',
+  };
 
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
-    const problems = commonDraftProblems(NAME, post.content, post.media, limits);
+    const problems = commonDraftProblems(this.network.name, post.content, post.media, limits);
     if (post.media.length === 0) {
       problems.push({ field: 'mediaIds', message: 'Instagram posts need at least one image' });
     }
@@ -134,140 +93,47 @@ export class InstagramProvider implements SocialProvider {
     return problems;
   }
 
-  /**
-   * Checks the 24-hour publishing quota, then publishes through a container (reused on a retry: see
-   * media-container.ts): one image, or a CAROUSEL of image items; the text is the caption.
-   */
-  async publish(input: PublishInput): Promise<PublishResult> {
-    const creds = parseInstagramCredentials(input.credentials);
-    const userId = creds.userId;
-    if (!userId) throw new CredentialsRevokedError('The Instagram channel has no account id: connect it again');
-    const api = this.api(creds);
-    if (!input.checkpoint) await this.checkQuota(api, userId);
-    const steps: ContainerSteps = {
-      name: NAME,
-      mediaError: true,
-      create: () => this.createContainer(api, userId, input),
-      status: (id) => this.containerStatus(api, id),
-      publish: async (id) => {
-        const res = await api.call('POST', `/${userId}/media_publish`, { creation_id: id }, 'content');
-        const mediaId = asString(asObject(res.data)?.id);
-        if (!mediaId) throw new TransientProviderError('Instagram published the post but returned no id', res.status);
-        return mediaId;
-      },
-      permalink: (mediaId) => this.permalink(api, creds, mediaId),
-      findPublished: () => this.findRecent(api, creds, userId, input),
-    };
-    return publishThroughContainer(input, steps, this.timing);
+  /** Every post carries media: a container Instagram cannot process is the media's fault. */
+  protected override mediaError(): boolean {
+    return true;
   }
 
-  /** Views, likes, comments and shares from the media insights (instagram_business_manage_insights). */
-  async fetchMetrics(credentials: Record<string, unknown>, ref: PublishedRef): Promise<MetricsResult> {
-    const api = this.api(parseInstagramCredentials(credentials));
-    const res = await api.call(
-      'GET',
-      `/${encodeURIComponent(ref.platformPostId)}/insights`,
-      { metric: 'views,likes,comments,shares,saved,reach' },
-      'content',
-    );
-    const values = insightValues(res.data);
-    const n = (k: string): number | null => values[k] ?? null;
+  protected profile(user: Record<string, unknown>): MetaProfile | null {
+    // user_id is the professional account's id (what media and media_publish take); id is app-scoped.
+    const id = asString(user.user_id) ?? asString(user.id);
+    const username = asString(user.username);
+    if (!id || !username) return null;
     return {
-      metrics: {
-        likes: n('likes'),
-        reposts: n('shares'),
-        replies: n('comments'),
-        quotes: null,
-        impressions: n('views'),
-        raw: { ...values },
-      },
+      id,
+      username,
+      name: asString(user.name) || username,
+      avatarUrl: asString(user.profile_picture_url) ?? null,
     };
   }
 
-  private api(creds: InstagramCredentials): GraphApi {
-    return new GraphApi(this.http, {
-      name: NAME,
-      baseUrl: creds.apiBaseUrl,
-      version: META_GRAPH_VERSION,
-      accessToken: creds.accessToken,
-    });
+  protected profileUrl(username: string | null): string {
+    return username ? `https://www.instagram.com/${username}/` : 'https://www.instagram.com/';
   }
 
-  /** Refuses early, as a rate limit, when the account used its 24-hour publishing quota (content_publishing_limit). */
-  private async checkQuota(api: GraphApi, userId: string): Promise<void> {
-    const res = await api.send('GET', `/${userId}/content_publishing_limit`, { fields: 'quota_usage,config' });
-    if (res.status !== 200 || graphError(res.data)) {
-      const failure = mapGraphFailure(NAME, res.status, res.headers, res.data, 'content');
-      if (failure.transient || failure instanceof CredentialsRevokedError) throw failure;
-      return; // the quota could not be read: media_publish enforces it anyway
-    }
-    const entry = asObject(asArray(asObject(res.data)?.data)?.[0]);
-    const used = asNumber(entry?.quota_usage);
-    const total = asNumber(asObject(entry?.config)?.quota_total) ?? INSTAGRAM_DEFAULT_DAILY_POSTS;
-    if (used !== undefined && used >= total) {
-      throw new TransientProviderError(
-        `Instagram publishing limit reached: ${used} of ${total} posts in 24 hours`,
-        undefined,
-        INSTAGRAM_QUOTA_RETRY_SECONDS,
-        true,
-      );
-    }
-  }
-
-  private async createContainer(api: GraphApi, userId: string, input: PublishInput): Promise<string> {
-    const create = async (params: Record<string, string | boolean | undefined>) => {
-      const res = await api.call('POST', `/${userId}/media`, params, 'media');
-      const id = asString(asObject(res.data)?.id);
-      if (!id) throw new TransientProviderError('Instagram created a container but returned no id', res.status);
-      return id;
-    };
-    const caption = input.content || undefined;
-    if (input.media.length === 1) {
-      const [media] = input.media;
-      return create({ image_url: await this.imageUrl(media), alt_text: altTextOf(media), caption });
-    }
-    const children: string[] = [];
-    for (const media of input.media) {
-      children.push(
-        await create({ image_url: await this.imageUrl(media), alt_text: altTextOf(media), is_carousel_item: true }),
-      );
-    }
-    // Each item must be processed before the carousel is created from it.
-    const item = { name: NAME, mediaError: true, status: (id: string) => this.containerStatus(api, id) };
-    for (const child of children) await waitUntilFinished(item, child, this.timing);
-    return create({ media_type: 'CAROUSEL', children: children.join(','), caption });
+  /** The text is the caption. */
+  protected postParams(input: PublishInput): GraphParams {
+    return { caption: input.content || undefined };
   }
 
   /** Instagram takes JPEG only: the signed URL of the item converted to JPEG (cached with the item). */
-  private imageUrl(media: PublishMedia): Promise<string> {
-    return publicImageUrl(media, JPEG);
+  protected async imageParams(media: PublishMedia): Promise<GraphParams> {
+    return { image_url: await publicImageUrl(media, JPEG), alt_text: altTextOf(media) };
   }
 
-  private async containerStatus(api: GraphApi, id: string): Promise<ContainerState> {
-    const res = await api.send('GET', `/${encodeURIComponent(id)}`, { fields: 'status_code,status' });
-    const error = graphError(res.data);
-    if (res.status === 404 || (error?.code === 100 && res.status < 500)) return { status: 'GONE', error: null };
-    if (res.status !== 200 || error) throw mapGraphFailure(NAME, res.status, res.headers, res.data, 'media');
-    const data = asObject(res.data);
-    const status = asString(data?.status_code);
-    const known = ['FINISHED', 'IN_PROGRESS', 'ERROR', 'EXPIRED', 'PUBLISHED'] as const;
-    return { status: known.find((s) => s === status) ?? 'IN_PROGRESS', error: asString(data?.status) ?? null };
-  }
-
-  private async permalink(api: GraphApi, creds: InstagramCredentials, mediaId: string): Promise<string> {
-    const fallback = creds.username ? `https://www.instagram.com/${creds.username}/` : 'https://www.instagram.com/';
-    try {
-      const res = await api.send('GET', `/${encodeURIComponent(mediaId)}`, { fields: 'permalink' });
-      return (res.status === 200 && asString(asObject(res.data)?.permalink)) || fallback;
-    } catch {
-      return fallback;
-    }
+  protected figures(values: Record<string, number>): MetaFigures {
+    const n = (k: string): number | null => values[k] ?? null;
+    return { likes: n('likes'), reposts: n('shares'), replies: n('comments'), quotes: null, impressions: n('views') };
   }
 
   /** The account's media with this caption published since the publication started, when an answer was lost. */
-  private async findRecent(
+  protected async findRecent(
     api: GraphApi,
-    creds: InstagramCredentials,
+    creds: MetaAccountCredentials,
     userId: string,
     input: PublishInput,
   ): Promise<PublishResult | null> {
@@ -296,25 +162,28 @@ export const instagramPlugin = defineProvider({
   id: 'instagram',
   displayName: 'Instagram',
   connectKind: 'oauth',
-  credentials: InstagramCredentialsDto,
+  credentials: MetaAccountCredentialsDto,
   defaultLimits: INSTAGRAM_LIMITS,
-  oauth: {
+  capabilities: { altText: true },
+  oauth: longLivedTokenOAuth({
     defaultHosts: {
       auth: 'https://www.instagram.com',
       token: 'https://api.instagram.com',
       api: 'https://graph.instagram.com',
     },
-    authorizeUrl: (hosts) => `${hosts.auth}/oauth/authorize`,
-    tokenUrl: (hosts) => `${hosts.token ?? hosts.api}/oauth/access_token`,
     scopes: ['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_insights'],
-    scopeSeparator: ',',
-    clientAuthentication: 'body',
-    afterCodeExchange: exchangeForLongLived((hosts) => `${hosts.api}/access_token`, 'ig_exchange_token'),
-    refresh: refreshLongLived((hosts) => `${hosts.api}/refresh_access_token`, 'ig_refresh_token'),
-    refreshWindowMs: META_REFRESH_WINDOW_MS,
-    transientTokenError: metaTransientTokenError,
+    grantPrefix: 'ig',
+  }),
+  settings: {
+    ...oauthAppSettings('INSTAGRAM', {
+      clientId:
+        'Instagram app id (Instagram API with Instagram Login, professional accounts; callback {PUBLIC_BASE_URL}/api/oauth/instagram/callback)',
+      authBaseUrl: 'override of https://www.instagram.com (authorization window)',
+      tokenBaseUrl: 'override of https://api.instagram.com (code exchange)',
+      apiBaseUrl: 'override of https://graph.instagram.com (API, long-lived token exchange and renewal)',
+    }),
+    ...META_CONTAINER_SETTINGS,
   },
-  inject: [providersConfig.KEY],
-  create: ({ http, resolve }) =>
-    new InstagramProvider(http, resolve<ConfigType<typeof providersConfig>>(providersConfig.KEY).metaContainer),
+  create: ({ http, settings }) =>
+    new InstagramProvider(http, { pollMs: settings.containerPollMs, maxWaitMs: settings.containerWaitSeconds * 1000 }),
 });

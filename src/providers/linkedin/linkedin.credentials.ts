@@ -1,40 +1,11 @@
-import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { IsHttpUrl } from '../../common/validators';
-import { parseWithSchema } from '../credentials-schema';
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { OAuthCredentials, OAuthCredentialsDto, optionalField, parseOAuthCredentials } from '../oauth.credentials';
 
 /** A member (`urn:li:person:...`) or organization (`urn:li:organization:...`) URN. */
 export const LINKEDIN_AUTHOR_URN = /^urn:li:(person|organization):[A-Za-z0-9_-]{1,64}$/;
 
-/**
- * LinkedIn: what the OAuth flow stores for a channel (never sent by users; LinkedIn connects through
- * `POST /api/channels/connect/linkedin`).
- */
-export class LinkedInCredentialsDto {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(4096)
-  accessToken!: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(4096)
-  refreshToken?: string | null;
-
-  /** ISO date the access token expires. */
-  @IsOptional()
-  @IsString()
-  expiresAt?: string | null;
-
-  /** Scopes the member granted, space-separated. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(1024)
-  scope?: string | null;
-
-  /** LinkedIn API host (https://api.linkedin.com, or a test server). */
-  @IsHttpUrl({ message: 'must be an http(s) URL' })
-  apiBaseUrl!: string;
-
+/** LinkedIn: what the OAuth flow stores for a channel (`POST /api/channels/connect/linkedin`). */
+export class LinkedInCredentialsDto extends OAuthCredentialsDto {
   /** Who the channel publishes as: the member's or the organization's URN, once connected. */
   @IsOptional()
   @IsString()
@@ -42,20 +13,18 @@ export class LinkedInCredentialsDto {
   authorUrn?: string;
 }
 
-export interface LinkedInCredentials {
-  accessToken: string;
-  apiBaseUrl: string;
+export interface LinkedInCredentials extends OAuthCredentials {
   /** Granted scopes; null when the token endpoint did not say. */
   scopes: string[] | null;
   authorUrn: string | null;
 }
 
 export function parseLinkedInCredentials(raw: unknown): LinkedInCredentials {
-  const obj = parseWithSchema(LinkedInCredentialsDto, raw, 'LinkedIn credentials');
+  const { fields, ...tokens } = parseOAuthCredentials(LinkedInCredentialsDto, raw, 'LinkedIn credentials');
+  const scope = optionalField(fields, 'scope');
   return {
-    accessToken: obj.accessToken as string,
-    apiBaseUrl: (obj.apiBaseUrl as string).replace(/\/+$/, ''),
-    scopes: typeof obj.scope === 'string' ? obj.scope.split(/[\s,]+/).filter(Boolean) : null,
-    authorUrn: typeof obj.authorUrn === 'string' ? obj.authorUrn : null,
+    ...tokens,
+    scopes: scope !== null ? scope.split(/[\s,]+/).filter(Boolean) : null,
+    authorUrn: optionalField(fields, 'authorUrn'),
   };
 }

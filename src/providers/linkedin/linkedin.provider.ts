@@ -1,10 +1,10 @@
-import type { ConfigType } from '@nestjs/config';
 import type { OutboundHttp } from '../../common/http/outbound-http';
-import { oauthConfig } from '../../config/oauth.config';
+import { setting } from '../../config/settings';
 import { commonDraftProblems } from '../draft-validation.util';
 import { openExactSize } from '../media-stream.util';
 import { copyLimits } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
+import { oauthAppSettings } from '../provider-settings';
 import { asArray, asNumber, asObject, asString } from '../provider-json.util';
 import {
   ContentRejectedError,
@@ -372,6 +372,17 @@ export class LinkedInProvider implements SocialProvider {
   }
 }
 
+/** Scopes asked of members by default: member and organization posting and analytics. */
+const LINKEDIN_SCOPES = [
+  'openid',
+  'profile',
+  'w_member_social',
+  'r_member_postAnalytics',
+  'w_organization_social',
+  'r_organization_social',
+  'rw_organization_admin',
+];
+
 /** The LinkedIn plugin: OAuth 2.0 authorization code, registered in provider.list.ts. */
 export const linkedinPlugin = defineProvider({
   id: 'linkedin',
@@ -379,23 +390,31 @@ export const linkedinPlugin = defineProvider({
   connectKind: 'oauth',
   credentials: LinkedInCredentialsDto,
   defaultLimits: LINKEDIN_LIMITS,
+  capabilities: { altText: true },
   oauth: {
     defaultHosts: { auth: 'https://www.linkedin.com', api: 'https://api.linkedin.com' },
     authorizeUrl: (hosts) => `${hosts.auth}/oauth/v2/authorization`,
     tokenUrl: (hosts) => `${hosts.auth}/oauth/v2/accessToken`,
     // LINKEDIN_SCOPES overrides these (apps without the Community Management API lack the last ones).
-    scopes: [
-      'openid',
-      'profile',
-      'w_member_social',
-      'r_member_postAnalytics',
-      'w_organization_social',
-      'r_organization_social',
-      'rw_organization_admin',
-    ],
+    scopes: LINKEDIN_SCOPES,
     clientAuthentication: 'body',
   },
-  inject: [oauthConfig.KEY],
-  create: ({ http, resolve }) =>
-    new LinkedInProvider(http, resolve<ConfigType<typeof oauthConfig>>(oauthConfig.KEY).linkedinApiVersion),
+  settings: {
+    ...oauthAppSettings('LINKEDIN', {
+      clientId:
+        'LinkedIn app (callback {PUBLIC_BASE_URL}/api/oauth/linkedin/callback); LinkedIn is listed disabled without both',
+      authBaseUrl: 'override of https://www.linkedin.com (consent page and token endpoint)',
+      apiBaseUrl: 'override of https://api.linkedin.com (REST API)',
+      scopes:
+        `scopes asked, space-separated; default: ${LINKEDIN_SCOPES.join(' ')}\n` +
+        "(an app without LinkedIn's Community Management API: openid profile w_member_social, members only)",
+    }),
+    apiVersion: setting.matches('LINKEDIN_API_VERSION', {
+      pattern: /^\d{6}$/,
+      message: 'must be a version in YYYYMM format',
+      default: '202610',
+      description: 'LinkedIn-Version header of REST calls (YYYYMM); LinkedIn retires a version after about a year',
+    }),
+  },
+  create: ({ http, settings }) => new LinkedInProvider(http, settings.apiVersion),
 });

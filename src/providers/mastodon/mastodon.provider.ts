@@ -236,5 +236,6 @@ export const mastodonPlugin = defineProvider({
   connectKind: 'credentials',
   credentials: MastodonCredentialsDto,
   defaultLimits: MASTODON_DEFAULT_LIMITS,
+  capabilities: { altText: true },
   create: ({ http }) => new MastodonProvider(http),
 });

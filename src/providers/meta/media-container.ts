@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { setting } from '../../config/settings';
 import { asString } from '../provider-json.util';
 import { ContentRejectedError, MediaRejectedError, TransientProviderError } from '../provider.errors';
 import type { PublishedRef, PublishInput, PublishResult } from '../social-provider.interface';
@@ -37,6 +38,23 @@ export interface ContainerSteps {
   /** Whether an ERROR is the media's fault (MEDIA_REJECTED) rather than the text's. */
   mediaError: boolean;
 }
+
+/** The settings of the wait for a container, shared by Threads and Instagram (declared by both plugins). */
+export const META_CONTAINER_SETTINGS = {
+  containerPollMs: setting.int('META_CONTAINER_POLL_MS', {
+    default: 1000,
+    min: 10,
+    max: 60_000,
+    description: "Threads and Instagram: first pause between reads of a media container's status (doubles up to 5 s)",
+  }),
+  containerWaitSeconds: setting.int('META_CONTAINER_WAIT_SECONDS', {
+    default: 30,
+    min: 1,
+    max: 600,
+    description:
+      'Threads and Instagram: longest wait for a container per attempt; the next attempt goes on with the same container',
+  }),
+};
 
 /** How long to wait for a container to be processed. */
 export interface ContainerTiming {

@@ -49,3 +49,32 @@ export function refreshLongLived(
     return { ...fresh, refreshToken: null };
   };
 }
+
+/**
+ * The OAuth spec of Threads and Instagram: consent at `{auth}/oauth/authorize`, the code exchanged at
+ * `{token or api}/oauth/access_token` with the client in the form, comma-separated scopes, the
+ * short-lived token swapped at once for a long-lived one (`<prefix>_exchange_token`) and renewed by
+ * itself (`<prefix>_refresh_token`) when 30 days are left; a throttled token call is retried.
+ */
+export function longLivedTokenOAuth(spec: {
+  defaultHosts: OAuthHosts;
+  scopes: readonly string[];
+  /** Grant type prefix: `th` (Threads), `ig` (Instagram). */
+  grantPrefix: string;
+}): OAuthSpec {
+  return {
+    defaultHosts: spec.defaultHosts,
+    authorizeUrl: (hosts) => `${hosts.auth}/oauth/authorize`,
+    tokenUrl: (hosts) => `${hosts.token ?? hosts.api}/oauth/access_token`,
+    scopes: spec.scopes,
+    scopeSeparator: ',',
+    clientAuthentication: 'body',
+    afterCodeExchange: exchangeForLongLived(
+      (hosts) => `${hosts.api}/access_token`,
+      `${spec.grantPrefix}_exchange_token`,
+    ),
+    refresh: refreshLongLived((hosts) => `${hosts.api}/refresh_access_token`, `${spec.grantPrefix}_refresh_token`),
+    refreshWindowMs: META_REFRESH_WINDOW_MS,
+    transientTokenError: metaTransientTokenError,
+  };
+}

@@ -7,15 +7,14 @@ import {
   TransientProviderError,
 } from '../provider.errors';
 import type { PublishInput } from '../social-provider.interface';
-import type { SandboxMedia, SandboxPost } from './sandbox-post.entity';
-import type { SandboxTimeline } from './sandbox-timeline.store';
+import type { SandboxMedia, SandboxTimeline, SandboxTimelinePost } from './sandbox-timeline.port';
 import { SandboxProvider, sandboxMetrics } from './sandbox.provider';
 
 /** The timeline's contract in memory (the e2e spec runs the real table). */
 class MemoryTimeline implements SandboxTimeline {
-  readonly rows: SandboxPost[] = [];
+  readonly rows: SandboxTimelinePost[] = [];
 
-  attempt(accountId: string, idempotencyKey: string): Promise<SandboxPost> {
+  attempt(accountId: string, idempotencyKey: string): Promise<SandboxTimelinePost> {
     let row = this.rows.find((r) => r.accountId === accountId && r.idempotencyKey === idempotencyKey);
     if (!row) {
       row = {
@@ -35,13 +34,18 @@ class MemoryTimeline implements SandboxTimeline {
     return Promise.resolve({ ...row });
   }
 
-  publish(id: string, content: string, media: SandboxMedia[], inReplyTo: string | null = null): Promise<SandboxPost> {
+  publish(
+    id: string,
+    content: string,
+    media: SandboxMedia[],
+    inReplyTo: string | null = null,
+  ): Promise<SandboxTimelinePost> {
     const row = this.rows.find((r) => r.id === id)!;
     if (!row.publishedAt) Object.assign(row, { content, media, inReplyTo, publishedAt: new Date() });
     return Promise.resolve({ ...row });
   }
 
-  find(accountId: string, id: string): Promise<SandboxPost | null> {
+  find(accountId: string, id: string): Promise<SandboxTimelinePost | null> {
     return Promise.resolve(this.rows.find((r) => r.id === id && r.accountId === accountId && r.publishedAt) ?? null);
   }
 }

@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { ConfigType } from '@nestjs/config';
-import { providersConfig } from '../../config';
+import { setting } from '../../config/settings';
 import { commonDraftProblems } from '../draft-validation.util';
 import { countGraphemes } from '../grapheme.util';
 import { defineProvider } from '../provider-plugin';
@@ -23,11 +22,9 @@ import type {
   PublishedRef,
   SocialProvider,
 } from '../social-provider.interface';
-import type { SandboxMedia } from './sandbox-post.entity';
 import { SandboxCredentialsDto, parseSandboxCredentials, parseStoredSandboxAccount } from './sandbox.credentials';
 import { SANDBOX_DEFAULT_LIMITS, sandboxLimits } from './sandbox.limits';
-import { SandboxTimelineModule } from './sandbox-timeline.module';
-import { SandboxTimeline, SandboxTimelineStore } from './sandbox-timeline.store';
+import { SandboxMedia, SandboxTimeline } from './sandbox-timeline.port';
 
 /** Content switches that make the sandbox fail on purpose (docs/guide.md section 11). */
 export const SANDBOX_SWITCHES = {
@@ -175,7 +172,8 @@ export class SandboxProvider implements SocialProvider {
 
 /**
  * The sandbox as a plugin. Unlike networks reached over HTTP, its "API" is a table of our database:
- * the plugin imports the module owning it and injects the store and the SANDBOX_PROVIDER switch.
+ * the plugin injects its own `SandboxTimeline` port (bound by the sandbox feature that owns the
+ * table, src/sandbox/) and declares the SANDBOX_PROVIDER switch.
  */
 export const sandboxPlugin = defineProvider({
   id: 'sandbox',
@@ -183,10 +181,15 @@ export const sandboxPlugin = defineProvider({
   connectKind: 'credentials',
   credentials: SandboxCredentialsDto,
   defaultLimits: SANDBOX_DEFAULT_LIMITS,
-  imports: [SandboxTimelineModule],
-  inject: [SandboxTimelineStore, providersConfig.KEY],
-  create: ({ resolve }) =>
-    new SandboxProvider(resolve(SandboxTimelineStore), {
-      enabled: resolve<ConfigType<typeof providersConfig>>(providersConfig.KEY).sandboxEnabled,
+  // The timeline keeps the bytes the network received, not their alt text.
+  capabilities: { altText: false },
+  settings: {
+    enabled: setting.bool('SANDBOX_PROVIDER', {
+      default: true,
+      description:
+        'the built-in sandbox network (docs/guide.md section 11); false refuses new sandbox channels and posts',
     }),
+  },
+  inject: [SandboxTimeline],
+  create: ({ resolve, settings }) => new SandboxProvider(resolve(SandboxTimeline), { enabled: settings.enabled }),
 });

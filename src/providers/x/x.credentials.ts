@@ -1,48 +1,19 @@
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsHttpUrl } from '../../common/validators';
-import { parseWithSchema } from '../credentials-schema';
+import { IsOptional, IsString } from 'class-validator';
+import { OAuthCredentials, OAuthCredentialsDto, optionalField, parseOAuthCredentials } from '../oauth.credentials';
 
-/**
- * X: what the OAuth flow stores for a channel (never sent by users; X connects through
- * `POST /api/channels/connect/x`).
- */
-export class XCredentialsDto {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(4096)
-  accessToken!: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(4096)
-  refreshToken?: string | null;
-
-  /** ISO date the access token expires. */
-  @IsOptional()
-  @IsString()
-  expiresAt?: string | null;
-
-  /** X API host (https://api.x.com, or a test server). */
-  @IsHttpUrl({ message: 'must be an http(s) URL' })
-  apiBaseUrl!: string;
-
+/** X: what the OAuth flow stores for a channel (`POST /api/channels/connect/x`). */
+export class XCredentialsDto extends OAuthCredentialsDto {
   /** The account's numeric user id, once connected. */
   @IsOptional()
   @IsString()
   userId?: string;
 }
 
-export interface XCredentials {
-  accessToken: string;
-  apiBaseUrl: string;
+export interface XCredentials extends OAuthCredentials {
   userId: string | null;
 }
 
 export function parseXCredentials(raw: unknown): XCredentials {
-  const obj = parseWithSchema(XCredentialsDto, raw, 'X credentials');
-  return {
-    accessToken: obj.accessToken as string,
-    apiBaseUrl: (obj.apiBaseUrl as string).replace(/\/+$/, ''),
-    userId: typeof obj.userId === 'string' ? obj.userId : null,
-  };
+  const { fields, ...tokens } = parseOAuthCredentials(XCredentialsDto, raw, 'X credentials');
+  return { ...tokens, userId: optionalField(fields, 'userId') };
 }

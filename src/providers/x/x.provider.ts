@@ -3,6 +3,7 @@ import type { OutboundHttp } from '../../common/http/outbound-http';
 import { commonDraftProblems } from '../draft-validation.util';
 import { MediaSizeMismatchError, exactSizeChunks } from '../media-stream.util';
 import { defineProvider } from '../provider-plugin';
+import { oauthAppSettings } from '../provider-settings';
 import { mapHttpFailure } from '../provider-http.util';
 import { asNumber, asObject, asString } from '../provider-json.util';
 import { InvalidCredentialsError, MediaRejectedError, ProviderError, TransientProviderError } from '../provider.errors';
@@ -267,6 +268,7 @@ export const xPlugin = defineProvider({
   connectKind: 'oauth',
   credentials: XCredentialsDto,
   defaultLimits: X_LIMITS,
+  capabilities: { altText: true },
   oauth: {
     defaultHosts: { auth: 'https://x.com', api: 'https://api.x.com' },
     authorizeUrl: (hosts) => `${hosts.auth}/i/oauth2/authorize`,
@@ -274,5 +276,10 @@ export const xPlugin = defineProvider({
     scopes: ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'],
     clientAuthentication: 'basic',
   },
+  settings: oauthAppSettings('X', {
+    clientId: 'X developer app, OAuth 2.0 (confidential client); X is listed disabled without both',
+    authBaseUrl: 'override of https://x.com (consent page), e.g. a test server',
+    apiBaseUrl: 'override of https://api.x.com (API and token endpoint)',
+  }),
   create: ({ http }) => new XProvider(http),
 });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ChannelsService } from '../../channels/channels.service';
-import { AppError } from '../../common/errors';
-import { Page } from '../../common/pagination/pagination';
+import { ChannelsService } from '../channels/channels.service';
+import { AppError } from '../common/errors';
+import { Page } from '../common/pagination/pagination';
 import { SandboxPost } from './sandbox-post.entity';
 import { SandboxTimelineStore } from './sandbox-timeline.store';
 

@@ -1,23 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { Page, paginate } from '../../common/pagination/pagination';
-import { SandboxMedia, SandboxPost } from './sandbox-post.entity';
+import { Page, paginate } from '../common/pagination/pagination';
+import type { SandboxMedia, SandboxTimeline } from '../providers/sandbox/sandbox-timeline.port';
+import { SandboxPost } from './sandbox-post.entity';
 
-/** What the sandbox adapter needs from its storage: the network's side of publishing and reading. */
-export interface SandboxTimeline {
-  /** Counts one attempt of a publication, creating its row on the first; returns the row after counting. */
-  attempt(accountId: string, idempotencyKey: string): Promise<SandboxPost>;
-  /**
-   * Puts the attempted post on the timeline (as a reply to `inReplyTo` when given); a post already
-   * there is returned unchanged.
-   */
-  publish(id: string, content: string, media: SandboxMedia[], inReplyTo?: string | null): Promise<SandboxPost>;
-  /** A published post of the account, or null. */
-  find(accountId: string, id: string): Promise<SandboxPost | null>;
-}
-
-/** The `sandbox_posts` table: the sandbox network's timelines. */
+/** The `sandbox_posts` table: the sandbox network's timelines (the sandbox provider's SandboxTimeline port). */
 @Injectable()
 export class SandboxTimelineStore implements SandboxTimeline {
   constructor(@InjectRepository(SandboxPost) private readonly posts: Repository<SandboxPost>) {}

@@ -1,13 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-
-/** One attachment as the sandbox network received it. */
-export interface SandboxMedia {
-  id: string;
-  mimeType: string;
-  size: number;
-  /** Hex SHA-256 of the bytes the network read. */
-  sha256: string;
-}
+import type { SandboxMedia, SandboxTimelinePost } from '../providers/sandbox/sandbox-timeline.port';
 
 /**
  * A post on a sandbox account's timeline (the sandbox network's own storage, owned by the
@@ -17,7 +9,7 @@ export interface SandboxMedia {
 @Entity('sandbox_posts')
 @Index('UQ_sandbox_posts_account_key', ['accountId', 'idempotencyKey'], { unique: true })
 @Index('IDX_sandbox_posts_timeline', ['accountId', 'publishedAt', 'id'])
-export class SandboxPost {
+export class SandboxPost implements SandboxTimelinePost {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
 

@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../../common/decorators/api-errors.decorator';
-import { WorkspaceId } from '../../auth/workspace.decorator';
-import { IdParamDto } from '../../common/id-param.dto';
-import { ApiPageResponse, Page, PageQueryDto } from '../../common/pagination/pagination';
+import { ApiErrors } from '../common/decorators/api-errors.decorator';
+import { WorkspaceId } from '../auth/workspace.decorator';
+import { IdParamDto } from '../common/id-param.dto';
+import { ApiPageResponse, Page, PageQueryDto } from '../common/pagination/pagination';
 import { SandboxPostDto } from './dto/sandbox-post.dto';
 import { SandboxService } from './sandbox.service';
 
