@@ -13,6 +13,8 @@ const FEATURES =
  */
 const PUBLIC_ROLES =
   '\\.(module|service|store|port|entity|dto|queue|errors|interface|registry|list|guard|decorator|format)\\.ts$';
+/** The interface features extend with their event payloads (declaration merging, docs/adr/0030). */
+const EVENT_PAYLOADS = '^src/events/event-payloads\\.ts$';
 /** Files that may read another feature's entity file for its vocabularies (status lists, event types) at run time. */
 const VOCABULARY_READERS = ['\\.(entity|dto|controller)\\.ts$', '/views/'];
 
@@ -51,7 +53,7 @@ module.exports = {
       comment: `Another feature is reached only through what its module exports (files named ${PUBLIC_ROLES}).`,
       severity: 'error',
       from: { path: `^src/${FEATURES}/` },
-      to: { path: `^src/${FEATURES}/`, pathNot: ['^src/$1/', PUBLIC_ROLES] },
+      to: { path: `^src/${FEATURES}/`, pathNot: ['^src/$1/', PUBLIC_ROLES, EVENT_PAYLOADS] },
     },
     {
       name: 'entities-are-queried-by-their-owner',

@@ -2,15 +2,18 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AnalyticsWorkerModule } from './analytics/analytics-worker.module';
 import { AnalyticsModule } from './analytics/analytics.module';
+import { ANALYTICS_EVENT_SCHEMAS } from './analytics/analytics.events';
 import { AppRole, runsWorkers } from './app-role';
 import { AuthModule } from './auth/auth.module';
 import { ChannelsModule } from './channels/channels.module';
+import { CHANNEL_EVENT_SCHEMAS } from './channels/channel.events';
 import { ConsoleModule } from './console/console.module';
 import { CryptoModule } from './common/crypto/crypto.module';
 import { AllExceptionsFilter } from './common/errors';
 import { createValidationPipe } from './common/validation.pipe';
 import { configModule } from './config';
 import { DatabaseModule } from './database/database.module';
+import type { EventSchemas } from './events/event-payloads';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { HealthWorkerModule } from './health/health-worker.module';
@@ -18,6 +21,7 @@ import { IdempotencyWorkerModule } from './idempotency/idempotency-worker.module
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { MediaWorkerModule } from './media/media-worker.module';
 import { MediaModule } from './media/media.module';
+import { MEDIA_EVENT_SCHEMAS } from './media/media.events';
 import { MetricsModule } from './metrics/metrics.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { OAuthWorkerModule } from './oauth/oauth-worker.module';
@@ -30,16 +34,25 @@ import { RetentionModule } from './retention/retention.module';
 import { SchedulingModule } from './scheduling/scheduling.module';
 import { UsersModule } from './users/users.module';
 import { PostsModule } from './posts/posts.module';
+import { POST_EVENT_SCHEMAS } from './posts/post.events';
 import { PostsWorkerModule } from './posts/posts-worker.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WebhooksWorkerModule } from './webhooks/webhooks-worker.module';
 
+/** The schema of each event's data, from the features that emit them (each declares its payloads). */
+const EVENT_SCHEMAS: EventSchemas = {
+  ...POST_EVENT_SCHEMAS,
+  ...CHANNEL_EVENT_SCHEMAS,
+  ...ANALYTICS_EVENT_SCHEMAS,
+  ...MEDIA_EVENT_SCHEMAS,
+};
+
 /** Controllers, services and queue registrations: loaded by every role. */
-const FEATURE_MODULES: Array<Type<unknown>> = [
+const FEATURE_MODULES: Array<Type<unknown> | DynamicModule> = [
   HealthModule,
   IdempotencyModule,
   ProvidersModule,
-  EventsModule,
+  EventsModule.forRoot(EVENT_SCHEMAS),
   ChannelsModule,
   OAuthModule,
   MediaModule,

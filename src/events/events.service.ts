@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { Page, paginate } from '../common/pagination/pagination';
-import { EventRecord, EventType } from './event.entity';
-import type { EventEnvelope, NewEvent } from './event-payloads';
+import { EventRecord } from './event.entity';
+import type { EventEnvelope, EventType, NewEvent } from './event-payloads';
 import { deleteInBatches } from '../database/batched-delete';
 import { runPrepared } from '../database/direct-query';
 
@@ -26,13 +26,7 @@ export class EventsService {
        SELECT e.id, e.created_at, pg_notify($4, e.id::text) FROM e`,
       [event.workspaceId, event.type, JSON.stringify(event.data), EVENTS_NOTIFY_CHANNEL],
     );
-    return {
-      id: row.id,
-      type: event.type,
-      timestamp: row.created_at.toISOString(),
-      workspaceId: event.workspaceId,
-      data: event.data,
-    } as EventEnvelope<T>;
+    return { id: row.id, timestamp: row.created_at.toISOString(), ...event };
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { MicroBatcher } from '../common/batching/micro-batcher';
-import { EventOutboxStore } from '../events/event-outbox.store';
+import { EventBody, EventOutboxStore } from '../events/event-outbox.store';
 import { WebhookDeliveryStatus } from './webhook-delivery.entity';
 import { WebhookDisabledReason } from './webhook.entity';
 
@@ -24,7 +24,7 @@ export interface ClaimedDelivery {
   /** The sealed previous secret while its overlap window lasts, else null. */
   previousSecret: string | null;
   failingSince: Date | null;
-  eventData: Record<string, unknown> | null;
+  eventData: EventBody['data'] | null;
   eventCreatedAt: Date | null;
 }
 

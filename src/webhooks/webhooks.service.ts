@@ -8,7 +8,7 @@ import { AppError } from '../common/errors';
 import { SsrfBlockedError, assertPublicUrl } from '../common/http/ssrf';
 import { Page, paginate } from '../common/pagination/pagination';
 import { appConfig } from '../config';
-import { EventType } from '../events/event.entity';
+import type { EventType } from '../events/event-payloads';
 import { WebhookTestEventDto } from './dto/webhook-test.dto';
 import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity';
 import { WebhookDelivery } from './webhook-delivery.entity';
