@@ -1,4 +1,4 @@
-import { DynamicModule, Module, Type } from '@nestjs/common';
+import { DynamicModule, Global, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AnalyticsWorkerModule } from './analytics/analytics-worker.module';
 import { AnalyticsModule } from './analytics/analytics.module';
@@ -17,10 +17,13 @@ import type { EventSchemas } from './events/event-payloads';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { HealthWorkerModule } from './health/health-worker.module';
+import { STORAGE_PING } from './health/storage-ping.port';
 import { IdempotencyWorkerModule } from './idempotency/idempotency-worker.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { MediaWorkerModule } from './media/media-worker.module';
 import { MediaModule } from './media/media.module';
+import { MEDIA_USAGE } from './media/media-usage.port';
+import { MEDIA_STORAGE } from './media/storage/media-storage.interface';
 import { MEDIA_EVENT_SCHEMAS } from './media/media.events';
 import { MetricsModule } from './metrics/metrics.module';
 import { OAuthModule } from './oauth/oauth.module';
@@ -34,6 +37,8 @@ import { RetentionModule } from './retention/retention.module';
 import { SchedulingModule } from './scheduling/scheduling.module';
 import { UsersModule } from './users/users.module';
 import { PostsModule } from './posts/posts.module';
+import { PostMediaUsageModule } from './posts/post-media-usage.module';
+import { PostMediaUsageStore } from './posts/post-media-usage.store';
 import { POST_EVENT_SCHEMAS } from './posts/post.events';
 import { PostsWorkerModule } from './posts/posts-worker.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -46,6 +51,23 @@ const EVENT_SCHEMAS: EventSchemas = {
   ...ANALYTICS_EVENT_SCHEMAS,
   ...MEDIA_EVENT_SCHEMAS,
 };
+
+/**
+ * Answers one feature needs from another, bound here so that neither folder imports the other
+ * (docs/adr/0030): the feature that asks owns the interface, the one that answers implements it.
+ */
+@Global()
+@Module({
+  imports: [MediaModule, PostMediaUsageModule],
+  providers: [
+    // DELETE /media/{id}: media asks whether a scheduled or publishing post uses the item (posts' tables).
+    { provide: MEDIA_USAGE, useExisting: PostMediaUsageStore },
+    // GET /health/ready: health pings media's storage driver.
+    { provide: STORAGE_PING, useExisting: MEDIA_STORAGE },
+  ],
+  exports: [MEDIA_USAGE, STORAGE_PING],
+})
+class PortBindingsModule {}
 
 /** Controllers, services and queue registrations: loaded by every role. */
 const FEATURE_MODULES: Array<Type<unknown> | DynamicModule> = [
@@ -95,6 +117,7 @@ export class AppModule {
         CryptoModule,
         AuthModule,
         RateLimitModule,
+        PortBindingsModule,
         ...FEATURE_MODULES,
         ...(runsWorkers(role) ? WORKER_MODULES : []),
       ],

@@ -5,7 +5,6 @@ import { DataSource } from 'typeorm';
 import { OutboundHttp } from '../common/http/outbound-http';
 import { appConfig } from '../config';
 import { mediaConfig } from '../config/media.config';
-import { PostMediaUsageModule } from '../posts/post-media-usage.module';
 import { ImageSlots } from './image-slots';
 import { MediaContentService } from './media-content.service';
 import { MediaItem } from './media-item.entity';
@@ -35,13 +34,13 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
 
 /**
  * Chunked media uploads, storage and reads, signed public URLs and converted copies (variants).
- * Exports MediaService (posts attach and publish media).
+ * Exports MediaService (posts attach and publish media). Needs MEDIA_USAGE (posts' answer to "is this
+ * item in use?"), bound by the composition root (app.module.ts).
  */
 @Module({
   imports: [
     IdempotencyModule,
     TypeOrmModule.forFeature([MediaItem, MediaVariant]),
-    PostMediaUsageModule,
     MediaQueue.registration(),
   ],
   controllers: [MediaController],
