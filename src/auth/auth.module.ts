@@ -8,11 +8,10 @@ import { ApiKeysService } from './api-keys.service';
 import { AuthService } from './auth.service';
 import { BootstrapKeyService } from './bootstrap-key.service';
 import { Workspace } from './workspace.entity';
-import { IdempotencyModule } from '../idempotency/idempotency.module';
 
 /** Workspaces and API keys. Its ApiKeyGuard runs inside the one global guard (rate-limit/request.guard.ts). */
 @Module({
-  imports: [IdempotencyModule, TypeOrmModule.forFeature([ApiKey, Workspace])],
+  imports: [TypeOrmModule.forFeature([ApiKey, Workspace])],
   controllers: [ApiKeysController],
   providers: [ApiKeyCache, AuthService, ApiKeysService, BootstrapKeyService, ApiKeyGuard],
   exports: [AuthService, ApiKeysService, ApiKeyGuard],

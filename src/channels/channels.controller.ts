@@ -16,7 +16,7 @@ import { ChannelsService } from './channels.service';
 import { ChannelDto } from './dto/channel.dto';
 import { CONNECT_CHANNEL_EXAMPLES, ConnectChannelDto } from './dto/connect-channel.dto';
 import { ListChannelsQueryDto } from './dto/list-channels.query.dto';
-import { Idempotent } from '../idempotency/idempotent.decorator';
+import { Idempotent } from '../common/decorators/idempotent.decorator';
 
 @ApiTags('Channels')
 @Controller('channels')

@@ -3,11 +3,11 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppError } from '../common/errors';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../common/http/idempotency-key';
 import { runInRequestTransaction } from '../database/request-transaction';
 
 /** How long a key and its stored response are kept. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** A sealed body (`v1.<base64url>`); plain JSON never starts with a letter followed by digits and a dot. */
 const SEALED = /^v\d+\./;
 

@@ -32,7 +32,7 @@ import { UpdateMediaDto } from './dto/update-media.dto';
 import { MediaUrlImportService } from './media-url-import.service';
 import { MediaContentService } from './media-content.service';
 import { MediaService } from './media.service';
-import { Idempotent } from '../idempotency/idempotent.decorator';
+import { Idempotent } from '../common/decorators/idempotent.decorator';
 
 /** Status and message of a failure raised by the multipart parser (@fastify/multipart or busboy). */
 function multipartFailure(err: unknown): AppError {

@@ -18,7 +18,6 @@ import { LocalDiskStorage } from './storage/local-disk.storage';
 import { MediaMultipartStore } from './storage/media-multipart.store';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage.interface';
 import { S3Storage, createS3Client } from './storage/s3.storage';
-import { IdempotencyModule } from '../idempotency/idempotency.module';
 
 /** Builds the storage driver named by MEDIA_STORAGE. */
 function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: DataSource): MediaStorage {
@@ -38,11 +37,7 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
  * item in use?"), bound by the composition root (app.module.ts).
  */
 @Module({
-  imports: [
-    IdempotencyModule,
-    TypeOrmModule.forFeature([MediaItem, MediaVariant]),
-    MediaQueue.registration(),
-  ],
+  imports: [TypeOrmModule.forFeature([MediaItem, MediaVariant]), MediaQueue.registration()],
   controllers: [MediaController],
   providers: [
     MediaService,

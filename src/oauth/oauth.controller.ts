@@ -21,7 +21,7 @@ import { OAuthProviderParamDto } from './dto/oauth-provider-param.dto';
 import { StartOAuthDto } from './dto/start-oauth.dto';
 import { OAuthCallbackError, OAuthService } from './oauth.service';
 import { renderConnectionPage, renderOAuthPage } from './oauth-page';
-import { Idempotent } from '../idempotency/idempotent.decorator';
+import { Idempotent } from '../common/decorators/idempotent.decorator';
 
 /**
  * The OAuth connection of a channel: `POST /api/channels/connect/{provider}` starts it (API key),

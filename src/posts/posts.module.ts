@@ -15,11 +15,9 @@ import { PostsController } from './posts.controller';
 import { PostsService } from './posts.service';
 import { PublishQueue } from './publish.queue';
 import { PublishedTargetsStore } from './published-targets.store';
-import { IdempotencyModule } from '../idempotency/idempotency.module';
 
 @Module({
   imports: [
-    IdempotencyModule,
     TypeOrmModule.forFeature([Post, PostTarget, PostTargetPart, PostTargetCheckpoint]),
     PublishQueue.registration(),
     ChannelsModule,

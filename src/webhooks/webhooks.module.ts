@@ -7,15 +7,10 @@ import { Webhook } from './webhook.entity';
 import { WebhooksController } from './webhooks.controller';
 import { WebhookRedeliveryService } from './webhook-redelivery.service';
 import { WebhooksService } from './webhooks.service';
-import { IdempotencyModule } from '../idempotency/idempotency.module';
 
 /** Subscriptions over HTTP and the delivery queue's registration (every role). */
 @Module({
-  imports: [
-    IdempotencyModule,
-    TypeOrmModule.forFeature([Webhook, WebhookDelivery, WebhookDeliveryAttempt]),
-    WebhookQueue.registration(),
-  ],
+  imports: [TypeOrmModule.forFeature([Webhook, WebhookDelivery, WebhookDeliveryAttempt]), WebhookQueue.registration()],
   controllers: [WebhooksController],
   providers: [WebhooksService, WebhookQueue, WebhookRedeliveryService],
   exports: [WebhooksService, WebhookQueue, TypeOrmModule],
