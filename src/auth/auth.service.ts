@@ -5,7 +5,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { Repository } from 'typeorm';
 import { AppError } from '../common/errors';
-import { AuthContext } from './workspace.decorator';
+import type { AuthContext } from './auth-context';
 import { appConfig, rateLimitConfig } from '../config';
 import { REDIS } from '../redis/redis.module';
 import { ApiKeyCache } from './api-key.cache';
