@@ -1,10 +1,11 @@
 import { DynamicModule, Global, Module, Type } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AnalyticsWorkerModule } from './analytics/analytics-worker.module';
 import { AnalyticsModule } from './analytics/analytics.module';
 import { ANALYTICS_EVENT_SCHEMAS } from './analytics/analytics.events';
 import { AppRole, runsWorkers } from './app-role';
 import { AuthModule } from './auth/auth.module';
+import { RequestGuard } from './auth/request.guard';
 import { ChannelsModule } from './channels/channels.module';
 import { CHANNEL_EVENT_SCHEMAS } from './channels/channel.events';
 import { ConsoleModule } from './console/console.module';
@@ -100,7 +101,7 @@ const WORKER_MODULES: Array<Type<unknown>> = [
 
 /**
  * Wires the modules. `role` decides whether worker modules load (worker/all); main.ts serves HTTP
- * for api/all only. The global guard (auth, then rate limit) is RateLimitModule's RequestGuard.
+ * for api/all only. The one global guard is auth's RequestGuard: the API key, then its rate limit.
  */
 @Module({})
 export class AppModule {
@@ -122,6 +123,7 @@ export class AppModule {
         ...(runsWorkers(role) ? WORKER_MODULES : []),
       ],
       providers: [
+        { provide: APP_GUARD, useClass: RequestGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],

@@ -9,7 +9,10 @@ import { AuthService } from './auth.service';
 import { BootstrapKeyService } from './bootstrap-key.service';
 import { Workspace } from './workspace.entity';
 
-/** Workspaces and API keys. Its ApiKeyGuard runs inside the one global guard (rate-limit/request.guard.ts). */
+/**
+ * Workspaces and API keys. Its RequestGuard (the API key, then its rate limit) is the one global guard,
+ * registered by the composition root (app.module.ts).
+ */
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKey, Workspace])],
   controllers: [ApiKeysController],
