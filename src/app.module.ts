@@ -8,6 +8,7 @@ import { AuthModule } from './auth/auth.module';
 import { RequestGuard } from './auth/request.guard';
 import { ChannelsModule } from './channels/channels.module';
 import { CHANNEL_EVENT_SCHEMAS } from './channels/channel.events';
+import { CHANNEL_OAUTH } from './channels/channel-oauth.port';
 import { ConsoleModule } from './console/console.module';
 import { CryptoModule } from './common/crypto/crypto.module';
 import { AllExceptionsFilter } from './common/errors';
@@ -28,6 +29,7 @@ import { MEDIA_STORAGE } from './media/storage/media-storage.interface';
 import { MEDIA_EVENT_SCHEMAS } from './media/media.events';
 import { MetricsModule } from './metrics/metrics.module';
 import { OAuthModule } from './oauth/oauth.module';
+import { OAuthService } from './oauth/oauth.service';
 import { OAuthWorkerModule } from './oauth/oauth-worker.module';
 import { ProvidersModule } from './providers/providers.module';
 import { SandboxModule } from './providers/sandbox/sandbox.module';
@@ -59,14 +61,16 @@ const EVENT_SCHEMAS: EventSchemas = {
  */
 @Global()
 @Module({
-  imports: [MediaModule, PostMediaUsageModule],
+  imports: [MediaModule, PostMediaUsageModule, OAuthModule],
   providers: [
     // DELETE /media/{id}: media asks whether a scheduled or publishing post uses the item (posts' tables).
     { provide: MEDIA_USAGE, useExisting: PostMediaUsageStore },
     // GET /health/ready: health pings media's storage driver.
     { provide: STORAGE_PING, useExisting: MEDIA_STORAGE },
+    // POST /channels/connect/{provider}: channels starts an OAuth authorization (oauth creates channels).
+    { provide: CHANNEL_OAUTH, useExisting: OAuthService },
   ],
-  exports: [MEDIA_USAGE, STORAGE_PING],
+  exports: [MEDIA_USAGE, STORAGE_PING, CHANNEL_OAUTH],
 })
 class PortBindingsModule {}
 
