@@ -38,6 +38,8 @@ export function describeEventPayloads(schemas: EventSchemas): void {
   const unique = [...new Set(EVENT_TYPES.map((type) => schemas[type]))];
   ApiExtraModels(...unique)(EventDto);
   ApiProperty({
+    // What the compiler's design:type said of the union when this was a class decorator (absent here).
+    type: Object,
     oneOf: unique.map((schema) => ({ $ref: getSchemaPath(schema) })),
     description:
       'The post, channel (plus `reason`) or analytics object as the API returns it, by type: ' +
