@@ -37,7 +37,7 @@ import { QueueModule } from './queue/queue.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RedisModule } from './redis/redis.module';
 import { RetentionModule } from './retention/retention.module';
-import { SchedulingModule } from './scheduling/scheduling.module';
+import { PeriodicJobsModule } from './scheduling/periodic-jobs.module';
 import { UsersModule } from './users/users.module';
 import { PostsModule } from './posts/posts.module';
 import { PostMediaUsageModule } from './posts/post-media-usage.module';
@@ -117,7 +117,7 @@ export class AppModule {
         DatabaseModule,
         RedisModule,
         QueueModule,
-        SchedulingModule,
+        PeriodicJobsModule,
         MetricsModule,
         CryptoModule,
         AuthModule,

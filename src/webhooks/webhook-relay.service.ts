@@ -1,14 +1,12 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { databaseConfig } from '../config';
-import { webhooksConfig } from '../config/webhooks.config';
 import { pgConnectionOptions } from '../database/data-source-options';
 import { runSql } from '../database/direct-query';
 import { EventOutboxStore } from '../events/event-outbox.store';
 import { EVENTS_NOTIFY_CHANNEL } from '../events/events.service';
-import { Scheduler } from '../scheduling/scheduler.service';
 import { DueAttempt, WebhookQueue } from './webhook.queue';
 
 /** Events moved per transaction. */
@@ -20,9 +18,6 @@ const RECONCILE_GRACE_MS = 10_000;
 const ENQUEUE_TIMEOUT_MS = 5_000;
 const LISTEN_RECONNECT_MS = 1_000;
 
-/** Name of the periodic job (Scheduler): relay catch-up and reconciliation of lost delivery jobs. */
-export const SWEEP_JOB = 'webhooks.sweep';
-
 interface PendingRow {
   id: string;
   attempts: number;
@@ -33,12 +28,12 @@ interface PendingRow {
 /**
  * Moves committed outbox events to webhook delivery: one delivery row per matching enabled
  * subscription, one Bull job per delivery, then `dispatched_at`. Woken by NOTIFY on a dedicated
- * connection (low latency) and by the periodic job `webhooks.sweep` (catch-up); several workers can
- * relay at once (`FOR UPDATE SKIP LOCKED`). The same sweep re-enqueues pending deliveries whose job
- * went missing.
+ * connection (low latency) and by the periodic job `webhooks.sweep` (WebhookSweepJob: catch-up);
+ * several workers can relay at once (`FOR UPDATE SKIP LOCKED`). The same sweep re-enqueues pending
+ * deliveries whose job went missing.
  */
 @Injectable()
-export class WebhookRelay implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
+export class WebhookRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('WebhookRelay');
   private listener: Client | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
@@ -49,24 +44,10 @@ export class WebhookRelay implements OnModuleInit, OnApplicationBootstrap, OnMod
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly scheduler: Scheduler,
     private readonly queue: WebhookQueue,
     private readonly outbox: EventOutboxStore,
     @Inject(databaseConfig.KEY) private readonly db: ConfigType<typeof databaseConfig>,
-    @Inject(webhooksConfig.KEY) private readonly cfg: ConfigType<typeof webhooksConfig>,
   ) {}
-
-  onModuleInit(): void {
-    this.scheduler.every({
-      name: SWEEP_JOB,
-      everyMs: this.cfg.sweepIntervalMs,
-      run: async () => {
-        await this.trigger();
-        if (this.stopped) return;
-        await this.reconcile().catch((err: Error) => this.problem(`Reconciler failed: ${err.message}`));
-      },
-    });
-  }
 
   onApplicationBootstrap(): void {
     void this.listen();
@@ -79,6 +60,13 @@ export class WebhookRelay implements OnModuleInit, OnApplicationBootstrap, OnMod
     this.listener = undefined;
     await listener?.end().catch(() => undefined);
     await this.running;
+  }
+
+  /** The periodic catch-up (WebhookSweepJob): relays what is left, then re-enqueues lost delivery jobs. */
+  async sweep(): Promise<void> {
+    await this.trigger();
+    if (this.stopped) return;
+    await this.reconcile().catch((err: Error) => this.problem(`Reconciler failed: ${err.message}`));
   }
 
   /** Relays until no committed event is left; concurrent calls coalesce into one more pass. */

@@ -2,12 +2,12 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { DataSource } from 'typeorm';
 import { publishingConfig } from '../config';
-import { Scheduler } from '../scheduling/scheduler.service';
+import { PeriodicJobs } from '../scheduling/periodic-jobs.service';
 import { EnqueueableTarget, PublishQueue } from './publish.queue';
 
 const BATCH = 1000;
 
-/** Name of the periodic job (Scheduler) that reconciles the publish queue with Postgres. */
+/** Name of the periodic job (PeriodicJobs) that reconciles the publish queue with Postgres. */
 export const RECONCILE_JOB = 'posts.reconcile';
 
 /**
@@ -17,16 +17,16 @@ export const RECONCILE_JOB = 'posts.reconcile';
  * claim expired (their worker died mid-publish) go back to pending.
  */
 @Injectable()
-export class PublishReconciler implements OnModuleInit {
+export class PublishReconcileJob implements OnModuleInit {
   constructor(
     private readonly dataSource: DataSource,
     private readonly queue: PublishQueue,
-    private readonly scheduler: Scheduler,
+    private readonly periodicJobs: PeriodicJobs,
     @Inject(publishingConfig.KEY) private readonly cfg: ConfigType<typeof publishingConfig>,
   ) {}
 
   onModuleInit(): void {
-    this.scheduler.every({
+    this.periodicJobs.every({
       name: RECONCILE_JOB,
       everyMs: this.cfg.reconcileMs,
       run: () => this.reconcile(),

@@ -45,15 +45,15 @@ const DUE_FRACTION = 0.8;
  * the shared drain deadline; one still running then is released with its lock when the process exits.
  */
 @Injectable()
-export class Scheduler implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
-  private readonly logger = new Logger('Scheduler');
+export class PeriodicJobs implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
+  private readonly logger = new Logger('PeriodicJobs');
   private readonly jobs = new Map<string, Entry>();
   private readonly stopping = new AbortController();
   private started = false;
 
   constructor(
     private readonly dataSource: DataSource,
-    /** The process's drain budget; without one (a Scheduler made by hand) shutdown waits for runs to end. */
+    /** The process's drain budget; without one (an instance made by hand) shutdown waits for runs to end. */
     @Optional() private readonly shutdown?: ShutdownDeadline,
   ) {}
 

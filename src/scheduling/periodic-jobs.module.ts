@@ -1,0 +1,13 @@
+import { Global, Module } from '@nestjs/common';
+import { PeriodicJobs } from './periodic-jobs.service';
+
+/**
+ * The periodic-job runner (PeriodicJobs), shared by every feature; owns the `scheduled_jobs` table. Not to be
+ * confused with when posts are published (posts' scheduledAt and the publish queue).
+ */
+@Global()
+@Module({
+  providers: [PeriodicJobs],
+  exports: [PeriodicJobs],
+})
+export class PeriodicJobsModule {}
