@@ -22,7 +22,7 @@ import { PublishQueue } from './publish.queue';
 import { MicroBatcher } from '../common/batching/micro-batcher';
 import { withDeadlockRetry } from '../database/deadlock-retry';
 import { runSql } from '../database/direct-query';
-import { MetricsService } from '../metrics/metrics.service';
+import { OutcomeMetrics } from '../metrics/outcome-metrics.service';
 
 /**
  * What an attempt comes to. `credentials`: session tokens the network refreshed on the way (a thread
@@ -110,7 +110,7 @@ export class PublisherService {
     private readonly queue: PublishQueue,
     @Inject(POST_MEDIA) private readonly media: PostMediaPort,
     @Inject(publishingConfig.KEY) private readonly cfg: ConfigType<typeof publishingConfig>,
-    private readonly metrics: MetricsService,
+    private readonly outcomes: OutcomeMetrics,
     private readonly parts: PostTargetPartsStore,
     private readonly checkpoints: PostTargetCheckpointsStore,
   ) {
@@ -125,7 +125,7 @@ export class PublisherService {
     const outcome = await this.attempt(claimed, jobId);
     if (outcome === CLAIM_LOST) return;
     await this.settlements.push({ claimed, outcome });
-    this.metrics.recordPublish(claimed.channel.provider, outcome.kind);
+    this.outcomes.recordPublish(claimed.channel.provider, outcome.kind);
   }
 
   /**
