@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 import Redis from 'ioredis';
-import { DataSource } from 'typeorm';
+import { Transactions } from '../database/transactions';
 import { REDIS } from '../redis/redis.module';
 import { HealthDto, ReadinessDto } from './health.dto';
 import { STORAGE_PING, StoragePing } from './storage-ping.port';
@@ -19,7 +19,7 @@ export class HealthService implements OnModuleDestroy, BeforeApplicationShutdown
   private shuttingDown = false;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly database: Transactions,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(STORAGE_PING) private readonly storage: StoragePing,
   ) {}
@@ -63,7 +63,7 @@ export class HealthService implements OnModuleDestroy, BeforeApplicationShutdown
   }
 
   private databaseUp(): Promise<boolean> {
-    return within(this.dataSource.query('SELECT 1'));
+    return within(this.database.ping());
   }
 
   private redisUp(): Promise<boolean> {
