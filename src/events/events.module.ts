@@ -6,6 +6,7 @@ import type { EventSchemas } from './event-payloads';
 import { EventOutboxStore } from './event-outbox.store';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
+import { EventsStore } from './events.store';
 
 /**
  * Global: every feature records events through EventsService.record(em, ...); webhooks read the
@@ -21,7 +22,7 @@ export class EventsModule {
       global: true,
       imports: [TypeOrmModule.forFeature([EventRecord])],
       controllers: [EventsController],
-      providers: [EventsService, EventOutboxStore],
+      providers: [EventsService, EventsStore, EventOutboxStore],
       exports: [EventsService, EventOutboxStore],
     };
   }

@@ -6,7 +6,7 @@ import { databaseConfig } from '../config';
 import { pgConnectionOptions } from '../database/data-source-options';
 import { runSql } from '../database/direct-query';
 import { EventOutboxStore } from '../events/event-outbox.store';
-import { EVENTS_NOTIFY_CHANNEL } from '../events/events.service';
+import { EVENTS_NOTIFY_CHANNEL } from '../events/events.store';
 import { DueAttempt, WebhookQueue } from './webhook.queue';
 
 /** Events moved per transaction. */

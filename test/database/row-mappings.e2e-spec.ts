@@ -23,6 +23,7 @@ import {
   toOutboxEvent,
   toReplayedEvent,
 } from '../../src/events/event-outbox.store';
+import { EVENT_INSERT_COLUMNS } from '../../src/events/events.store';
 import { PostTarget } from '../../src/posts/post-target.entity';
 import {
   PUBLISHED_REF_COLUMNS,
@@ -127,6 +128,10 @@ describe('raw-row mappings match the entity metadata', () => {
     it('EVENT_BODY_COLUMNS and toEventBody', () => expectSubsetMapping(EventRecord, EVENT_BODY_COLUMNS, toEventBody));
     it('REPLAYED_EVENT_COLUMNS and toReplayedEvent', () =>
       expectSubsetMapping(EventRecord, REPLAYED_EVENT_COLUMNS, toReplayedEvent));
+  });
+
+  describe('events: EventsStore', () => {
+    it('EVENT_INSERT_COLUMNS are events columns', () => expectColumns(EventRecord, EVENT_INSERT_COLUMNS));
   });
 
   it('a renamed column fails the check', () => {
