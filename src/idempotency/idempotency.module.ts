@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { IdempotentRouteHandler } from '../common/decorators/idempotent.decorator';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { IdempotencyKeysStore } from './idempotency-keys.store';
 import { IdempotencyService } from './idempotency.service';
 import { IdempotentRoutesCheck } from './idempotent-routes.check';
 
@@ -15,6 +16,7 @@ import { IdempotentRoutesCheck } from './idempotent-routes.check';
   imports: [DiscoveryModule],
   providers: [
     IdempotencyService,
+    IdempotencyKeysStore,
     IdempotencyInterceptor,
     IdempotentRoutesCheck,
     { provide: IdempotentRouteHandler, useExisting: IdempotencyInterceptor },

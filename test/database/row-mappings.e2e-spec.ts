@@ -32,6 +32,14 @@ import {
   toPublishedTarget,
 } from '../../src/posts/published-targets.store';
 import { Post } from '../../src/posts/post.entity';
+import { IdempotencyRecord } from '../../src/idempotency/idempotency-record.entity';
+import {
+  ANSWER_INSERT_COLUMNS,
+  PLAIN_ANSWER_COLUMNS,
+  STORED_ANSWER_COLUMNS,
+  toPlainAnswer,
+  toStoredAnswer,
+} from '../../src/idempotency/idempotency-keys.store';
 import { TestEnvironment } from '../support/test-app';
 
 /**
@@ -132,6 +140,15 @@ describe('raw-row mappings match the entity metadata', () => {
 
   describe('events: EventsStore', () => {
     it('EVENT_INSERT_COLUMNS are events columns', () => expectColumns(EventRecord, EVENT_INSERT_COLUMNS));
+  });
+
+  describe('idempotency: IdempotencyKeysStore', () => {
+    it('STORED_ANSWER_COLUMNS and toStoredAnswer', () =>
+      expectSubsetMapping(IdempotencyRecord, STORED_ANSWER_COLUMNS, toStoredAnswer));
+    it('PLAIN_ANSWER_COLUMNS and toPlainAnswer', () =>
+      expectSubsetMapping(IdempotencyRecord, PLAIN_ANSWER_COLUMNS, toPlainAnswer));
+    it('ANSWER_INSERT_COLUMNS are idempotency_keys columns', () =>
+      expectColumns(IdempotencyRecord, ANSWER_INSERT_COLUMNS));
   });
 
   it('a renamed column fails the check', () => {
