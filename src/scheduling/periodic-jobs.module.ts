@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { PeriodicJobs } from './periodic-jobs.service';
+import { ScheduledJobsStore } from './scheduled-jobs.store';
 
 /**
  * The periodic-job runner (PeriodicJobs), shared by every feature; owns the `scheduled_jobs` table. Not to be
@@ -7,7 +8,7 @@ import { PeriodicJobs } from './periodic-jobs.service';
  */
 @Global()
 @Module({
-  providers: [PeriodicJobs],
+  providers: [PeriodicJobs, ScheduledJobsStore],
   exports: [PeriodicJobs],
 })
 export class PeriodicJobsModule {}

@@ -40,6 +40,8 @@ import {
   toPlainAnswer,
   toStoredAnswer,
 } from '../../src/idempotency/idempotency-keys.store';
+import { ScheduledJob } from '../../src/scheduling/scheduled-job.entity';
+import { JOB_END_COLUMNS, JOB_START_COLUMNS } from '../../src/scheduling/scheduled-jobs.store';
 import { TestEnvironment } from '../support/test-app';
 
 /**
@@ -149,6 +151,11 @@ describe('raw-row mappings match the entity metadata', () => {
       expectSubsetMapping(IdempotencyRecord, PLAIN_ANSWER_COLUMNS, toPlainAnswer));
     it('ANSWER_INSERT_COLUMNS are idempotency_keys columns', () =>
       expectColumns(IdempotencyRecord, ANSWER_INSERT_COLUMNS));
+  });
+
+  describe('scheduling: ScheduledJobsStore', () => {
+    it('JOB_START_COLUMNS are scheduled_jobs columns', () => expectColumns(ScheduledJob, JOB_START_COLUMNS));
+    it('JOB_END_COLUMNS are scheduled_jobs columns', () => expectColumns(ScheduledJob, JOB_END_COLUMNS));
   });
 
   it('a renamed column fails the check', () => {

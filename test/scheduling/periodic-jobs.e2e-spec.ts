@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { PeriodicJobs } from '../../src/scheduling/periodic-jobs.service';
+import { ScheduledJobsStore } from '../../src/scheduling/scheduled-jobs.store';
 import { TestEnvironment } from '../support/test-app';
 
 /** Two PeriodicJobs instances stand for two worker processes sharing one database. */
@@ -17,8 +18,8 @@ describe('PeriodicJobs (periodic jobs under a named Postgres lock)', () => {
     ds2 = await new DataSource(buildDataSourceOptions(env.databaseUrl, 4)).initialize();
   });
   beforeEach(() => {
-    a = new PeriodicJobs(ds1);
-    b = new PeriodicJobs(ds2);
+    a = new PeriodicJobs(new ScheduledJobsStore(ds1));
+    b = new PeriodicJobs(new ScheduledJobsStore(ds2));
   });
   afterEach(async () => {
     await a.beforeApplicationShutdown();
