@@ -5,9 +5,11 @@ import { ApiKey } from './api-key.entity';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysService } from './api-keys.service';
+import { ApiKeysStore } from './api-keys.store';
 import { AuthService } from './auth.service';
 import { BootstrapKeyService } from './bootstrap-key.service';
 import { Workspace } from './workspace.entity';
+import { WorkspacesStore } from './workspaces.store';
 
 /**
  * Workspaces and API keys. Its RequestGuard (the API key, then its rate limit) is the one global guard,
@@ -16,7 +18,15 @@ import { Workspace } from './workspace.entity';
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKey, Workspace])],
   controllers: [ApiKeysController],
-  providers: [ApiKeyCache, AuthService, ApiKeysService, BootstrapKeyService, ApiKeyGuard],
+  providers: [
+    ApiKeyCache,
+    ApiKeysStore,
+    WorkspacesStore,
+    AuthService,
+    ApiKeysService,
+    BootstrapKeyService,
+    ApiKeyGuard,
+  ],
   exports: [AuthService, ApiKeysService, ApiKeyGuard],
 })
 export class AuthModule {}

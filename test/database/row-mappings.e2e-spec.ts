@@ -42,6 +42,8 @@ import {
 } from '../../src/idempotency/idempotency-keys.store';
 import { ScheduledJob } from '../../src/scheduling/scheduled-job.entity';
 import { JOB_END_COLUMNS, JOB_START_COLUMNS } from '../../src/scheduling/scheduled-jobs.store';
+import { ApiKey } from '../../src/auth/api-key.entity';
+import { LISTED_KEY_COLUMNS, toListedKey } from '../../src/auth/api-keys.store';
 import { TestEnvironment } from '../support/test-app';
 
 /**
@@ -156,6 +158,10 @@ describe('raw-row mappings match the entity metadata', () => {
   describe('scheduling: ScheduledJobsStore', () => {
     it('JOB_START_COLUMNS are scheduled_jobs columns', () => expectColumns(ScheduledJob, JOB_START_COLUMNS));
     it('JOB_END_COLUMNS are scheduled_jobs columns', () => expectColumns(ScheduledJob, JOB_END_COLUMNS));
+  });
+
+  describe('auth: ApiKeysStore', () => {
+    it('LISTED_KEY_COLUMNS and toListedKey', () => expectSubsetMapping(ApiKey, LISTED_KEY_COLUMNS, toListedKey));
   });
 
   it('a renamed column fails the check', () => {
