@@ -3,11 +3,12 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Channel } from './channel.entity';
 import { ChannelsController } from './channels.controller';
 import { ChannelsService } from './channels.service';
+import { ChannelsStore } from './channels.store';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Channel])],
   controllers: [ChannelsController],
-  providers: [ChannelsService],
+  providers: [ChannelsService, ChannelsStore],
   exports: [ChannelsService],
 })
 export class ChannelsModule {}
