@@ -8,6 +8,7 @@ import { OAuthState } from './oauth-state.entity';
 import { OAuthTokenClient } from './oauth-token.client';
 import { OAuthController } from './oauth.controller';
 import { OAuthService } from './oauth.service';
+import { OAuthStore } from './oauth.store';
 
 /**
  * Authorization-code + PKCE connection of OAuth networks, the choice of targets when one
@@ -16,7 +17,7 @@ import { OAuthService } from './oauth.service';
 @Module({
   imports: [TypeOrmModule.forFeature([OAuthState, OAuthConnection]), ChannelsModule],
   controllers: [OAuthController],
-  providers: [OAuthService, OAuthAppsService, OAuthTokenClient, ChannelCredentialsService],
+  providers: [OAuthService, OAuthStore, OAuthAppsService, OAuthTokenClient, ChannelCredentialsService],
   exports: [OAuthService, OAuthAppsService, ChannelCredentialsService],
 })
 export class OAuthModule {}

@@ -44,6 +44,8 @@ import { ScheduledJob } from '../../src/scheduling/scheduled-job.entity';
 import { JOB_END_COLUMNS, JOB_START_COLUMNS } from '../../src/scheduling/scheduled-jobs.store';
 import { ApiKey } from '../../src/auth/api-key.entity';
 import { LISTED_KEY_COLUMNS, toListedKey } from '../../src/auth/api-keys.store';
+import { OAuthState } from '../../src/oauth/oauth-state.entity';
+import { CONSUMED_STATE_COLUMNS, toConsumedState } from '../../src/oauth/oauth.store';
 import { TestEnvironment } from '../support/test-app';
 
 /**
@@ -162,6 +164,11 @@ describe('raw-row mappings match the entity metadata', () => {
 
   describe('auth: ApiKeysStore', () => {
     it('LISTED_KEY_COLUMNS and toListedKey', () => expectSubsetMapping(ApiKey, LISTED_KEY_COLUMNS, toListedKey));
+  });
+
+  describe('oauth: OAuthStore', () => {
+    it('CONSUMED_STATE_COLUMNS and toConsumedState', () =>
+      expectSubsetMapping(OAuthState, CONSUMED_STATE_COLUMNS, toConsumedState));
   });
 
   it('a renamed column fails the check', () => {
