@@ -46,6 +46,16 @@ import { ApiKey } from '../../src/auth/api-key.entity';
 import { LISTED_KEY_COLUMNS, toListedKey } from '../../src/auth/api-keys.store';
 import { OAuthState } from '../../src/oauth/oauth-state.entity';
 import { CONSUMED_STATE_COLUMNS, toConsumedState } from '../../src/oauth/oauth.store';
+import { WebhookDelivery } from '../../src/webhooks/webhook-delivery.entity';
+import {
+  DELIVERY_INSERT_COLUMNS,
+  QUEUED_DELIVERY_COLUMNS,
+  RELAYED_DELIVERY_COLUMNS,
+  RESET_DELIVERY_COLUMNS,
+  toQueuedDelivery,
+  toRelayedDelivery,
+  toResetDelivery,
+} from '../../src/webhooks/webhook-delivery-log.store';
 import { TestEnvironment } from '../support/test-app';
 
 /**
@@ -169,6 +179,17 @@ describe('raw-row mappings match the entity metadata', () => {
   describe('oauth: OAuthStore', () => {
     it('CONSUMED_STATE_COLUMNS and toConsumedState', () =>
       expectSubsetMapping(OAuthState, CONSUMED_STATE_COLUMNS, toConsumedState));
+  });
+
+  describe('webhooks: WebhookDeliveryLogStore', () => {
+    it('DELIVERY_INSERT_COLUMNS are webhook_deliveries columns', () =>
+      expectColumns(WebhookDelivery, DELIVERY_INSERT_COLUMNS));
+    it('QUEUED_DELIVERY_COLUMNS and toQueuedDelivery', () =>
+      expectSubsetMapping(WebhookDelivery, QUEUED_DELIVERY_COLUMNS, toQueuedDelivery));
+    it('RESET_DELIVERY_COLUMNS and toResetDelivery', () =>
+      expectSubsetMapping(WebhookDelivery, RESET_DELIVERY_COLUMNS, toResetDelivery));
+    it('RELAYED_DELIVERY_COLUMNS and toRelayedDelivery', () =>
+      expectSubsetMapping(WebhookDelivery, RELAYED_DELIVERY_COLUMNS, toRelayedDelivery));
   });
 
   it('a renamed column fails the check', () => {
