@@ -13,8 +13,10 @@ import { PostTarget } from './post-target.entity';
 import { Post } from './post.entity';
 import { PostsController } from './posts.controller';
 import { PostsService } from './posts.service';
+import { PostsStore } from './posts.store';
 import { PublishQueue } from './publish.queue';
 import { PublishedTargetsStore } from './published-targets.store';
+import { PublishingStore } from './publishing.store';
 
 @Module({
   imports: [
@@ -27,6 +29,8 @@ import { PublishedTargetsStore } from './published-targets.store';
   controllers: [PostsController],
   providers: [
     PostsService,
+    PostsStore,
+    PublishingStore,
     PublishQueue,
     PublishedTargetsStore,
     PostTargetPartsStore,
@@ -35,6 +39,7 @@ import { PublishedTargetsStore } from './published-targets.store';
   ],
   exports: [
     PostsService,
+    PublishingStore,
     PublishQueue,
     PublishedTargetsStore,
     PostTargetPartsStore,

@@ -56,6 +56,7 @@ import {
   toRelayedDelivery,
   toResetDelivery,
 } from '../../src/webhooks/webhook-delivery-log.store';
+import { DUE_TARGET_COLUMNS, toDueTarget } from '../../src/posts/publishing.store';
 import { TestEnvironment } from '../support/test-app';
 
 /**
@@ -128,6 +129,9 @@ describe('raw-row mappings match the entity metadata', () => {
 
   it('channels: CHANNEL_COLUMNS and toChannel (ChannelsService.findByIds)', () =>
     expectMapping(Channel, CHANNEL_COLUMNS, toChannel));
+
+  it('post_targets: DUE_TARGET_COLUMNS and toDueTarget (PublishingStore, the reconciler)', () =>
+    expectSubsetMapping(PostTarget, DUE_TARGET_COLUMNS, toDueTarget));
 
   describe('posts: PublishedTargetsStore (read by analytics)', () => {
     it('PUBLISHED_TARGET_COLUMNS and toPublishedTarget', () =>
