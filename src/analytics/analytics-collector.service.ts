@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { ChannelsService } from '../channels/channels.service';
 import { analyticsConfig } from '../config/analytics.config';
 import { withDeadlockRetry } from '../database/deadlock-retry';
+import { Transactions } from '../database/transactions';
 import { PublishedTargetsStore } from '../posts/published-targets.store';
 import { AnalyticsEvents } from './analytics-events.service';
 import { planBatch, settledTargets } from './change-detection';
@@ -49,7 +50,7 @@ export class AnalyticsCollector {
   private readonly logger = new Logger('AnalyticsCollector');
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly discovery: TargetDiscovery,
     private readonly reader: FiguresReader,
     private readonly collectionChannels: CollectionChannels,
@@ -130,7 +131,7 @@ export class AnalyticsCollector {
   private async write(batch: PendingWrite, states: ChannelStates, stats: CollectionStats): Promise<void> {
     try {
       const counts = await withDeadlockRetry(() =>
-        this.dataSource.transaction((em) => this.writeInTransaction(em, batch, states)),
+        this.transactions.run((em) => this.writeInTransaction(em, batch, states)),
       );
       stats.targets += batch.targets.length;
       for (const o of batch.outcomes.values()) {
