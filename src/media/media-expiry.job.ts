@@ -2,7 +2,7 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { mediaConfig } from '../config/media.config';
 import { PeriodicJobs } from '../scheduling/periodic-jobs.service';
-import { MediaService } from './media.service';
+import { MediaUploadService } from './media-upload.service';
 
 /** Name of the periodic job (PeriodicJobs) that expires stale uploads. */
 export const EXPIRE_UPLOADS_JOB = 'media.expire-uploads';
@@ -12,7 +12,7 @@ export const EXPIRE_UPLOADS_JOB = 'media.expire-uploads';
 export class MediaExpiryJob implements OnModuleInit {
   constructor(
     private readonly periodicJobs: PeriodicJobs,
-    private readonly media: MediaService,
+    private readonly uploads: MediaUploadService,
     @Inject(mediaConfig.KEY) private readonly cfg: ConfigType<typeof mediaConfig>,
   ) {}
 
@@ -20,7 +20,7 @@ export class MediaExpiryJob implements OnModuleInit {
     this.periodicJobs.every({
       name: EXPIRE_UPLOADS_JOB,
       everyMs: this.cfg.expirySweepSeconds * 1000,
-      run: async () => ({ expired: await this.media.expireStaleUploads() }),
+      run: async () => ({ expired: await this.uploads.expireStaleUploads() }),
       describe: (r) => (r.expired > 0 ? r : undefined),
     });
   }

@@ -12,6 +12,10 @@ import { MediaVariant } from './media-variant.entity';
 import { MediaVariantsService } from './media-variants.service';
 import { MediaController } from './media.controller';
 import { MEDIA_DOWNLOADER, MediaUrlImportService } from './media-url-import.service';
+import { MediaFinalizeService } from './media-finalize.service';
+import { MediaItemsStore } from './media-items.store';
+import { MediaUploadService } from './media-upload.service';
+import { MediaVariantsStore } from './media-variants.store';
 import { MediaService } from './media.service';
 import { MediaQueue } from './media.queue';
 import { LocalDiskStorage } from './storage/local-disk.storage';
@@ -40,7 +44,11 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
   imports: [TypeOrmModule.forFeature([MediaItem, MediaVariant]), MediaQueue.registration()],
   controllers: [MediaController],
   providers: [
+    MediaItemsStore,
+    MediaVariantsStore,
     MediaService,
+    MediaUploadService,
+    MediaFinalizeService,
     MediaUrlImportService,
     MediaVariantsService,
     MediaContentService,
@@ -58,6 +66,6 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
         new OutboundHttp({ allowPrivate: app.outboundAllowPrivate, defaultTimeoutMs: media.urlTimeoutMs }),
     },
   ],
-  exports: [MediaService, MediaUrlImportService, MediaQueue, MEDIA_STORAGE],
+  exports: [MediaService, MediaUploadService, MediaUrlImportService, MediaQueue, MEDIA_STORAGE],
 })
 export class MediaModule {}

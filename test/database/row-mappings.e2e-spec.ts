@@ -57,6 +57,8 @@ import {
   toResetDelivery,
 } from '../../src/webhooks/webhook-delivery-log.store';
 import { DUE_TARGET_COLUMNS, toDueTarget } from '../../src/posts/publishing.store';
+import { MediaItem } from '../../src/media/media-item.entity';
+import { IMPORT_PLAN_COLUMNS, PENDING_IMPORT_COLUMNS, toPendingImport } from '../../src/media/media-items.store';
 import { TestEnvironment } from '../support/test-app';
 
 /**
@@ -194,6 +196,12 @@ describe('raw-row mappings match the entity metadata', () => {
       expectSubsetMapping(WebhookDelivery, RESET_DELIVERY_COLUMNS, toResetDelivery));
     it('RELAYED_DELIVERY_COLUMNS and toRelayedDelivery', () =>
       expectSubsetMapping(WebhookDelivery, RELAYED_DELIVERY_COLUMNS, toRelayedDelivery));
+  });
+
+  describe('media: MediaItemsStore', () => {
+    it('PENDING_IMPORT_COLUMNS and toPendingImport', () =>
+      expectSubsetMapping(MediaItem, PENDING_IMPORT_COLUMNS, toPendingImport));
+    it('IMPORT_PLAN_COLUMNS are media columns', () => expectColumns(MediaItem, IMPORT_PLAN_COLUMNS));
   });
 
   it('a renamed column fails the check', () => {
