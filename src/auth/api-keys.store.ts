@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, Repository } from 'typeorm';
-import { cursorTimeSql, decodeTimeCursor, encodeTimeCursor, Page } from '../common/pagination/pagination';
+import { decodeTimeCursor, encodeTimeCursor, Page } from '../common/pagination/pagination';
+import { cursorTimeSql } from '../database/keyset-pagination';
 import { runSql } from '../database/direct-query';
 import { ApiKey } from './api-key.entity';
 

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
-import { Page, paginate } from '../common/pagination/pagination';
+import { Page } from '../common/pagination/pagination';
+import { paginate } from '../database/keyset-pagination';
 import { runSql } from '../database/direct-query';
 import type { ProviderId } from '../providers/provider.list';
 import { Channel, ChannelStatus, DisconnectReason } from './channel.entity';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { Page, paginate } from '../common/pagination/pagination';
+import { Page } from '../common/pagination/pagination';
+import { paginate } from '../database/keyset-pagination';
 import { deleteInBatches } from '../database/batched-delete';
 import { runPrepared } from '../database/direct-query';
 import { EventRecord } from './event.entity';

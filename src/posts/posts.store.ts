@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { Page, paginate } from '../common/pagination/pagination';
+import { Page } from '../common/pagination/pagination';
+import { paginate } from '../database/keyset-pagination';
 import { ListPostsQueryDto } from './dto/list-posts.query.dto';
 import { PostTarget } from './post-target.entity';
 import { Post } from './post.entity';

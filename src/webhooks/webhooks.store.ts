@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { Page, paginate } from '../common/pagination/pagination';
+import { Page } from '../common/pagination/pagination';
+import { paginate } from '../database/keyset-pagination';
 import { Webhook } from './webhook.entity';
 
 /** What a subscription's settings write (create, replace). */
