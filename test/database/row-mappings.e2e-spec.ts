@@ -59,6 +59,11 @@ import {
 import { DUE_TARGET_COLUMNS, toDueTarget } from '../../src/posts/publishing.store';
 import { MediaItem } from '../../src/media/media-item.entity';
 import { IMPORT_PLAN_COLUMNS, PENDING_IMPORT_COLUMNS, toPendingImport } from '../../src/media/media-items.store';
+import { WebhookDeliveryAttempt } from '../../src/webhooks/webhook-delivery-attempt.entity';
+import { ATTEMPT_INSERT_COLUMNS, CLAIMED_DELIVERY_COLUMNS } from '../../src/webhooks/webhook-delivery.store';
+import { PostTargetCheckpoint } from '../../src/posts/post-target-checkpoint.entity';
+import { CHECKPOINT_COLUMNS } from '../../src/posts/post-target-checkpoints.store';
+import { MULTIPART_COLUMNS } from '../../src/media/storage/media-multipart.store';
 import { TestEnvironment } from '../support/test-app';
 
 /**
@@ -202,6 +207,16 @@ describe('raw-row mappings match the entity metadata', () => {
     it('PENDING_IMPORT_COLUMNS and toPendingImport', () =>
       expectSubsetMapping(MediaItem, PENDING_IMPORT_COLUMNS, toPendingImport));
     it('IMPORT_PLAN_COLUMNS are media columns', () => expectColumns(MediaItem, IMPORT_PLAN_COLUMNS));
+  });
+
+  describe('stores of the delivery processor, publish checkpoints and S3 multipart bookkeeping', () => {
+    it('ATTEMPT_INSERT_COLUMNS are webhook_delivery_attempts columns', () =>
+      expectColumns(WebhookDeliveryAttempt, ATTEMPT_INSERT_COLUMNS));
+    it('CLAIMED_DELIVERY_COLUMNS are webhook_deliveries columns', () =>
+      expectColumns(WebhookDelivery, CLAIMED_DELIVERY_COLUMNS));
+    it('CHECKPOINT_COLUMNS are post_target_checkpoints columns', () =>
+      expectColumns(PostTargetCheckpoint, CHECKPOINT_COLUMNS));
+    it('MULTIPART_COLUMNS are media columns', () => expectColumns(MediaItem, MULTIPART_COLUMNS));
   });
 
   it('a renamed column fails the check', () => {
