@@ -1,19 +1,28 @@
 /**
- * Import rules the build checks (`npm run lint`). Layers: features (one Nest module each) may use
- * the shared layers (common, config, database, queue, redis, scheduling); shared layers never import
- * a feature; a feature reaches another only through its public roles; a table is queried only by
- * the module that owns its entity (docs/adr/0010); no cycles except between TypeORM entities
- * (relation pairs).
+ * Import rules the build checks (`npm run lint:deps`, tools/lint-deps.mjs, which adds the checks a rule of
+ * this file cannot express: no import loop between two folders, SQL calls only in stores, one idiom for
+ * periodic work). Layers (tools/house-layout.cjs): features (one Nest module each) may use infrastructure
+ * (common, config, database, queue, redis, scheduling); infrastructure never imports a feature; a feature
+ * reaches another only through its public roles; `events/` and `providers/` import no feature; a table is
+ * queried only by the module that owns its entity (docs/adr/0010), and only from its `*.store.ts`; Bull only
+ * in queue files; no cycles between files except between TypeORM entities (relation pairs).
  */
-const FEATURES =
-  '(analytics|auth|channels|console|events|health|idempotency|media|metrics|posts|posting-schedules|providers|oauth|rate-limit|retention|sandbox|users|webhooks|cli|docs)';
+const { FEATURES: FEATURE_LIST } = require('./tools/house-layout.cjs');
+
+const FEATURES = `(${FEATURE_LIST.join('|')})`;
 /**
  * What another feature may import: its module, services, stores, ports, entities (types), queues,
  * errors, plugin list, guards, decorators and wire formats.
  */
 const PUBLIC_ROLES =
   '\\.(module|service|store|port|entity|dto|queue|errors|interface|registry|list|guard|decorator|format)\\.ts$';
-/** Files that may read another feature's entity file for its vocabularies (status lists, event types) at run time. */
+/** The interface features extend with their event payloads, and the event names (docs/adr/0030). */
+const EVENT_PAYLOADS = '^src/events/event-payloads\\.ts$';
+/** The tenant every row belongs to and the request's principal: what events/ may read of auth/. */
+const TENANCY = '^src/auth/(workspace\\.entity|workspace\\.decorator|auth-context)\\.ts$';
+/** Where raw SQL may run: stores, the database layer; entities and modules use TypeORM to declare, not to query. */
+const SQL_PLACES = ['\\.store\\.ts$', '^src/database/', '\\.entity\\.ts$', '\\.module\\.ts$'];
+/** Files that may read another feature's entity file for its vocabularies (status lists) at run time. */
 const VOCABULARY_READERS = ['\\.(entity|dto|controller)\\.ts$', '/views/'];
 
 module.exports = {
@@ -60,7 +69,7 @@ module.exports = {
       comment: `Another feature is reached only through what its module exports (files named ${PUBLIC_ROLES}).`,
       severity: 'error',
       from: { path: `^src/${FEATURES}/` },
-      to: { path: `^src/${FEATURES}/`, pathNot: ['^src/$1/', PUBLIC_ROLES] },
+      to: { path: `^src/${FEATURES}/`, pathNot: ['^src/$1/', PUBLIC_ROLES, EVENT_PAYLOADS] },
     },
     {
       name: 'entities-are-queried-by-their-owner',
@@ -93,6 +102,28 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: ['\\.queue\\.ts$', '^src/queue/'] },
       to: { path: 'node_modules/(bull|@nestjs/bull)/' },
+    },
+    {
+      name: 'events-import-no-feature',
+      comment:
+        'events/ knows no feature: each feature declares its payloads on EventPayloads (declaration merging, ' +
+        'docs/adr/0030). It may read the tenant (workspace) and the request principal of auth/.',
+      severity: 'error',
+      from: { path: '^src/events/' },
+      to: { path: `^src/${FEATURES}/`, pathNot: ['^src/events/', TENANCY] },
+    },
+    {
+      name: 'sql-only-in-stores',
+      comment:
+        "Every statement of a module lives in its *.store.ts (docs/adr/0010): elsewhere TypeORM's DataSource, " +
+        'EntityManager, repositories and operators, and pg, are imported as types at most. Services delimit ' +
+        'transactions with database/transactions.ts. (tools/lint-deps.mjs also refuses the query calls.)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: SQL_PLACES },
+      to: {
+        path: 'node_modules/(typeorm|@nestjs/typeorm|pg)/',
+        dependencyTypesNot: ['type-only', 'pre-compilation-only'],
+      },
     },
   ],
   options: {

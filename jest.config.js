@@ -20,6 +20,10 @@ const modulePathIgnorePatterns = ['<rootDir>/dist/'];
 module.exports = {
   testTimeout: 60000,
   maxWorkers: process.env.CI ? 2 : '50%',
+  // Specs run in worker processes, each replaced once it holds more than this after a file: with one
+  // worker (two cores) Jest would otherwise run every file in its own process, whose heap grows with each
+  // file's module registry until it passes Node's default limit before the suite ends.
+  workerIdleMemoryLimit: '2GB',
   transform,
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',

@@ -16,7 +16,7 @@
  *     an `analytics.updated` event per post;
  *  2. second run, every target made due again with unchanged counts: reads only, nothing stored but the
  *     latest figures.
- * Each is AnalyticsScheduler.runNow() (discovery, due-post batches, provider reads with bounded concurrency,
+ * Each is AnalyticsCollectJob.runNow() (discovery, due-post batches, provider reads with bounded concurrency,
  * one transaction per batch), timed from its start to its last commit. Results: bench/results/analytics.json.
  * Exits 0 when the bench ran (a run slower than 60 s only prints a warning), 1 on errors.
  */
@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
-import { AnalyticsScheduler } from '../src/analytics/analytics-scheduler.service';
+import { AnalyticsCollectJob } from '../src/analytics/analytics-collect.job';
 import { CollectionStats } from '../src/analytics/analytics-collector.service';
 import { createHttpApp } from '../src/app.factory';
 import { ApiKeysService } from '../src/auth/api-keys.service';
@@ -282,8 +282,8 @@ async function main(): Promise<number> {
       );
     }
 
-    const scheduler = app.get(AnalyticsScheduler);
-    await scheduler.runNow(); // the start-up run, on no posts
+    const collect = app.get(AnalyticsCollectJob);
+    await collect.runNow(); // the start-up run, on no posts
     child.send({ type: 'seed', perAccount } satisfies SeedRequest);
     const seeded = await waitForMessage<Seeded>(child, 'seeded');
     const ds = app.get(DataSource);
@@ -296,7 +296,7 @@ async function main(): Promise<number> {
     );
 
     const cpu1 = process.cpuUsage();
-    const first = await scheduler.runNow();
+    const first = await collect.runNow();
     const cpuFirst = process.cpuUsage(cpu1);
     if (!first) throw new Error('the run did not take the lock');
     const [check] = await ds.query(
@@ -313,7 +313,7 @@ async function main(): Promise<number> {
 
     await ds.query('UPDATE target_metrics SET next_collect_at = now()');
     const cpu2 = process.cpuUsage();
-    const second = await scheduler.runNow();
+    const second = await collect.runNow();
     const cpuSecond = process.cpuUsage(cpu2);
     if (!second) throw new Error('the run did not take the lock');
     console.log(

@@ -28,7 +28,7 @@ import { createHttpApp } from '../src/app.factory';
 import { ApiKeysService } from '../src/auth/api-keys.service';
 import { ChannelsService } from '../src/channels/channels.service';
 import { prepareDatabase } from '../src/database/database-bootstrap';
-import { EVENTS_NOTIFY_CHANNEL } from '../src/events/events.service';
+import { EVENTS_NOTIFY_CHANNEL } from '../src/events/events.store';
 import { PublishQueue } from '../src/posts/publish.queue';
 import { REDIS_URL, benchAppEnv, databaseUrl, deleteRedisKeys, dropDatabase } from './support/bench-env';
 import { addCpu, cpuPer, cpuSnapshot, CpuSnapshot } from './support/cpu-share';

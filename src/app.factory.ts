@@ -23,7 +23,7 @@ import { buildOpenApiDocument } from './docs/openapi';
 import { answerClientError } from './common/http/client-error';
 import { checkRequestValue, parseJsonBody } from './common/http/request-body';
 import { ACCEPTS_MULTIPART, registerMultipart } from './media/media-multipart';
-import { MetricsService } from './metrics/metrics.service';
+import { RequestMetrics } from './metrics/request-metrics.service';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -93,10 +93,10 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
     done();
   });
   // Request rate and latency by route pattern (never the raw URL: ids would explode the label set).
-  const metrics = app.get(MetricsService);
+  const metrics = app.get(RequestMetrics);
   fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
     const route = request.routeOptions?.url ?? 'unmatched';
-    metrics.recordRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    metrics.record(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   // One access-log line per request, only when `info` logging is on (no per-request cost otherwise).

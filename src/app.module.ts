@@ -1,25 +1,36 @@
-import { DynamicModule, Module, Type } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { DynamicModule, Global, Module, Type } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AnalyticsWorkerModule } from './analytics/analytics-worker.module';
 import { AnalyticsModule } from './analytics/analytics.module';
+import { ANALYTICS_EVENT_SCHEMAS } from './analytics/analytics.events';
 import { AppRole, runsWorkers } from './app-role';
 import { AuthModule } from './auth/auth.module';
+import { RequestGuard } from './auth/request.guard';
 import { ChannelsModule } from './channels/channels.module';
+import { CHANNEL_EVENT_SCHEMAS } from './channels/channel.events';
+import { CHANNEL_OAUTH } from './channels/channel-oauth.port';
 import { ConsoleModule } from './console/console.module';
 import { CryptoModule } from './common/crypto/crypto.module';
 import { AllExceptionsFilter } from './common/errors';
 import { createValidationPipe } from './common/validation.pipe';
 import { configModule } from './config';
 import { DatabaseModule } from './database/database.module';
+import type { EventSchemas } from './events/event-payloads';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { HealthWorkerModule } from './health/health-worker.module';
+import { STORAGE_PING } from './health/storage-ping.port';
 import { IdempotencyWorkerModule } from './idempotency/idempotency-worker.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { MediaWorkerModule } from './media/media-worker.module';
 import { MediaModule } from './media/media.module';
+import { MEDIA_USAGE } from './media/media-usage.port';
+import { SLOT_OCCUPANCY } from './posting-schedules/slot-occupancy.port';
+import { MEDIA_STORAGE } from './media/storage/media-storage.interface';
+import { MEDIA_EVENT_SCHEMAS } from './media/media.events';
 import { MetricsModule } from './metrics/metrics.module';
 import { OAuthModule } from './oauth/oauth.module';
+import { OAuthService } from './oauth/oauth.service';
 import { OAuthWorkerModule } from './oauth/oauth-worker.module';
 import { ProvidersModule } from './providers/providers.module';
 import { SandboxModule } from './sandbox/sandbox.module';
@@ -27,20 +38,54 @@ import { QueueModule } from './queue/queue.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RedisModule } from './redis/redis.module';
 import { RetentionModule } from './retention/retention.module';
-import { SchedulingModule } from './scheduling/scheduling.module';
+import { PeriodicJobsModule } from './scheduling/periodic-jobs.module';
 import { UsersModule } from './users/users.module';
 import { PostsModule } from './posts/posts.module';
 import { PostingSchedulesModule } from './posting-schedules/posting-schedules.module';
+import { PostMediaUsageModule } from './posts/post-media-usage.module';
+import { PostMediaUsageStore } from './posts/post-media-usage.store';
+import { PostQueueSlotsStore } from './posts/post-queue-slots.store';
+import { PostSlotOccupancyModule } from './posts/post-slot-occupancy.module';
+import { POST_EVENT_SCHEMAS } from './posts/post.events';
 import { PostsWorkerModule } from './posts/posts-worker.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WebhooksWorkerModule } from './webhooks/webhooks-worker.module';
 
+/** The schema of each event's data, from the features that emit them (each declares its payloads). */
+const EVENT_SCHEMAS: EventSchemas = {
+  ...POST_EVENT_SCHEMAS,
+  ...CHANNEL_EVENT_SCHEMAS,
+  ...ANALYTICS_EVENT_SCHEMAS,
+  ...MEDIA_EVENT_SCHEMAS,
+};
+
+/**
+ * Answers one feature needs from another, bound here so that neither folder imports the other
+ * (docs/adr/0030): the feature that asks owns the interface, the one that answers implements it.
+ */
+@Global()
+@Module({
+  imports: [MediaModule, PostMediaUsageModule, PostSlotOccupancyModule, OAuthModule],
+  providers: [
+    // DELETE /media/{id}: media asks whether a scheduled or publishing post uses the item (posts' tables).
+    { provide: MEDIA_USAGE, useExisting: PostMediaUsageStore },
+    // GET /health/ready: health pings media's storage driver.
+    { provide: STORAGE_PING, useExisting: MEDIA_STORAGE },
+    // POST /channels/connect/{provider}: channels starts an OAuth authorization (oauth creates channels).
+    { provide: CHANNEL_OAUTH, useExisting: OAuthService },
+    // GET /channels/{id}/slots: posting schedules ask which instants queued posts hold (posts' table).
+    { provide: SLOT_OCCUPANCY, useExisting: PostQueueSlotsStore },
+  ],
+  exports: [MEDIA_USAGE, STORAGE_PING, CHANNEL_OAUTH, SLOT_OCCUPANCY],
+})
+class PortBindingsModule {}
+
 /** Controllers, services and queue registrations: loaded by every role. */
-const FEATURE_MODULES: Array<Type<unknown>> = [
+const FEATURE_MODULES: Array<Type<unknown> | DynamicModule> = [
   HealthModule,
   IdempotencyModule,
   ProvidersModule,
-  EventsModule,
+  EventsModule.forRoot(EVENT_SCHEMAS),
   ChannelsModule,
   OAuthModule,
   MediaModule,
@@ -67,7 +112,7 @@ const WORKER_MODULES: Array<Type<unknown>> = [
 
 /**
  * Wires the modules. `role` decides whether worker modules load (worker/all); main.ts serves HTTP
- * for api/all only. The global guard (auth, then rate limit) is RateLimitModule's RequestGuard.
+ * for api/all only. The one global guard is auth's RequestGuard: the API key, then its rate limit.
  */
 @Module({})
 export class AppModule {
@@ -79,15 +124,17 @@ export class AppModule {
         DatabaseModule,
         RedisModule,
         QueueModule,
-        SchedulingModule,
+        PeriodicJobsModule,
         MetricsModule,
         CryptoModule,
         AuthModule,
         RateLimitModule,
+        PortBindingsModule,
         ...FEATURE_MODULES,
         ...(runsWorkers(role) ? WORKER_MODULES : []),
       ],
       providers: [
+        { provide: APP_GUARD, useClass: RequestGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],

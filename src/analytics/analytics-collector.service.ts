@@ -1,14 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { ChannelsService } from '../channels/channels.service';
 import { analyticsConfig } from '../config/analytics.config';
 import { withDeadlockRetry } from '../database/deadlock-retry';
+import { Transactions } from '../database/transactions';
 import { PublishedTargetsStore } from '../posts/published-targets.store';
 import { AnalyticsEvents } from './analytics-events.service';
 import { planBatch, settledTargets } from './change-detection';
 import { ChannelStates, CollectionChannels } from './collection-channels.service';
-import { DueTarget, MetricsReader, Outcome } from './metrics-reader.service';
+import { DueTarget, FiguresReader, Outcome } from './figures-reader.service';
 import { TargetDiscovery } from './target-discovery.service';
 import { TargetMetricsStore } from './target-metrics.store';
 
@@ -39,7 +40,7 @@ type PendingWrite = { targets: DueTarget[]; outcomes: Map<string, Outcome>; runS
  * schedule (target_metrics.next_collect_at); a run discovers new published targets
  * (TargetDiscovery), takes due posts in batches (all due targets of a post in the same batch, so a
  * post gets at most one `analytics.updated` per run), reads them with bounded concurrency
- * (MetricsReader), and writes each batch in one transaction: the latest figures, a snapshot per
+ * (FiguresReader), and writes each batch in one transaction: the latest figures, a snapshot per
  * changed target (planBatch), one event per changed post (AnalyticsEvents), refreshed credentials
  * and revoked channels (CollectionChannels). Change detection happens under row locks against the
  * stored figures, so a refresh running at the same time as a scheduled run cannot record a change twice.
@@ -49,9 +50,9 @@ export class AnalyticsCollector {
   private readonly logger = new Logger('AnalyticsCollector');
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly discovery: TargetDiscovery,
-    private readonly reader: MetricsReader,
+    private readonly reader: FiguresReader,
     private readonly collectionChannels: CollectionChannels,
     private readonly analyticsEvents: AnalyticsEvents,
     private readonly metrics: TargetMetricsStore,
@@ -130,7 +131,7 @@ export class AnalyticsCollector {
   private async write(batch: PendingWrite, states: ChannelStates, stats: CollectionStats): Promise<void> {
     try {
       const counts = await withDeadlockRetry(() =>
-        this.dataSource.transaction((em) => this.writeInTransaction(em, batch, states)),
+        this.transactions.run((em) => this.writeInTransaction(em, batch, states)),
       );
       stats.targets += batch.targets.length;
       for (const o of batch.outcomes.values()) {

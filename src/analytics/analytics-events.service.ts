@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { EventsService } from '../events/events.service';
 import { PublishedTargetsStore } from '../posts/published-targets.store';
 import { AnalyticsService } from './analytics.service';

@@ -3,9 +3,9 @@ import { AnalyticsCollector } from './analytics-collector.service';
 import { AnalyticsEvents } from './analytics-events.service';
 import { AnalyticsModule } from './analytics.module';
 import { AnalyticsProcessor } from './analytics.processor';
-import { AnalyticsScheduler } from './analytics-scheduler.service';
+import { AnalyticsCollectJob } from './analytics-collect.job';
 import { CollectionChannels } from './collection-channels.service';
-import { MetricsReader } from './metrics-reader.service';
+import { FiguresReader } from './figures-reader.service';
 import { TargetDiscovery } from './target-discovery.service';
 
 /** The collection side (scheduled runs and refresh jobs): loaded only where the process runs workers. */
@@ -14,12 +14,12 @@ import { TargetDiscovery } from './target-discovery.service';
   providers: [
     AnalyticsCollector,
     TargetDiscovery,
-    MetricsReader,
+    FiguresReader,
     CollectionChannels,
     AnalyticsEvents,
-    AnalyticsScheduler,
+    AnalyticsCollectJob,
     AnalyticsProcessor,
   ],
-  exports: [AnalyticsCollector, AnalyticsScheduler],
+  exports: [AnalyticsCollector, AnalyticsCollectJob],
 })
 export class AnalyticsWorkerModule {}

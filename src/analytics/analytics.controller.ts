@@ -7,7 +7,7 @@ import { AnalyticsService } from './analytics.service';
 import { ChannelIdParamDto, PostIdParamDto } from './dto/analytics-params.dto';
 import { ChannelAnalyticsDto, ChannelAnalyticsQueryDto } from './dto/channel-analytics.dto';
 import { AnalyticsRefreshDto, PostAnalyticsDto, RefreshAnalyticsBodyDto } from './dto/post-analytics.dto';
-import { Idempotent } from '../idempotency/idempotent.decorator';
+import { Idempotent } from '../common/decorators/idempotent.decorator';
 
 @ApiTags('Analytics')
 @Controller('analytics')

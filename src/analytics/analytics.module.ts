@@ -6,11 +6,10 @@ import { AnalyticsQueue } from './analytics.queue';
 import { AnalyticsController } from './analytics.controller';
 import { AnalyticsService } from './analytics.service';
 import { TargetMetricsStore } from './target-metrics.store';
-import { IdempotencyModule } from '../idempotency/idempotency.module';
 
 /** Analytics reads and refresh requests: loaded by every role. Posts and channels are read through their modules. */
 @Module({
-  imports: [IdempotencyModule, AnalyticsQueue.registration(), ChannelsModule, OAuthModule, PostsModule],
+  imports: [AnalyticsQueue.registration(), ChannelsModule, OAuthModule, PostsModule],
   controllers: [AnalyticsController],
   providers: [AnalyticsService, AnalyticsQueue, TargetMetricsStore],
   exports: [AnalyticsService, AnalyticsQueue, TargetMetricsStore, ChannelsModule, OAuthModule, PostsModule],

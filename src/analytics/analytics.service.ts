@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import type Redis from 'ioredis';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { ChannelsService } from '../channels/channels.service';
 import { AppError } from '../common/errors';
 import { analyticsConfig } from '../config/analytics.config';
@@ -29,7 +29,6 @@ export class AnalyticsService {
   private readonly logger = new Logger('Analytics');
 
   constructor(
-    private readonly dataSource: DataSource,
     private readonly channels: ChannelsService,
     private readonly published: PublishedTargetsStore,
     private readonly metrics: TargetMetricsStore,
@@ -40,15 +39,15 @@ export class AnalyticsService {
 
   async getPostAnalytics(workspaceId: string, postId: string): Promise<PostAnalyticsDto> {
     if (!(await this.published.publicationOf(workspaceId, postId))) throw AppError.notFound('Post');
-    return (await this.postAnalytics(this.dataSource.manager, [postId])).get(postId)!;
+    return (await this.postAnalytics(null, [postId])).get(postId)!;
   }
 
   /**
    * The analytics object of each post (GET /analytics/posts/:postId, and the `analytics.updated`
-   * data), read with `em` so that the collector sees its own uncommitted writes. Posts without a
-   * published target get an empty object.
+   * data), read with `em` so that the collector sees its own uncommitted writes (null: on the pool).
+   * Posts without a published target get an empty object.
    */
-  async postAnalytics(em: EntityManager, postIds: string[]): Promise<Map<string, PostAnalyticsDto>> {
+  async postAnalytics(em: EntityManager | null, postIds: string[]): Promise<Map<string, PostAnalyticsDto>> {
     const targets = await this.published.publishedOf(em, postIds);
     const figures = await this.metrics.figuresOf(
       em,

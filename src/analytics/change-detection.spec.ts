@@ -1,7 +1,7 @@
 import { Figures, emptyFigures } from './analytics-figures';
 import { planBatch, settledTargets } from './change-detection';
 import { nextCollectAt } from './collection-cadence';
-import type { DueTarget, Outcome } from './metrics-reader.service';
+import type { DueTarget, Outcome } from './figures-reader.service';
 import type { StoredFigures } from './target-metrics.store';
 
 const RUN = new Date('2026-03-01T12:00:00.000Z');

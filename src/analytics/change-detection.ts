@@ -1,6 +1,6 @@
 import { Figures, figuresChanged, figuresOf } from './analytics-figures';
 import { nextCollectAt } from './collection-cadence';
-import type { DueTarget, Outcome } from './metrics-reader.service';
+import type { DueTarget, Outcome } from './figures-reader.service';
 import type { FiguresWrite, StoredFigures } from './target-metrics.store';
 
 /** What one batch writes, decided from its outcomes and the figures stored (locked) before it. */

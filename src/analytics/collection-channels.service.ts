@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { ChannelCredentialsService } from '../oauth/channel-credentials.service';

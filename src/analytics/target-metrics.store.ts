@@ -135,10 +135,10 @@ export class TargetMetricsStore {
     return rows.map(toStoredFigures);
   }
 
-  /** The stored figures of these targets, read with `em` (targets without a row are absent). */
-  async figuresOf(em: EntityManager, targetIds: string[]): Promise<StoredFigures[]> {
+  /** The stored figures of these targets, read with `em` (null: on the pool); targets without a row are absent. */
+  async figuresOf(em: EntityManager | null, targetIds: string[]): Promise<StoredFigures[]> {
     if (targetIds.length === 0) return [];
-    const rows: Row[] = await em.query(
+    const rows: Row[] = await (em ?? this.dataSource.manager).query(
       `SELECT ${STORED_FIGURES_COLUMNS} FROM target_metrics WHERE target_id = ANY($1::uuid[])`,
       [targetIds],
     );

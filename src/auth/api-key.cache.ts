@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { RedisClients } from '../redis/redis.module';
 import { revokedKeyMarker } from './api-key.format';
-import { AuthContext } from './workspace.decorator';
+import type { AuthContext } from './auth-context';
 
 interface Entry {
   /** Null caches a miss (unknown or revoked key). */

@@ -9,7 +9,7 @@ import { rateLimitConfig } from '../config';
 import { ApiKeysService } from './api-keys.service';
 import { ApiKeyDto, CreatedApiKeyDto } from './dto/api-key.dto';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
-import { Idempotent } from '../idempotency/idempotent.decorator';
+import { Idempotent } from '../common/decorators/idempotent.decorator';
 
 @ApiTags('API keys')
 @Controller('api-keys')

@@ -1,16 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, IsNull, Repository } from 'typeorm';
 import { AppError } from '../common/errors';
-import { cursorTimeSql, decodeTimeCursor, encodeTimeCursor, Page } from '../common/pagination/pagination';
+import { Page } from '../common/pagination/pagination';
 import { isUuid } from '../common/validators';
-import { runSql } from '../database/direct-query';
 import { appConfig } from '../config';
 import { ApiKeyCache } from './api-key.cache';
 import { ApiKey } from './api-key.entity';
+import { ApiKeysStore } from './api-keys.store';
 import { KeyEnvironment, displayPrefix, generateApiKey, hashApiKey } from './api-key.format';
 import { Workspace } from './workspace.entity';
+import { WorkspacesStore } from './workspaces.store';
 
 export interface CreateKeyInput {
   name: string;
@@ -21,46 +20,12 @@ export interface CreateKeyInput {
   rateLimitBurst?: number | null;
 }
 
-interface ApiKeyRow {
-  id: string;
-  workspace_id: string;
-  name: string;
-  prefix: string;
-  environment: KeyEnvironment | null;
-  created_at: Date;
-  last_used_at: Date | null;
-  expires_at: Date | null;
-  revoked_at: Date | null;
-  rate_limit_per_minute: number | null;
-  rate_limit_burst: number | null;
-}
-
-type ApiKeyPageRow = ApiKeyRow & { cursor_at: string };
-
-function toApiKey(r: ApiKeyRow): ApiKey {
-  return Object.assign(new ApiKey(), {
-    id: r.id,
-    workspaceId: r.workspace_id,
-    name: r.name,
-    prefix: r.prefix,
-    environment: r.environment,
-    keyHash: '',
-    createdAt: r.created_at,
-    lastUsedAt: r.last_used_at,
-    expiresAt: r.expires_at,
-    revokedAt: r.revoked_at,
-    rateLimitPerMinute: r.rate_limit_per_minute,
-    rateLimitBurst: r.rate_limit_burst,
-  });
-}
-
 /** Workspaces and their API keys: creation, listing and revocation (HTTP, CLI and bootstrap). */
 @Injectable()
 export class ApiKeysService {
   constructor(
-    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
-    @InjectRepository(Workspace) private readonly workspaces: Repository<Workspace>,
-    private readonly dataSource: DataSource,
+    private readonly keys: ApiKeysStore,
+    private readonly workspaces: WorkspacesStore,
     private readonly cache: ApiKeyCache,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
   ) {}
@@ -77,61 +42,38 @@ export class ApiKeysService {
     }
     const environment = input.environment ?? this.defaultEnvironment;
     const key = generateApiKey(environment);
-    const apiKey = await this.keys.save(
-      this.keys.create({
-        workspaceId,
-        name: input.name,
-        prefix: displayPrefix(key),
-        environment,
-        keyHash: hashApiKey(key),
-        expiresAt: input.expiresAt ?? null,
-        rateLimitPerMinute: input.rateLimitPerMinute ?? null,
-        rateLimitBurst: input.rateLimitBurst ?? null,
-        lastUsedAt: null,
-        revokedAt: null,
-      }),
-    );
+    const apiKey = await this.keys.insert({
+      workspaceId,
+      name: input.name,
+      prefix: displayPrefix(key),
+      environment,
+      keyHash: hashApiKey(key),
+      expiresAt: input.expiresAt ?? null,
+      rateLimitPerMinute: input.rateLimitPerMinute ?? null,
+      rateLimitBurst: input.rateLimitBurst ?? null,
+      lastUsedAt: null,
+      revokedAt: null,
+    });
     return { apiKey, key };
   }
 
-  /**
-   * Keyset page, newest first. Plain SQL on the pg connection on purpose (runSql): this is the hot read of
-   * the auth benchmark, and the query builder and query runner cost about as much CPU as the query.
-   */
-  async list(workspaceId: string, limit: number, cursor?: string): Promise<Page<ApiKey>> {
-    const params: unknown[] = [workspaceId, limit + 1];
-    let after = '';
-    if (cursor) {
-      const { at, id } = decodeTimeCursor(cursor);
-      params.push(at, id);
-      after = 'AND (created_at, id) < ($3::timestamptz, $4::uuid)';
-    }
-    const rows = await runSql<ApiKeyPageRow>(
-      this.dataSource,
-      `SELECT id, workspace_id, name, prefix, environment, created_at, last_used_at, expires_at, revoked_at,
-              rate_limit_per_minute, rate_limit_burst, ${cursorTimeSql('created_at')} AS cursor_at
-         FROM api_keys WHERE workspace_id = $1 ${after}
-        ORDER BY created_at DESC, id DESC LIMIT $2`,
-      params,
-    );
-    const more = rows.length > limit;
-    const page = more ? rows.slice(0, limit) : rows;
-    const last = page[page.length - 1];
-    return { data: page.map(toApiKey), nextCursor: more && last ? encodeTimeCursor(last.cursor_at, last.id) : null };
+  /** Keyset page of the workspace's keys, newest first (never their hashes). */
+  list(workspaceId: string, limit: number, cursor?: string): Promise<Page<ApiKey>> {
+    return this.keys.page(workspaceId, limit, cursor);
   }
 
   async get(workspaceId: string, id: string): Promise<ApiKey> {
-    const key = isUuid(id) ? await this.keys.findOne({ where: { id, workspaceId } }) : null;
+    const key = isUuid(id) ? await this.keys.find(id, workspaceId) : null;
     if (!key) throw AppError.notFound('API key');
     return key;
   }
 
   /** Revokes a key of the workspace (idempotent); effective on the next request on every instance. */
   async revoke(workspaceId: string | null, id: string): Promise<ApiKey> {
-    const key = isUuid(id) ? await this.keys.findOne({ where: workspaceId ? { id, workspaceId } : { id } }) : null;
+    const key = isUuid(id) ? await this.keys.find(id, workspaceId) : null;
     if (!key) throw AppError.notFound('API key');
     if (!key.revokedAt) {
-      await this.keys.update({ id: key.id, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
+      await this.keys.revoke(key.id);
       key.revokedAt = new Date();
     }
     await this.cache.invalidate(key.keyHash, key.id);
@@ -140,17 +82,14 @@ export class ApiKeysService {
 
   /** Finds a workspace by id or name, creating it (by name) when asked to. */
   async resolveWorkspace(nameOrId: string, createIfMissing: boolean): Promise<Workspace> {
-    const existing = await this.workspaces.findOne({
-      where: isUuid(nameOrId) ? [{ id: nameOrId }, { name: nameOrId }] : { name: nameOrId },
-    });
+    const existing = await this.workspaces.findByNameOrId(nameOrId, isUuid(nameOrId));
     if (existing) return existing;
     if (!createIfMissing) throw AppError.notFound('Workspace');
-    await this.workspaces.createQueryBuilder().insert().values({ name: nameOrId }).orIgnore().execute();
-    return this.workspaces.findOneOrFail({ where: { name: nameOrId } });
+    return this.workspaces.ensure(nameOrId);
   }
 
   findWorkspaces(ids: string[]): Promise<Workspace[]> {
-    return ids.length ? this.workspaces.find({ where: { id: In(ids) } }) : Promise.resolve([]);
+    return this.workspaces.findByIds(ids);
   }
 
   countWorkspaces(): Promise<number> {

@@ -5,16 +5,28 @@ import { ApiKey } from './api-key.entity';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysService } from './api-keys.service';
+import { ApiKeysStore } from './api-keys.store';
 import { AuthService } from './auth.service';
 import { BootstrapKeyService } from './bootstrap-key.service';
 import { Workspace } from './workspace.entity';
-import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { WorkspacesStore } from './workspaces.store';
 
-/** Workspaces and API keys. Its ApiKeyGuard runs inside the one global guard (rate-limit/request.guard.ts). */
+/**
+ * Workspaces and API keys. Its RequestGuard (the API key, then its rate limit) is the one global guard,
+ * registered by the composition root (app.module.ts).
+ */
 @Module({
-  imports: [IdempotencyModule, TypeOrmModule.forFeature([ApiKey, Workspace])],
+  imports: [TypeOrmModule.forFeature([ApiKey, Workspace])],
   controllers: [ApiKeysController],
-  providers: [ApiKeyCache, AuthService, ApiKeysService, BootstrapKeyService, ApiKeyGuard],
+  providers: [
+    ApiKeyCache,
+    ApiKeysStore,
+    WorkspacesStore,
+    AuthService,
+    ApiKeysService,
+    BootstrapKeyService,
+    ApiKeyGuard,
+  ],
   exports: [AuthService, ApiKeysService, ApiKeyGuard],
 })
 export class AuthModule {}

@@ -1,15 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { InjectRepository } from '@nestjs/typeorm';
 import Redis from 'ioredis';
-import { Repository } from 'typeorm';
 import { AppError } from '../common/errors';
-import { AuthContext } from './workspace.decorator';
+import type { AuthContext } from './auth-context';
 import { appConfig, rateLimitConfig } from '../config';
 import { REDIS } from '../redis/redis.module';
 import { ApiKeyCache } from './api-key.cache';
-import { ApiKey } from './api-key.entity';
+import { ApiKeysStore } from './api-keys.store';
 import { environmentOfKey, hashApiKey, isWellFormedApiKey } from './api-key.format';
 
 const LAST_USED_EVERY_MS = 60_000;
@@ -39,7 +37,7 @@ export class AuthService {
   private readonly logger = new Logger('Auth');
 
   constructor(
-    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
+    private readonly keys: ApiKeysStore,
     private readonly cache: ApiKeyCache,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(rateLimitConfig.KEY) private readonly limits: ConfigType<typeof rateLimitConfig>,
@@ -72,7 +70,7 @@ export class AuthService {
     const now = Date.now();
     let entry = this.cache.get(hash);
     if (!entry) {
-      const row = await this.keys.findOne({ where: { keyHash: hash } });
+      const row = await this.keys.findByHash(hash);
       const value =
         row && !row.revokedAt && (!this.app.environment || !row.environment || row.environment === this.app.environment)
           ? {
@@ -103,13 +101,7 @@ export class AuthService {
 
   /** Writes lastUsedAt at most once a minute per key (the WHERE makes it so across instances too). */
   private touch(id: string): void {
-    this.keys
-      .createQueryBuilder()
-      .update()
-      .set({ lastUsedAt: () => 'now()' })
-      .where("id = :id AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')", { id })
-      .execute()
-      .catch((err: Error) => this.logger.warn(`Could not record lastUsedAt: ${err.message}`));
+    this.keys.touchLastUsed(id).catch((err: Error) => this.logger.warn(`Could not record lastUsedAt: ${err.message}`));
   }
 
   /** More than N failures from one address within a minute answer 429 until the minute is over. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { DataSource } from 'typeorm';
 import { appConfig } from '../config';
+import { Transactions } from '../database/transactions';
 import { ApiKeysService } from './api-keys.service';
 
 const BOOTSTRAP_LOCK = 727_100_002;
@@ -18,23 +18,17 @@ export class BootstrapKeyService {
   constructor(
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
     private readonly keys: ApiKeysService,
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
   ) {}
 
   async run(): Promise<void> {
     if (!this.app.bootstrapKey) return;
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.query('SELECT pg_advisory_lock($1)', [BOOTSTRAP_LOCK]);
+    await this.transactions.withSessionLock(BOOTSTRAP_LOCK, async () => {
       if ((await this.keys.countWorkspaces()) > 0) return;
       const workspace = await this.keys.resolveWorkspace('default', true);
       const { key } = await this.keys.create(workspace.id, { name: 'bootstrap' });
       // Deliberately printed once: this is the only way to obtain the first key without the CLI.
       this.logger.warn(`Created workspace "default" and its first API key (shown once, store it now): ${key}`);
-    } finally {
-      await runner.query('SELECT pg_advisory_unlock($1)', [BOOTSTRAP_LOCK]).catch(() => undefined);
-      await runner.release();
-    }
+    });
   }
 }

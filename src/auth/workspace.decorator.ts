@@ -1,19 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-
-/** The authenticated principal attached to the request by the API key guard (ApiKeyGuard). */
-export interface AuthContext {
-  workspaceId: string;
-  apiKeyId: string;
-  rateLimitPerMinute: number | null;
-  rateLimitBurst: number | null;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    auth?: AuthContext;
-  }
-}
+import type { AuthContext } from './auth-context';
 
 /** Injects the caller's workspace id; every query is scoped with it. */
 export const WorkspaceId = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {

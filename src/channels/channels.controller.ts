@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -12,16 +12,28 @@ import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WorkspaceId } from '../auth/workspace.decorator';
 import { IdParamDto } from '../common/id-param.dto';
 import { ApiPageResponse, Page } from '../common/pagination/pagination';
+import { CHANNEL_OAUTH, ChannelOAuth } from './channel-oauth.port';
 import { ChannelsService } from './channels.service';
 import { ChannelDto } from './dto/channel.dto';
 import { CONNECT_CHANNEL_EXAMPLES, ConnectChannelDto } from './dto/connect-channel.dto';
 import { ListChannelsQueryDto } from './dto/list-channels.query.dto';
-import { Idempotent } from '../idempotency/idempotent.decorator';
+import { OAuthAuthorizationDto } from './dto/oauth-authorization.dto';
+import { OAuthProviderParamDto } from './dto/oauth-provider-param.dto';
+import { StartOAuthDto } from './dto/start-oauth.dto';
+import { Idempotent } from '../common/decorators/idempotent.decorator';
 
+/**
+ * `/api/channels`: connect with credentials, list, read, disconnect, and start an OAuth connection
+ * (`POST /api/channels/connect/{provider}`; the callback and the choice of accounts are `/api/oauth/...`,
+ * src/oauth/oauth.controller.ts).
+ */
 @ApiTags('Channels')
 @Controller('channels')
 export class ChannelsController {
-  constructor(private readonly channels: ChannelsService) {}
+  constructor(
+    private readonly channels: ChannelsService,
+    @Inject(CHANNEL_OAUTH) private readonly oauth: ChannelOAuth,
+  ) {}
 
   @Post()
   @Idempotent()
@@ -77,5 +89,30 @@ export class ChannelsController {
   @ApiErrors(400, 404)
   async disconnectChannel(@WorkspaceId() workspaceId: string, @Param() { id }: IdParamDto): Promise<void> {
     await this.channels.disconnect(workspaceId, id);
+  }
+
+  @Post('connect/:provider')
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Start connecting an account by OAuth',
+    description:
+      "Answers the network's authorization URL (authorization code with PKCE, S256) and a state that is " +
+      "single-use, bound to this workspace and valid 10 minutes. Open the URL in the user's browser; the " +
+      'network sends it back to `/api/oauth/{provider}/callback`, which creates or reactivates the channel ' +
+      'and redirects to `redirectUri` with `channelId` (or `error`). When the account can publish as several ' +
+      'targets (a LinkedIn member and the pages they administer), the callback redirects with `connectionId` ' +
+      'instead: list them with `GET /api/oauth/connections/{id}` and choose with ' +
+      '`POST /api/oauth/connections/{id}/channels`. A provider without app credentials on this server (see ' +
+      '`GET /api/providers`, `enabled`) answers 400.',
+  })
+  @ApiCreatedResponse({ type: OAuthAuthorizationDto })
+  @ApiErrors(400, 404)
+  async connect(
+    @WorkspaceId() workspaceId: string,
+    @Param() { provider }: OAuthProviderParamDto,
+    @Body() body: StartOAuthDto,
+  ): Promise<OAuthAuthorizationDto> {
+    const start = await this.oauth.start(workspaceId, provider, body.redirectUri);
+    return { ...start, expiresAt: start.expiresAt.toISOString() };
   }
 }

@@ -3,12 +3,12 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Channel } from './channel.entity';
 import { ChannelsController } from './channels.controller';
 import { ChannelsService } from './channels.service';
-import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { ChannelsStore } from './channels.store';
 
 @Module({
-  imports: [IdempotencyModule, TypeOrmModule.forFeature([Channel])],
+  imports: [TypeOrmModule.forFeature([Channel])],
   controllers: [ChannelsController],
-  providers: [ChannelsService],
+  providers: [ChannelsService, ChannelsStore],
   exports: [ChannelsService],
 })
 export class ChannelsModule {}

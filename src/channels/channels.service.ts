@@ -1,11 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppError } from '../common/errors';
 import { SsrfBlockedError } from '../common/http/outbound-http';
-import { Page, paginate } from '../common/pagination/pagination';
+import { Page } from '../common/pagination/pagination';
 import { EventsService } from '../events/events.service';
 import { ProviderError } from '../providers/provider.errors';
 import { ProviderRegistry } from '../providers/provider.registry';
@@ -13,10 +12,10 @@ import type { ProviderId } from '../providers/provider.list';
 import { ConnectedAccount } from '../providers/social-provider.interface';
 import { Channel, ChannelStatus, DisconnectReason } from './channel.entity';
 import { ChannelDto } from './dto/channel.dto';
-import { CHANNEL_COLUMNS, toChannel } from './channel-rows';
+import { ChannelProfile, ChannelsStore } from './channels.store';
 import { CredentialsCache } from './credentials-cache';
 import { isUuid } from '../common/validators';
-import { runSql } from '../database/direct-query';
+import { Transactions } from '../database/transactions';
 
 /**
  * What a refresh under the channel lock decided. `shared`: the fields (tokens) to copy into the
@@ -39,8 +38,8 @@ export class ChannelsService {
   private readonly opened = new CredentialsCache();
 
   constructor(
-    @InjectRepository(Channel) private readonly channels: Repository<Channel>,
-    private readonly dataSource: DataSource,
+    private readonly channels: ChannelsStore,
+    private readonly transactions: Transactions,
     private readonly providers: ProviderRegistry,
     private readonly box: SecretBox,
     private readonly events: EventsService,
@@ -76,7 +75,7 @@ export class ChannelsService {
    * same account (the OAuth callback calls this after the token exchange). `created` tells which.
    */
   async saveAccount(workspaceId: string, provider: ProviderId, account: ConnectedAccount) {
-    const save = () => this.dataSource.transaction((em) => this.upsert(em, workspaceId, provider, account, null));
+    const save = () => this.transactions.run((em) => this.upsert(em, workspaceId, provider, account, null));
     try {
       return await save();
     } catch (err) {
@@ -111,7 +110,7 @@ export class ChannelsService {
     externalIds: string[],
   ): Promise<Map<string, Channel>> {
     if (externalIds.length === 0) return new Map();
-    const rows = await this.channels.findBy({ workspaceId, provider, externalId: In(externalIds) });
+    const rows = await this.channels.findByExternalIds(workspaceId, provider, externalIds);
     return new Map(rows.map((c) => [c.externalId, c]));
   }
 
@@ -125,19 +124,10 @@ export class ChannelsService {
    */
   async refreshCredentials(channelId: string, refresh: CredentialsRefresh): Promise<Record<string, unknown> | null> {
     let disconnected: Channel[] = [];
-    const credentials = await this.dataSource.transaction(async (em) => {
+    const credentials = await this.transactions.run(async (em) => {
       disconnected = [];
-      const repo = em.getRepository(Channel);
-      // The channel and its group, locked in id order (two members refreshing at once cannot deadlock).
-      const lockedIds = (
-        await em.query<Array<{ id: string }>>(
-          `SELECT id FROM channels
-            WHERE id = $1 OR credentials_group = (SELECT credentials_group FROM channels WHERE id = $1)
-            ORDER BY id FOR UPDATE`,
-          [channelId],
-        )
-      ).map((r) => r.id);
-      const locked = lockedIds.length > 0 ? await repo.findBy({ id: In(lockedIds) }) : [];
+      // The channel and its group, locked (in id order: two members refreshing at once cannot deadlock).
+      const locked = await this.channels.lockWithGroup(em, channelId);
       const channel = locked.find((c) => c.id === channelId);
       if (!channel || channel.status !== 'active' || !channel.credentials) return null;
       // Still in the same group once locked (a reconnect may have moved one meanwhile), and active.
@@ -159,15 +149,17 @@ export class ChannelsService {
         return null;
       }
       this.opened.forget(channelId, ...siblings.map((c) => c.id));
-      await repo.update(
-        { id: channelId },
-        { credentials: this.box.sealJson(outcome.credentials, this.aad(channel.workspaceId, channel.id)) },
+      await this.channels.setCredentials(
+        em,
+        channelId,
+        this.box.sealJson(outcome.credentials, this.aad(channel.workspaceId, channel.id)),
       );
       for (const sibling of outcome.shared ? siblings : []) {
         const merged = { ...(this.credentialsOf(sibling) ?? {}), ...outcome.shared };
-        await repo.update(
-          { id: sibling.id },
-          { credentials: this.box.sealJson(merged, this.aad(sibling.workspaceId, sibling.id)) },
+        await this.channels.setCredentials(
+          em,
+          sibling.id,
+          this.box.sealJson(merged, this.aad(sibling.workspaceId, sibling.id)),
         );
       }
       return outcome.credentials;
@@ -184,33 +176,30 @@ export class ChannelsService {
     account: ConnectedAccount,
     credentialsGroup: string | null,
   ): Promise<{ channel: Channel; created: boolean }> {
-    const repo = em.getRepository(Channel);
-    const existing = await repo.findOne({
-      where: { workspaceId, provider, externalId: account.externalId },
-      lock: { mode: 'pessimistic_write' },
-    });
+    const existing = await this.channels.lockByAccount(em, workspaceId, provider, account.externalId);
     const id = existing?.id ?? randomUUID();
     this.opened.forget(id);
-    const profile = {
+    const profile: ChannelProfile = {
       name: account.name,
       handle: account.handle,
       avatarUrl: account.avatarUrl,
       profileUrl: account.profileUrl,
       limits: account.limits,
-      status: 'active' as ChannelStatus,
+      status: 'active',
       credentials: this.box.sealJson(account.credentials, this.aad(workspaceId, id)),
       credentialsGroup,
       connectedAt: new Date(),
       disconnectedAt: null,
       disconnectReason: null,
     };
-    if (existing) {
-      await repo.update({ id }, profile);
-      return { channel: await repo.findOneByOrFail({ id }), created: false };
-    }
-    const channel = await repo.save(
-      repo.create({ id, workspaceId, provider, externalId: account.externalId, ...profile }),
-    );
+    if (existing) return { channel: await this.channels.updateProfile(em, id, profile), created: false };
+    const channel = await this.channels.insert(em, {
+      id,
+      workspaceId,
+      provider,
+      externalId: account.externalId,
+      ...profile,
+    });
     return { channel, created: true };
   }
 
@@ -229,20 +218,11 @@ export class ChannelsService {
     workspaceId: string,
     q: { status?: ChannelStatus; provider?: ProviderId; limit: number; cursor?: string },
   ): Promise<Page<Channel>> {
-    const qb = this.channels.createQueryBuilder('c').where('c.workspace_id = :workspaceId', { workspaceId });
-    if (q.status) qb.andWhere('c.status = :status', { status: q.status });
-    if (q.provider) qb.andWhere('c.provider = :provider', { provider: q.provider });
-    return paginate(qb, {
-      sortColumn: 'c.created_at',
-      idColumn: 'c.id',
-      direction: 'DESC',
-      limit: q.limit,
-      cursor: q.cursor,
-    });
+    return this.channels.page(workspaceId, q);
   }
 
   async get(workspaceId: string, id: string): Promise<Channel> {
-    const channel = isUuid(id) ? await this.channels.findOne({ where: { id, workspaceId } }) : null;
+    const channel = isUuid(id) ? await this.channels.find(workspaceId, id) : null;
     if (!channel) throw AppError.notFound('Channel');
     return channel;
   }
@@ -250,10 +230,7 @@ export class ChannelsService {
   /** The channels with these ids in the workspace (missing ones are simply absent). */
   findMany(workspaceId: string, ids: string[]): Promise<Channel[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return this.channels
-      .createQueryBuilder('c')
-      .where('c.workspace_id = :workspaceId AND c.id IN (:...ids)', { workspaceId, ids })
-      .getMany();
+    return this.channels.findInWorkspace(workspaceId, ids);
   }
 
   /**
@@ -263,16 +240,12 @@ export class ChannelsService {
    */
   async findByIds(ids: string[]): Promise<Map<string, Channel>> {
     if (ids.length === 0) return new Map();
-    const rows = await runSql(this.dataSource, `SELECT ${CHANNEL_COLUMNS} FROM channels WHERE id = ANY($1::uuid[])`, [
-      ids,
-    ]);
-    return new Map(rows.map((r) => [r.id as string, toChannel(r)]));
+    return new Map((await this.channels.findByIds(ids)).map((c) => [c.id, c]));
   }
 
   /** Ids of every active channel across workspaces, for workers that pick work on active channels only. */
-  async activeIds(): Promise<string[]> {
-    const rows = await this.channels.find({ select: { id: true }, where: { status: 'active' } });
-    return rows.map((c) => c.id);
+  activeIds(): Promise<string[]> {
+    return this.channels.activeIds();
   }
 
   /**
@@ -281,19 +254,13 @@ export class ChannelsService {
    */
   async activeOfProviders(providers: string[], afterId: string | null, limit: number): Promise<Channel[]> {
     if (providers.length === 0) return [];
-    const query = this.channels
-      .createQueryBuilder('c')
-      .where('c.status = :status AND c.provider IN (:...providers)', { status: 'active', providers })
-      .orderBy('c.id', 'ASC')
-      .limit(limit);
-    if (afterId) query.andWhere('c.id > :afterId', { afterId });
-    return query.getMany();
+    return this.channels.activeOfProviders(providers, afterId, limit);
   }
 
   /** Disconnects at the user's request; a second call is a no-op that records nothing. */
   async disconnect(workspaceId: string, id: string): Promise<void> {
     await this.get(workspaceId, id);
-    await this.dataSource.transaction((em) => this.disconnectInTransaction(em, id, 'user_request'));
+    await this.transactions.run((em) => this.disconnectInTransaction(em, id, 'user_request'));
   }
 
   /**
@@ -318,15 +285,10 @@ export class ChannelsService {
 
   /** Returns true when this call disconnected the channel (false when it already was). */
   async disconnectInTransaction(em: EntityManager, channelId: string, reason: DisconnectReason): Promise<boolean> {
-    const repo = em.getRepository(Channel);
-    const channel = await repo.findOne({ where: { id: channelId }, lock: { mode: 'pessimistic_write' } });
+    const channel = await this.channels.lock(em, channelId);
     if (!channel || channel.status === 'disconnected') return false;
     this.opened.forget(channelId);
-    await repo.update(
-      { id: channelId },
-      { status: 'disconnected', credentials: null, disconnectedAt: () => 'now()', disconnectReason: reason },
-    );
-    const updated = await repo.findOneByOrFail({ id: channelId });
+    const updated = await this.channels.markDisconnected(em, channelId, reason);
     await this.events.record(em, {
       type: 'channel.disconnected',
       workspaceId: channel.workspaceId,
@@ -349,9 +311,10 @@ export class ChannelsService {
   /** Stores refreshed session tokens returned by an adapter (only while still active). */
   async updateCredentials(channel: Channel, credentials: Record<string, unknown>, em?: EntityManager): Promise<void> {
     this.opened.forget(channel.id);
-    await (em ? em.getRepository(Channel) : this.channels).update(
-      { id: channel.id, status: 'active' },
-      { credentials: this.box.sealJson(credentials, this.aad(channel.workspaceId, channel.id)) },
+    await this.channels.setCredentialsIfActive(
+      channel.id,
+      this.box.sealJson(credentials, this.aad(channel.workspaceId, channel.id)),
+      em,
     );
   }
 

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../common/decorators/public.decorator';
 import { AppError } from '../common/errors';
 import { isUuid } from '../common/validators';
-import { EVENT_TYPES } from '../events/event.entity';
+import { EVENT_TYPES } from '../events/event-payloads';
 import { WebhookInputDto } from '../webhooks/dto/webhook-input.dto';
 import { Webhook } from '../webhooks/webhook.entity';
 import { WebhooksService } from '../webhooks/webhooks.service';

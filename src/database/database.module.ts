@@ -5,7 +5,9 @@ import { DataSource } from 'typeorm';
 import { databaseConfig } from '../config';
 import { buildDataSourceOptions } from './data-source-options';
 import { installRequestTransactions } from './request-transaction';
+import { Transactions } from './transactions';
 
+/** The data source (TypeORM, Postgres) and Transactions, for every module. */
 @Global()
 @Module({
   imports: [
@@ -23,6 +25,8 @@ import { installRequestTransactions } from './request-transaction';
       inject: [DataSource],
       useFactory: (dataSource: DataSource) => installRequestTransactions(dataSource),
     },
+    Transactions,
   ],
+  exports: [Transactions],
 })
 export class DatabaseModule {}

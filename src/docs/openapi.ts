@@ -5,7 +5,7 @@ import { version } from '../../package.json';
 import { ERROR_EXAMPLES, errorCodeOf } from '../common/decorators/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { ServerEnvironment, serverEnvironments } from '../config/http.config';
-import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../idempotency/idempotency.service';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../common/http/idempotency-key';
 
 export const API_KEY_SCHEME = 'ApiKey';
 /** The same key as `Authorization: Bearer <key>`: either scheme authenticates an operation. */

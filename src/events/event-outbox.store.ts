@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { runPrepared, runSql } from '../database/direct-query';
-import { EventRecord, EventType } from './event.entity';
+import { EventRecord } from './event.entity';
+import type { EventType } from './event-payloads';
 
 /** An outbox event as the relay fans it out to subscriptions. */
 export type OutboxEvent = Pick<EventRecord, 'id' | 'workspaceId' | 'type'>;
@@ -21,7 +22,7 @@ export function toOutboxEvent(r: Row): OutboxEvent {
 /** Columns and mapper of bodiesOf (raw SQL; checked against the entity by test/database/row-mappings). */
 export const EVENT_BODY_COLUMNS = 'id, data, created_at';
 export function toEventBody(r: Row): EventBody {
-  return { id: r.id as string, data: r.data as Record<string, unknown>, createdAt: r.created_at as Date };
+  return { id: r.id as string, data: r.data as EventBody['data'], createdAt: r.created_at as Date };
 }
 
 /** Columns and mapper of listRange (raw SQL; checked against the entity by test/database/row-mappings). */

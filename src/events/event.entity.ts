@@ -1,15 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { Workspace } from '../auth/workspace.entity';
-
-export const EVENT_TYPES = [
-  'post.published',
-  'post.failed',
-  'channel.disconnected',
-  'analytics.updated',
-  'media.ready',
-  'media.failed',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+import type { EventPayload, EventType } from './event-payloads';
 
 /**
  * The transactional outbox: a row is written in the same transaction as the state change that
@@ -39,8 +30,9 @@ export class EventRecord {
   @Column({ type: 'varchar', length: 64 })
   type!: EventType;
 
+  /** The payload as recorded (EventsService.record takes it typed by `type`), read back as JSON. */
   @Column({ type: 'jsonb' })
-  data!: Record<string, unknown>;
+  data!: EventPayload<EventType>;
 
   @CreateDateColumn({ type: 'timestamptz', default: () => 'clock_timestamp()' })
   createdAt!: Date;

@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
-import { MediaModule } from '../media/media.module';
 import { HealthController } from './health.controller';
 import { HealthService } from './health.service';
 import { HttpDrainService } from './http-drain.service';
 
+/** Health and readiness probes; media storage is pinged through STORAGE_PING (bound in app.module.ts). */
 @Module({
-  imports: [MediaModule],
   controllers: [HealthController],
   providers: [HealthService, HttpDrainService],
   exports: [HealthService],

@@ -1,9 +1,9 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 import Redis from 'ioredis';
-import { DataSource } from 'typeorm';
-import { MEDIA_STORAGE, MediaStorage } from '../media/storage/media-storage.interface';
+import { Transactions } from '../database/transactions';
 import { REDIS } from '../redis/redis.module';
 import { HealthDto, ReadinessDto } from './health.dto';
+import { STORAGE_PING, StoragePing } from './storage-ping.port';
 
 const TIMEOUT_MS = 1_000;
 
@@ -19,9 +19,9 @@ export class HealthService implements OnModuleDestroy, BeforeApplicationShutdown
   private shuttingDown = false;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly database: Transactions,
     @Inject(REDIS) private readonly redis: Redis,
-    @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
+    @Inject(STORAGE_PING) private readonly storage: StoragePing,
   ) {}
 
   /** Database and Redis (`GET /api/health`, kept for existing monitors). */
@@ -63,7 +63,7 @@ export class HealthService implements OnModuleDestroy, BeforeApplicationShutdown
   }
 
   private databaseUp(): Promise<boolean> {
-    return within(this.dataSource.query('SELECT 1'));
+    return within(this.database.ping());
   }
 
   private redisUp(): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { IdempotencyPruner } from './idempotency-pruner.service';
+import { IdempotencyPruneJob } from './idempotency-prune.job';
 import { IdempotencyModule } from './idempotency.module';
 
 /** Periodic pruning of expired keys: loaded only where the process runs workers. */
-@Module({ imports: [IdempotencyModule], providers: [IdempotencyPruner], exports: [IdempotencyPruner] })
+@Module({ imports: [IdempotencyModule], providers: [IdempotencyPruneJob], exports: [IdempotencyPruneJob] })
 export class IdempotencyWorkerModule {}

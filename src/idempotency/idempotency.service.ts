@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppError } from '../common/errors';
-import { runInRequestTransaction } from '../database/request-transaction';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../common/http/idempotency-key';
+import { Transactions } from '../database/transactions';
+import { IdempotencyKeysStore } from './idempotency-keys.store';
 
 /** How long a key and its stored response are kept. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** A sealed body (`v1.<base64url>`); plain JSON never starts with a letter followed by digits and a dot. */
 const SEALED = /^v\d+\./;
 
@@ -54,7 +54,8 @@ export function requestHash(req: Pick<IdempotentRequest, 'method' | 'path' | 'bo
 @Injectable()
 export class IdempotencyService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly keys: IdempotencyKeysStore,
+    private readonly transactions: Transactions,
     private readonly box: SecretBox,
   ) {}
 
@@ -73,39 +74,34 @@ export class IdempotencyService {
   async execute(req: IdempotentRequest, handle: () => Promise<{ status: number; body: unknown }>) {
     IdempotencyService.checkKey(req.key);
     const hash = requestHash(req);
-    return runInRequestTransaction(this.dataSource, async (em): Promise<IdempotentOutcome> => {
-      const [{ locked }] = await em.query<[{ locked: boolean }]>(
-        `SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked`,
-        [`idempotency:${req.apiKeyId}:${req.key}`],
-      );
-      if (!locked) {
+    return this.transactions.runForRequest(async (em): Promise<IdempotentOutcome> => {
+      if (!(await this.keys.tryLock(em, req.apiKeyId, req.key))) {
         throw AppError.conflict('A request with this Idempotency-Key is still in progress; retry when it has finished');
       }
-      const [stored] = await em.query<
-        Array<{ request_hash: string; response_status: number; response_body: string | null; live: boolean }>
-      >(
-        `SELECT request_hash, response_status, response_body, expires_at > now() AS live
-           FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`,
-        [req.apiKeyId, req.key],
-      );
+      const stored = await this.keys.find(em, req.apiKeyId, req.key);
       if (stored?.live) {
-        if (stored.request_hash !== hash) {
+        if (stored.requestHash !== hash) {
           throw new AppError(
             'IDEMPOTENCY_KEY_REUSED',
             'This Idempotency-Key was already used with a different request; use a new key for a new request',
           );
         }
-        return { status: stored.response_status, body: this.open(req, stored.response_body), replayed: true };
+        return { status: stored.responseStatus, body: this.open(req, stored.responseBody), replayed: true };
       }
-      if (stored)
-        await em.query(`DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`, [req.apiKeyId, req.key]);
+      if (stored) await this.keys.remove(em, req.apiKeyId, req.key);
       const outcome = await handle();
       // What the client receives is the JSON form; store exactly that.
       const body: unknown = outcome.body === undefined ? null : JSON.parse(JSON.stringify(outcome.body));
-      await em.query(
-        `INSERT INTO idempotency_keys (api_key_id, key, request_hash, response_status, response_body, expires_at)
-         VALUES ($1, $2, $3, $4, $5, now() + ($6 || ' milliseconds')::interval)`,
-        [req.apiKeyId, req.key, hash, outcome.status, this.seal(req, JSON.stringify(body)), String(IDEMPOTENCY_TTL_MS)],
+      await this.keys.insert(
+        em,
+        {
+          apiKeyId: req.apiKeyId,
+          key: req.key,
+          requestHash: hash,
+          responseStatus: outcome.status,
+          responseBody: this.seal(req, JSON.stringify(body)),
+        },
+        IDEMPOTENCY_TTL_MS,
       );
       return { status: outcome.status, body, replayed: false };
     });
@@ -116,20 +112,9 @@ export class IdempotencyService {
    * returns how many. Rows held by a request meanwhile are skipped; either form replays the same.
    */
   async sealPlainResponses(batch = 500): Promise<number> {
-    return this.dataSource.transaction(async (em) => {
-      const rows = await em.query<Array<{ api_key_id: string; key: string; response_body: string }>>(
-        `SELECT api_key_id, key, response_body FROM idempotency_keys
-          WHERE response_body IS NOT NULL AND response_body !~ '^v[0-9]+\\.' AND expires_at > now()
-          LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [batch],
-      );
-      for (const row of rows) {
-        await em.query(`UPDATE idempotency_keys SET response_body = $3 WHERE api_key_id = $1 AND key = $2`, [
-          row.api_key_id,
-          row.key,
-          this.seal({ apiKeyId: row.api_key_id, key: row.key }, row.response_body),
-        ]);
-      }
+    return this.transactions.run(async (em) => {
+      const rows = await this.keys.lockPlainAnswers(em, batch);
+      for (const row of rows) await this.keys.updateBody(em, row.apiKeyId, row.key, this.seal(row, row.responseBody));
       return rows.length;
     });
   }
@@ -158,15 +143,7 @@ export class IdempotencyService {
   }
 
   /** Deletes expired keys, at most `batch` at a time; returns how many went. */
-  async prune(batch = 5000): Promise<number> {
-    const [{ n }] = await this.dataSource.query<[{ n: number }]>(
-      `WITH gone AS (
-         DELETE FROM idempotency_keys
-          WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at <= now() LIMIT $1)
-         RETURNING 1)
-       SELECT count(*)::int AS n FROM gone`,
-      [batch],
-    );
-    return n;
+  prune(batch = 5000): Promise<number> {
+    return this.keys.deleteExpired(batch);
   }
 }

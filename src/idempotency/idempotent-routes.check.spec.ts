@@ -3,9 +3,8 @@ import { Controller, Get, Post } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { Public } from '../common/decorators/public.decorator';
-import { IdempotencyService } from './idempotency.service';
 import { IdempotentRoutesCheck } from './idempotent-routes.check';
-import { Idempotent } from './idempotent.decorator';
+import { Idempotent, IdempotentRouteHandler } from '../common/decorators/idempotent.decorator';
 
 @Controller('marked')
 class MarkedController {
@@ -39,7 +38,7 @@ async function compile(controllers: Array<new () => unknown>) {
     imports: [DiscoveryModule],
     controllers,
     // The interceptor's dependency; the check reads route metadata only.
-    providers: [IdempotentRoutesCheck, { provide: IdempotencyService, useValue: {} }],
+    providers: [IdempotentRoutesCheck, { provide: IdempotentRouteHandler, useValue: {} }],
   }).compile();
 }
 

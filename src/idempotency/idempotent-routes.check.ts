@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { IS_PUBLIC } from '../common/decorators/public.decorator';
-import { IDEMPOTENT } from './idempotent.decorator';
+import { IDEMPOTENT } from '../common/decorators/idempotent.decorator';
 
 /**
  * Fails start-up when a `POST` route that takes an API key is not marked `@Idempotent()`, so
@@ -21,7 +21,7 @@ export class IdempotentRoutesCheck implements OnModuleInit {
     const unmarked = this.unmarkedPostRoutes();
     if (unmarked.length > 0) {
       throw new Error(
-        `POST routes that take an API key must be marked @Idempotent() (src/idempotency/idempotent.decorator.ts): ${unmarked.join(', ')}`,
+        `POST routes that take an API key must be marked @Idempotent() (src/common/decorators/idempotent.decorator.ts): ${unmarked.join(', ')}`,
       );
     }
   }

@@ -1,14 +1,12 @@
 import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { AppError } from '../common/errors';
 import { isUuid } from '../common/validators';
 import { appConfig } from '../config';
 import { mediaConfig } from '../config/media.config';
 import { variantMimeType, variantName } from './image-convert.util';
-import { MediaItem } from './media-item.entity';
+import { MediaItemsStore } from './media-items.store';
 import { MediaUrlSigner } from './media-url-signer';
 import { MediaVariantsService } from './media-variants.service';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage.interface';
@@ -37,7 +35,7 @@ export class MediaContentService {
   private readonly signer: MediaUrlSigner;
 
   constructor(
-    @InjectRepository(MediaItem) private readonly media: Repository<MediaItem>,
+    private readonly items: MediaItemsStore,
     private readonly variants: MediaVariantsService,
     @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
     @Inject(mediaConfig.KEY) private readonly cfg: ConfigType<typeof mediaConfig>,
@@ -56,7 +54,7 @@ export class MediaContentService {
       variant = variantName(mimeType);
       if (!variant) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Media cannot be converted to ${mimeType}`);
     }
-    return `${this.app.publicBaseUrl}/api/media/${mediaId}/content?${this.signer.query(mediaId, variant)}`;
+    return `${this.app.publicBaseUrl}/api/media/${mediaId}/content?${this.signer.queryString(mediaId, variant)}`;
   }
 
   /**
@@ -77,7 +75,7 @@ export class MediaContentService {
             : 'The signature of this media URL is wrong',
       );
     }
-    const item = isUuid(mediaId) ? await this.media.findOneBy({ id: mediaId.toLowerCase() }) : null;
+    const item = isUuid(mediaId) ? await this.items.findById(mediaId.toLowerCase()) : null;
     if (!item || item.status !== 'ready') throw AppError.notFound('Media');
     const maxAgeSeconds = Math.max(1, verdict.expires - Math.floor(Date.now() / 1000));
 

@@ -1,10 +1,10 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { mediaConfig } from '../config/media.config';
-import { Scheduler } from '../scheduling/scheduler.service';
+import { PeriodicJobs } from '../scheduling/periodic-jobs.service';
 import { MediaUrlImportService } from './media-url-import.service';
 
-/** Name of the periodic job (Scheduler) that keeps background downloads of uploads from a URL going. */
+/** Name of the periodic job (PeriodicJobs) that keeps background downloads of uploads from a URL going. */
 export const SWEEP_IMPORTS_JOB = 'media.sweep-imports';
 
 /**
@@ -14,13 +14,13 @@ export const SWEEP_IMPORTS_JOB = 'media.sweep-imports';
 @Injectable()
 export class MediaImportSweepJob implements OnModuleInit {
   constructor(
-    private readonly scheduler: Scheduler,
+    private readonly periodicJobs: PeriodicJobs,
     private readonly imports: MediaUrlImportService,
     @Inject(mediaConfig.KEY) private readonly cfg: ConfigType<typeof mediaConfig>,
   ) {}
 
   onModuleInit(): void {
-    this.scheduler.every({
+    this.periodicJobs.every({
       name: SWEEP_IMPORTS_JOB,
       everyMs: this.cfg.urlSweepMs,
       run: () => this.imports.sweep(),

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { ConfigType } from '@nestjs/config';
 import { AppError } from '../common/errors';
 import {
@@ -16,10 +17,21 @@ import {
 } from '../common/http/outbound-http';
 import { mediaConfig } from '../config/media.config';
 import { afterCommit } from '../database/request-transaction';
+import { Transactions } from '../database/transactions';
+import { EventsService } from '../events/events.service';
 import { MediaItem } from './media-item.entity';
 import { normalizeMimeType } from './media-type.util';
-import { MediaService, ReceivingStatus } from './media.service';
+import { MediaDto } from './dto/media.dto';
+import { MediaFinalizeService } from './media-finalize.service';
+import { MediaItemsStore } from './media-items.store';
+import { MediaUploadService } from './media-upload.service';
+import { MediaService } from './media.service';
 import { MediaQueue } from './media.queue';
+import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage.interface';
+import { ReceivingStatus } from './upload-state';
+
+/** Items the sweep fails per transaction (and, times ten, queues again per run). */
+const SWEEP_BATCH = 100;
 
 /** The outbound client of URL imports: its own instance, with the download time budget. */
 export const MEDIA_DOWNLOADER = Symbol('MEDIA_DOWNLOADER');
@@ -101,7 +113,13 @@ export class MediaUrlImportService implements OnApplicationShutdown {
 
   constructor(
     private readonly media: MediaService,
+    private readonly uploads: MediaUploadService,
+    private readonly finalizer: MediaFinalizeService,
+    private readonly items: MediaItemsStore,
+    private readonly transactions: Transactions,
+    private readonly events: EventsService,
     private readonly queue: MediaQueue,
+    @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
     @Inject(MEDIA_DOWNLOADER) private readonly http: OutboundHttp,
     @Inject(mediaConfig.KEY) private readonly cfg: ConfigType<typeof mediaConfig>,
   ) {}
@@ -121,7 +139,7 @@ export class MediaUrlImportService implements OnApplicationShutdown {
         deferAboveBytes: this.cfg.urlAsyncBytes,
       });
       if ('deferred' in got) {
-        const item = await this.media.createImport(workspaceId, {
+        const item = await this.uploads.createImport(workspaceId, {
           filename,
           mimeType: got.mimeType ?? '',
           size: got.size ?? 0,
@@ -132,7 +150,7 @@ export class MediaUrlImportService implements OnApplicationShutdown {
         await afterCommit(() => this.queue.enqueueImports([item]));
         return { item, accepted: true };
       }
-      const item = await this.media.initialize(workspaceId, {
+      const item = await this.uploads.initialize(workspaceId, {
         filename,
         mimeType: got.mimeType,
         size: got.size,
@@ -157,7 +175,7 @@ export class MediaUrlImportService implements OnApplicationShutdown {
    * trouble) is thrown, and the sweep tries again once the claim lapses.
    */
   async runImport(mediaId: string): Promise<void> {
-    const item = await this.media.claimImport(mediaId, this.cfg.urlImportClaimMs, this.cfg.urlImportAttempts);
+    const item = await this.claimImport(mediaId, this.cfg.urlImportClaimMs, this.cfg.urlImportAttempts);
     if (!item?.sourceUrl) return; // done, deleted, or held by another worker
     const dir = await mkdtemp(join(tmpdir(), 'sps-media-url-'));
     try {
@@ -165,12 +183,12 @@ export class MediaUrlImportService implements OnApplicationShutdown {
       const given = item.mimeType ? { mimeType: item.mimeType } : {};
       const got = await this.download({ url: item.sourceUrl, ...given }, file, {});
       if ('deferred' in got) throw new Error('A background download cannot be deferred');
-      const planned = await this.media.planImport(item, got.size, got.mimeType);
+      const planned = await this.uploads.planImport(item, got.size, got.mimeType);
       await this.store(item.workspaceId, planned, file, 'processing');
       this.logger.log({ msg: 'Downloaded an upload from URL', mediaId, size: got.size });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      await this.media.failImport(mediaId, err);
+      await this.failImport(mediaId, err);
       this.logger.log({ msg: 'An upload from URL failed', mediaId, error: err.code, reason: err.message });
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -179,8 +197,65 @@ export class MediaUrlImportService implements OnApplicationShutdown {
 
   /** The sweep: fails items whose tries are used up, queues the others no worker holds. */
   async sweep(): Promise<{ failed: number; requeued: number }> {
-    const { failed, pending } = await this.media.sweepImports(this.cfg.urlImportAttempts);
+    const { failed, pending } = await this.sweepImports(this.cfg.urlImportAttempts);
     return { failed, requeued: await this.queue.enqueueImports(pending) };
+  }
+
+  // ---- the item's bookkeeping while a worker downloads ------------------------------------------
+
+  /**
+   * Takes a `processing` item for one background download: counts the try and holds the item for
+   * `claimMs`. Null when another worker holds it, it is no longer processing, or its tries are used up
+   * (the sweep fails it then).
+   */
+  private async claimImport(mediaId: string, claimMs: number, maxAttempts: number): Promise<MediaItem | null> {
+    return (await this.items.claimImport(mediaId, claimMs, maxAttempts)) ? this.items.findById(mediaId) : null;
+  }
+
+  /**
+   * A background download failed for good: the item becomes `failed` with the reason (the error the
+   * request would have answered), its bytes are removed, and `media.failed` is recorded with it.
+   */
+  private async failImport(mediaId: string, problem: AppError): Promise<void> {
+    await this.transactions.run(async (em) => {
+      const item = await this.items.lock(em, mediaId);
+      if (!item || item.status !== 'processing') return;
+      await this.storage.remove(item.id);
+      await this.recordFailure(em, item, problem.code, problem.message);
+    });
+  }
+
+  /**
+   * The sweep of background downloads: items whose tries are used up and whose last worker is gone
+   * become `failed`; the others not held by a worker are returned, to be queued again (Redis may have
+   * lost their job, or their worker died).
+   */
+  private async sweepImports(
+    maxAttempts: number,
+  ): Promise<{ failed: number; pending: Array<{ id: string; importAttempts: number }> }> {
+    const failed = await this.transactions.run(async (em) => {
+      const rows = await this.items.lockExhaustedImports(em, maxAttempts, SWEEP_BATCH);
+      for (const item of rows) {
+        await this.storage.remove(item.id);
+        await this.recordFailure(
+          em,
+          item,
+          'INTERNAL_ERROR',
+          `The download was interrupted ${item.importAttempts} time${item.importAttempts === 1 ? '' : 's'} ` +
+            '(the worker stopped before it finished); upload the file again',
+        );
+      }
+      return rows.length;
+    });
+    const pending = await this.items.pendingImports(maxAttempts, SWEEP_BATCH * 10);
+    if (failed > 0) this.logger.warn({ msg: 'Failed uploads from URL whose downloads kept stopping', count: failed });
+    return { failed, pending };
+  }
+
+  /** Marks a processing item `failed` (its bytes already removed) and records `media.failed`, in `em`'s transaction. */
+  private async recordFailure(em: EntityManager, item: MediaItem, code: string, message: string): Promise<void> {
+    const failed = await this.items.markFailed(em, item.id, code, message);
+    await this.events.record(em, { type: 'media.failed', workspaceId: item.workspaceId, data: MediaDto.from(failed) });
   }
 
   /** Feeds the downloaded file through the chunked flow (chunk 0 is sniffed, finalize checks the rest). */
@@ -188,14 +263,14 @@ export class MediaUrlImportService implements OnApplicationShutdown {
     for (let index = 0; index < item.totalChunks; index++) {
       const start = index * item.chunkSize;
       const end = Math.min(item.size, start + item.chunkSize) - 1;
-      await this.media.receiveChunk(
+      await this.uploads.receiveChunk(
         workspaceId,
         { mediaId: item.id, chunkIndex: index },
         createReadStream(file, { start, end }),
         via,
       );
     }
-    return this.media.finalize(workspaceId, item.id, via);
+    return this.finalizer.finalize(workspaceId, item.id, via);
   }
 
   /**

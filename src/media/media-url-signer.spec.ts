@@ -110,7 +110,7 @@ describe('MediaUrlSigner', () => {
 
   it('builds the query string of a URL', () => {
     const signer = new MediaUrlSigner([KEY_A], 3600, at(NOW));
-    const params = new URLSearchParams(signer.query(ID, 'jpeg'));
+    const params = new URLSearchParams(signer.queryString(ID, 'jpeg'));
     expect([...params.keys()]).toEqual(['expires', 'variant', 'signature']);
     expect(signer.verify(ID, Object.fromEntries(params)).ok).toBe(true);
   });

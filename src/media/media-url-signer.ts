@@ -47,7 +47,7 @@ export class MediaUrlSigner {
   }
 
   /** The query string of a signed URL (`expires=...&variant=...&signature=...`). */
-  query(mediaId: string, variant: string | null = null): string {
+  queryString(mediaId: string, variant: string | null = null): string {
     const q = this.sign(mediaId, variant);
     return new URLSearchParams({
       expires: q.expires,

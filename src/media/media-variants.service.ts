@@ -1,15 +1,16 @@
 import { Readable } from 'node:stream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { AppError } from '../common/errors';
 import { mediaConfig } from '../config/media.config';
+import { Transactions } from '../database/transactions';
 import { withTemporaryCopy } from './image-check.util';
 import { ImageConversionError, canConvert, convertImage, variantName } from './image-convert.util';
 import { ImageSlots } from './image-slots';
-import { MediaItem } from './media-item.entity';
+import { MediaItemsStore } from './media-items.store';
 import { MediaVariant } from './media-variant.entity';
+import { MediaVariantsStore } from './media-variants.store';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage.interface';
 
 /**
@@ -29,8 +30,9 @@ export class MediaVariantsService {
   private readonly inflight = new Map<string, Promise<MediaVariant>>();
 
   constructor(
-    @InjectRepository(MediaVariant) private readonly variants: Repository<MediaVariant>,
-    private readonly dataSource: DataSource,
+    private readonly variants: MediaVariantsStore,
+    private readonly items: MediaItemsStore,
+    private readonly transactions: Transactions,
     @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
     @Inject(mediaConfig.KEY) private readonly cfg: ConfigType<typeof mediaConfig>,
     private readonly slots: ImageSlots,
@@ -38,12 +40,12 @@ export class MediaVariantsService {
 
   /** The stored variant of the item in that type, or null when there is none (yet). */
   find(mediaId: string, mimeType: string): Promise<MediaVariant | null> {
-    return this.variants.findOneBy({ mediaId, mimeType });
+    return this.variants.find(mediaId, mimeType);
   }
 
   /** The variants of an item, read in `em`'s transaction (its deletion removes their bytes). */
   listIn(em: EntityManager, mediaId: string): Promise<MediaVariant[]> {
-    return em.getRepository(MediaVariant).findBy({ mediaId });
+    return this.variants.listOf(em, mediaId);
   }
 
   /** Streams a variant's bytes (or a range of them). */
@@ -70,16 +72,11 @@ export class MediaVariantsService {
 
   private async convertOnce(mediaId: string, mimeType: string): Promise<MediaVariant> {
     const variant = this.nameOf(mimeType);
-    return this.dataSource.transaction(async (em) => {
-      await em.query(`SELECT pg_advisory_xact_lock(hashtext('media-variant'), hashtext($1::text))`, [
-        `${mediaId}:${variant}`,
-      ]);
-      const repo = em.getRepository(MediaVariant);
-      const done = await repo.findOneBy({ mediaId, mimeType });
+    return this.transactions.run(async (em) => {
+      await this.variants.lockConversion(em, mediaId, variant);
+      const done = await this.variants.find(mediaId, mimeType, em);
       if (done) return done;
-      const item = await em
-        .getRepository(MediaItem)
-        .findOne({ where: { id: mediaId }, lock: { mode: 'pessimistic_read' } });
+      const item = await this.items.lockForShare(em, mediaId);
       if (!item) throw AppError.notFound('Media');
       if (item.status !== 'ready') throw AppError.conflict(`Media is ${item.status}, not ready`);
       if (!canConvert(item.mimeType, mimeType)) {
@@ -99,19 +96,14 @@ export class MediaVariantsService {
         throw err;
       }
       await this.storage.writeVariant(item.id, variant, converted.data);
-      await repo
-        .createQueryBuilder()
-        .insert()
-        .values({
-          mediaId,
-          mimeType,
-          size: converted.data.length,
-          width: converted.width,
-          height: converted.height,
-          sha256: converted.sha256,
-        })
-        .orIgnore()
-        .execute();
+      const stored = await this.variants.insert(em, {
+        mediaId,
+        mimeType,
+        size: converted.data.length,
+        width: converted.width,
+        height: converted.height,
+        sha256: converted.sha256,
+      });
       this.logger.log({
         msg: 'Converted a media item',
         mediaId,
@@ -120,7 +112,7 @@ export class MediaVariantsService {
         bytes: converted.data.length,
         ms: Date.now() - started,
       });
-      return repo.findOneByOrFail({ mediaId, mimeType });
+      return stored;
     });
   }
 

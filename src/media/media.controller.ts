@@ -31,8 +31,10 @@ import { UploadFromUrlDto } from './dto/upload-from-url.dto';
 import { UpdateMediaDto } from './dto/update-media.dto';
 import { MediaUrlImportService } from './media-url-import.service';
 import { MediaContentService } from './media-content.service';
+import { MediaFinalizeService } from './media-finalize.service';
+import { MediaUploadService } from './media-upload.service';
 import { MediaService } from './media.service';
-import { Idempotent } from '../idempotency/idempotent.decorator';
+import { Idempotent } from '../common/decorators/idempotent.decorator';
 
 /** Status and message of a failure raised by the multipart parser (@fastify/multipart or busboy). */
 function multipartFailure(err: unknown): AppError {
@@ -66,6 +68,8 @@ function firstReadable(stream: Readable): Promise<void> {
 export class MediaController {
   constructor(
     private readonly media: MediaService,
+    private readonly uploads: MediaUploadService,
+    private readonly finalizer: MediaFinalizeService,
     private readonly urlImport: MediaUrlImportService,
     private readonly content: MediaContentService,
   ) {}
@@ -81,7 +85,7 @@ export class MediaController {
   @ApiCreatedResponse({ type: MediaDto, description: 'The `uploading` item' })
   @ApiErrors(400, 413, 415)
   async initializeUpload(@WorkspaceId() workspaceId: string, @Body() body: InitializeUploadDto): Promise<MediaDto> {
-    return MediaDto.from(await this.media.initialize(workspaceId, body));
+    return MediaDto.from(await this.uploads.initialize(workspaceId, body));
   }
 
   @Post('upload/url')
@@ -148,7 +152,7 @@ export class MediaController {
 
   /** Reads the fields, then streams the file part into the service; errors of the parser become 400/413. */
   private async receiveChunk(workspaceId: string, req: FastifyRequest): Promise<ChunkReceiptDto> {
-    const parts = req.parts({ limits: { fileSize: this.media.maxChunkBytes + 1 } });
+    const parts = req.parts({ limits: { fileSize: this.uploads.maxChunkBytes + 1 } });
     const fields: Record<string, string> = {};
     let receipt: ChunkReceiptDto | undefined;
     for (;;) {
@@ -176,7 +180,7 @@ export class MediaController {
       let streamError: Error | undefined;
       part.file.once('error', (err: Error) => (streamError = err));
       try {
-        receipt = await this.media.receiveChunk(workspaceId, parseUploadChunkFields(fields), part.file);
+        receipt = await this.uploads.receiveChunk(workspaceId, parseUploadChunkFields(fields), part.file);
       } catch (err) {
         // The parser fails the file part (a body cut off before its closing boundary) by destroying it: the
         // storage may see that error before the 'error' event reaches the listener above, so ask the stream.
@@ -206,7 +210,7 @@ export class MediaController {
   @ApiOkResponse({ type: MediaDto, description: 'The `ready` item' })
   @ApiErrors(400, 404, 409, 415, 'UNPROCESSABLE_MEDIA')
   async finalizeUpload(@WorkspaceId() workspaceId: string, @Body() body: FinalizeUploadDto): Promise<MediaDto> {
-    return MediaDto.from(await this.media.finalize(workspaceId, body.mediaId));
+    return MediaDto.from(await this.finalizer.finalize(workspaceId, body.mediaId));
   }
 
   @Get(':id')

@@ -5,7 +5,6 @@ import { DataSource } from 'typeorm';
 import { OutboundHttp } from '../common/http/outbound-http';
 import { appConfig } from '../config';
 import { mediaConfig } from '../config/media.config';
-import { PostMediaUsageModule } from '../posts/post-media-usage.module';
 import { ImageSlots } from './image-slots';
 import { MediaContentService } from './media-content.service';
 import { MediaItem } from './media-item.entity';
@@ -13,13 +12,16 @@ import { MediaVariant } from './media-variant.entity';
 import { MediaVariantsService } from './media-variants.service';
 import { MediaController } from './media.controller';
 import { MEDIA_DOWNLOADER, MediaUrlImportService } from './media-url-import.service';
+import { MediaFinalizeService } from './media-finalize.service';
+import { MediaItemsStore } from './media-items.store';
+import { MediaUploadService } from './media-upload.service';
+import { MediaVariantsStore } from './media-variants.store';
 import { MediaService } from './media.service';
 import { MediaQueue } from './media.queue';
 import { LocalDiskStorage } from './storage/local-disk.storage';
 import { MediaMultipartStore } from './storage/media-multipart.store';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage.interface';
 import { S3Storage, createS3Client } from './storage/s3.storage';
-import { IdempotencyModule } from '../idempotency/idempotency.module';
 
 /** Builds the storage driver named by MEDIA_STORAGE. */
 function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: DataSource): MediaStorage {
@@ -35,18 +37,18 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
 
 /**
  * Chunked media uploads, storage and reads, signed public URLs and converted copies (variants).
- * Exports MediaService (posts attach and publish media).
+ * Exports MediaService (posts attach and publish media). Needs MEDIA_USAGE (posts' answer to "is this
+ * item in use?"), bound by the composition root (app.module.ts).
  */
 @Module({
-  imports: [
-    IdempotencyModule,
-    TypeOrmModule.forFeature([MediaItem, MediaVariant]),
-    PostMediaUsageModule,
-    MediaQueue.registration(),
-  ],
+  imports: [TypeOrmModule.forFeature([MediaItem, MediaVariant]), MediaQueue.registration()],
   controllers: [MediaController],
   providers: [
+    MediaItemsStore,
+    MediaVariantsStore,
     MediaService,
+    MediaUploadService,
+    MediaFinalizeService,
     MediaUrlImportService,
     MediaVariantsService,
     MediaContentService,
@@ -64,6 +66,6 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
         new OutboundHttp({ allowPrivate: app.outboundAllowPrivate, defaultTimeoutMs: media.urlTimeoutMs }),
     },
   ],
-  exports: [MediaService, MediaUrlImportService, MediaQueue, MEDIA_STORAGE],
+  exports: [MediaService, MediaUploadService, MediaUrlImportService, MediaQueue, MEDIA_STORAGE],
 })
 export class MediaModule {}

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AppError } from '../common/errors';
 import { Public } from '../common/decorators/public.decorator';
-import { MetricsService } from './metrics.service';
+import { PrometheusRegistry } from './prometheus-registry.service';
 
 /**
  * Prometheus scrape endpoint. Outside the API key scheme (it is an operator's endpoint, not a workspace's):
@@ -12,7 +12,7 @@ import { MetricsService } from './metrics.service';
 @ApiExcludeController()
 @Controller('metrics')
 export class MetricsController {
-  constructor(private readonly metrics: MetricsService) {}
+  constructor(private readonly prometheus: PrometheusRegistry) {}
 
   @Get()
   @Public()
@@ -20,13 +20,13 @@ export class MetricsController {
     @Headers('authorization') authorization: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    if (!this.metrics.enabled) throw AppError.notFound('Route');
-    if (!this.metrics.authorized(authorization)) {
+    if (!this.prometheus.enabled) throw AppError.notFound('Route');
+    if (!this.prometheus.authorized(authorization)) {
       throw new AppError('UNAUTHORIZED', 'Metrics need Authorization: Bearer <METRICS_TOKEN>', undefined, {
         'WWW-Authenticate': 'Bearer',
       });
     }
-    void reply.header('content-type', this.metrics.contentType);
-    return this.metrics.render();
+    void reply.header('content-type', this.prometheus.contentType);
+    return this.prometheus.render();
   }
 }

@@ -1,8 +1,17 @@
 import { Global, Module } from '@nestjs/common';
 import { MetricsController } from './metrics.controller';
-import { MetricsService } from './metrics.service';
+import { OutcomeMetrics } from './outcome-metrics.service';
+import { PrometheusRegistry } from './prometheus-registry.service';
+import { RequestMetrics } from './request-metrics.service';
 
-/** Prometheus metrics of the process; global so any feature can record its outcomes. */
+/**
+ * Operational metrics of the process for Prometheus (`GET /api/metrics`): the registry and its
+ * exposition, request counters, work outcome counters. Global so any feature can record its outcomes.
+ */
 @Global()
-@Module({ controllers: [MetricsController], providers: [MetricsService], exports: [MetricsService] })
+@Module({
+  controllers: [MetricsController],
+  providers: [PrometheusRegistry, RequestMetrics, OutcomeMetrics],
+  exports: [RequestMetrics, OutcomeMetrics],
+})
 export class MetricsModule {}

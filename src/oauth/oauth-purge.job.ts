@@ -1,10 +1,10 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { oauthConfig } from '../config';
-import { Scheduler } from '../scheduling/scheduler.service';
+import { PeriodicJobs } from '../scheduling/periodic-jobs.service';
 import { OAuthService, PurgeStats } from './oauth.service';
 
-/** Name of the periodic job (Scheduler) that deletes expired authorizations. */
+/** Name of the periodic job (PeriodicJobs) that deletes expired authorizations. */
 export const OAUTH_PURGE_JOB = 'oauth.purge';
 
 /** Rows deleted per statement. */
@@ -17,13 +17,13 @@ const PURGE_BATCH = 1000;
 @Injectable()
 export class OAuthPurgeJob implements OnModuleInit {
   constructor(
-    private readonly scheduler: Scheduler,
+    private readonly periodicJobs: PeriodicJobs,
     private readonly oauth: OAuthService,
     @Inject(oauthConfig.KEY) private readonly cfg: ConfigType<typeof oauthConfig>,
   ) {}
 
   onModuleInit(): void {
-    this.scheduler.every<PurgeStats>({
+    this.periodicJobs.every<PurgeStats>({
       name: OAUTH_PURGE_JOB,
       everyMs: this.cfg.purgeIntervalMs,
       run: (signal) => this.oauth.purgeExpired(PURGE_BATCH, () => signal.aborted),

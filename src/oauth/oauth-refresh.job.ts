@@ -1,10 +1,10 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { oauthConfig } from '../config';
-import { Scheduler } from '../scheduling/scheduler.service';
+import { PeriodicJobs } from '../scheduling/periodic-jobs.service';
 import { ChannelCredentialsService, RenewalStats } from './channel-credentials.service';
 
-/** Name of the periodic job (Scheduler) that renews the long-lived tokens of idle channels. */
+/** Name of the periodic job (PeriodicJobs) that renews the long-lived tokens of idle channels. */
 export const OAUTH_REFRESH_JOB = 'oauth.refresh';
 
 /** Channels read per batch. */
@@ -18,13 +18,13 @@ const REFRESH_BATCH = 200;
 @Injectable()
 export class OAuthRefreshJob implements OnModuleInit {
   constructor(
-    private readonly scheduler: Scheduler,
+    private readonly periodicJobs: PeriodicJobs,
     private readonly credentials: ChannelCredentialsService,
     @Inject(oauthConfig.KEY) private readonly cfg: ConfigType<typeof oauthConfig>,
   ) {}
 
   onModuleInit(): void {
-    this.scheduler.every<RenewalStats>({
+    this.periodicJobs.every<RenewalStats>({
       name: OAUTH_REFRESH_JOB,
       everyMs: this.cfg.refreshIntervalMs,
       run: (signal) => this.credentials.renewIdle(REFRESH_BATCH, () => signal.aborted),

@@ -15,16 +15,15 @@ import { Public } from '../common/decorators/public.decorator';
 import { WorkspaceId } from '../auth/workspace.decorator';
 import { IdParamDto } from '../common/id-param.dto';
 import { ChooseTargetsDto } from './dto/choose-targets.dto';
-import { OAuthAuthorizationDto } from './dto/oauth-authorization.dto';
 import { OAuthChannelsDto, OAuthConnectionDto } from './dto/oauth-connection.dto';
-import { OAuthProviderParamDto } from './dto/oauth-provider-param.dto';
-import { StartOAuthDto } from './dto/start-oauth.dto';
+import { OAuthProviderParamDto } from '../channels/dto/oauth-provider-param.dto';
 import { OAuthCallbackError, OAuthService } from './oauth.service';
 import { renderConnectionPage, renderOAuthPage } from './oauth-page';
-import { Idempotent } from '../idempotency/idempotent.decorator';
+import { Idempotent } from '../common/decorators/idempotent.decorator';
 
 /**
- * The OAuth connection of a channel: `POST /api/channels/connect/{provider}` starts it (API key),
+ * The OAuth connection of a channel: `POST /api/channels/connect/{provider}` starts it (API key; in
+ * ChannelsController, which reaches OAuthService through channels' CHANNEL_OAUTH port),
  * `GET /api/oauth/{provider}/callback` finishes it (public: the single-use state authenticates it),
  * and when the authorization reaches several accounts, `GET /api/oauth/connections/{id}` lists them
  * and `POST /api/oauth/connections/{id}/channels` connects the chosen ones (API key).
@@ -33,31 +32,6 @@ import { Idempotent } from '../idempotency/idempotent.decorator';
 @Controller()
 export class OAuthController {
   constructor(private readonly oauth: OAuthService) {}
-
-  @Post('channels/connect/:provider')
-  @Idempotent()
-  @ApiOperation({
-    summary: 'Start connecting an account by OAuth',
-    description:
-      "Answers the network's authorization URL (authorization code with PKCE, S256) and a state that is " +
-      "single-use, bound to this workspace and valid 10 minutes. Open the URL in the user's browser; the " +
-      'network sends it back to `/api/oauth/{provider}/callback`, which creates or reactivates the channel ' +
-      'and redirects to `redirectUri` with `channelId` (or `error`). When the account can publish as several ' +
-      'targets (a LinkedIn member and the pages they administer), the callback redirects with `connectionId` ' +
-      'instead: list them with `GET /api/oauth/connections/{id}` and choose with ' +
-      '`POST /api/oauth/connections/{id}/channels`. A provider without app credentials on this server (see ' +
-      '`GET /api/providers`, `enabled`) answers 400.',
-  })
-  @ApiCreatedResponse({ type: OAuthAuthorizationDto })
-  @ApiErrors(400, 404)
-  async connect(
-    @WorkspaceId() workspaceId: string,
-    @Param() { provider }: OAuthProviderParamDto,
-    @Body() body: StartOAuthDto,
-  ): Promise<OAuthAuthorizationDto> {
-    const start = await this.oauth.start(workspaceId, provider, body.redirectUri);
-    return { ...start, expiresAt: start.expiresAt.toISOString() };
-  }
 
   @Get('oauth/:provider/callback')
   @Public()

@@ -8,16 +8,16 @@ import { OAuthState } from './oauth-state.entity';
 import { OAuthTokenClient } from './oauth-token.client';
 import { OAuthController } from './oauth.controller';
 import { OAuthService } from './oauth.service';
-import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { OAuthStore } from './oauth.store';
 
 /**
  * Authorization-code + PKCE connection of OAuth networks, the choice of targets when one
  * authorization reaches several accounts, and token refresh under a per-channel lock.
  */
 @Module({
-  imports: [IdempotencyModule, TypeOrmModule.forFeature([OAuthState, OAuthConnection]), ChannelsModule],
+  imports: [TypeOrmModule.forFeature([OAuthState, OAuthConnection]), ChannelsModule],
   controllers: [OAuthController],
-  providers: [OAuthService, OAuthAppsService, OAuthTokenClient, ChannelCredentialsService],
+  providers: [OAuthService, OAuthStore, OAuthAppsService, OAuthTokenClient, ChannelCredentialsService],
   exports: [OAuthService, OAuthAppsService, ChannelCredentialsService],
 })
 export class OAuthModule {}

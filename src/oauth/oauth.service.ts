@@ -1,22 +1,20 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, Repository } from 'typeorm';
 import type { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppError } from '../common/errors';
 import { isUuid } from '../common/validators';
 import { oauthConfig } from '../config';
-import { deleteInBatches } from '../database/batched-delete';
+import { Transactions } from '../database/transactions';
 import { ProviderError } from '../providers/provider.errors';
 import type { ProviderId } from '../providers/provider.list';
 import { ProviderRegistry } from '../providers/provider.registry';
 import type { AccountKind, ConnectedAccount } from '../providers/social-provider.interface';
 import { OAuthApp, OAuthAppsService } from './oauth-apps.service';
 import { OAuthConnection } from './oauth-connection.entity';
-import { OAuthState } from './oauth-state.entity';
+import { OAuthStore } from './oauth.store';
 import { OAuthGrantRefusedError, OAuthTokenClient } from './oauth-token.client';
 import { codeChallengeS256, hashState, newCodeVerifier, newState } from './pkce';
 
@@ -96,9 +94,8 @@ export class OAuthService {
   private readonly logger = new Logger(OAuthService.name);
 
   constructor(
-    @InjectRepository(OAuthState) private readonly states: Repository<OAuthState>,
-    @InjectRepository(OAuthConnection) private readonly connections: Repository<OAuthConnection>,
-    private readonly dataSource: DataSource,
+    private readonly store: OAuthStore,
+    private readonly transactions: Transactions,
     private readonly apps: OAuthAppsService,
     private readonly tokens: OAuthTokenClient,
     private readonly providers: ProviderRegistry,
@@ -135,7 +132,7 @@ export class OAuthService {
     const verifier = newCodeVerifier();
     const id = randomUUID();
     const expiresAt = new Date(Date.now() + this.cfg.stateTtlMs);
-    await this.states.insert({
+    await this.store.insertState({
       id,
       stateHash: hash,
       workspaceId,
@@ -164,19 +161,7 @@ export class OAuthService {
    */
   async callback(provider: string, query: CallbackQuery): Promise<CallbackResult> {
     if (!query.state) throw new OAuthCallbackError('invalid_state', 'The callback carries no state.');
-    const rows: unknown = await this.states.query(
-      `UPDATE oauth_states SET used_at = now()
-        WHERE state_hash = $1 AND used_at IS NULL
-        RETURNING id, workspace_id AS "workspaceId", provider, code_verifier AS "codeVerifier",
-                  redirect_uri AS "redirectUri", expires_at AS "expiresAt"`,
-      [hashState(query.state)],
-    );
-    const row = (
-      rows as [
-        Array<Pick<OAuthState, 'id' | 'workspaceId' | 'provider' | 'codeVerifier' | 'redirectUri' | 'expiresAt'>>,
-        number,
-      ]
-    )[0]?.[0];
+    const row = await this.store.consumeState(hashState(query.state));
     if (!row || row.provider !== provider) {
       throw new OAuthCallbackError(
         'invalid_state',
@@ -215,7 +200,7 @@ export class OAuthService {
     }
     const id = randomUUID();
     const expiresAt = new Date(Date.now() + this.cfg.connectionTtlMs);
-    await this.connections.insert({
+    await this.store.insertConnection({
       id,
       workspaceId: row.workspaceId,
       provider,
@@ -236,7 +221,7 @@ export class OAuthService {
 
   /** A pending connection of the workspace. 404 when unknown here; 409 once used or expired. */
   async getConnection(workspaceId: string, id: string): Promise<PendingConnection> {
-    const row = isUuid(id) ? await this.connections.findOne({ where: { id, workspaceId } }) : null;
+    const row = isUuid(id) ? await this.store.findConnection(workspaceId, id) : null;
     if (!row) throw AppError.notFound('Connection');
     this.checkUsable(row);
     const accounts = this.openTargets(row);
@@ -267,9 +252,8 @@ export class OAuthService {
       ]);
     }
     const choose = () =>
-      this.dataSource.transaction(async (em) => {
-        const repo = em.getRepository(OAuthConnection);
-        const row = await repo.findOne({ where: { id, workspaceId }, lock: { mode: 'pessimistic_write' } });
+      this.transactions.run(async (em) => {
+        const row = await this.store.lockConnection(em, workspaceId, id);
         if (!row) throw AppError.notFound('Connection');
         this.checkUsable(row);
         const accounts = this.openTargets(row);
@@ -290,7 +274,7 @@ export class OAuthService {
           chosen,
           row.id,
         );
-        await repo.update({ id: row.id }, { usedAt: new Date() });
+        await this.store.markConnectionUsed(em, row.id);
         return saved;
       });
     try {
@@ -310,26 +294,7 @@ export class OAuthService {
    * ends the run between two.
    */
   async purgeExpired(batchSize: number, stop: () => boolean = () => false): Promise<PurgeStats> {
-    const query = (sql: string, params: unknown[]) => this.dataSource.query(sql, params);
-    const states = await deleteInBatches(
-      query,
-      'oauth_states',
-      'SELECT id FROM oauth_states WHERE expires_at < now()',
-      [],
-      batchSize,
-      stop,
-    );
-    const connections = stop()
-      ? 0
-      : await deleteInBatches(
-          query,
-          'oauth_connections',
-          'SELECT id FROM oauth_connections WHERE expires_at < now()',
-          [],
-          batchSize,
-          stop,
-        );
-    return { states, connections };
+    return this.store.deleteExpired(batchSize, stop);
   }
 
   private checkUsable(row: OAuthConnection): void {

@@ -1,7 +1,7 @@
 /**
  * Which instants of some channels are taken: a post of the workspace is scheduled or queued there
  * then. Posting schedules declare the port; the posts module, which owns the posts and their queue
- * slots, provides it (SLOT_OCCUPANCY, exported by PostSlotOccupancyModule). The free slots of
+ * slots, provides it (PostQueueSlotsStore, bound to SLOT_OCCUPANCY at the composition root). The free slots of
  * `GET /channels/{id}/slots` are the schedule's instants minus these.
  */
 export interface SlotOccupancy {

@@ -1,16 +1,15 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { MEDIA_USAGE } from '../media/media-usage.port';
 import { Post } from './post.entity';
 import { PostMediaUsageStore } from './post-media-usage.store';
 
 /**
- * The posts side of media's MEDIA_USAGE port, as a module of its own so MediaModule can import it
- * without importing PostsModule (which imports MediaModule).
+ * The posts side of media's MEDIA_USAGE port, as a module of its own: the composition root binds it
+ * to the port without loading PostsModule (which imports MediaModule) into the binding.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([Post])],
-  providers: [{ provide: MEDIA_USAGE, useClass: PostMediaUsageStore }],
-  exports: [MEDIA_USAGE],
+  providers: [PostMediaUsageStore],
+  exports: [PostMediaUsageStore],
 })
 export class PostMediaUsageModule {}

@@ -4,6 +4,9 @@ import { DataSource } from 'typeorm';
 /** Largest checkpoint accepted, in bytes of JSON (ids and states, never media). */
 const MAX_STATE_BYTES = 16 * 1024;
 
+/** Columns a checkpoint is saved with (raw SQL; checked against the entity by test/database/row-mappings). */
+export const CHECKPOINT_COLUMNS = 'target_id, publication, index, state, updated_at';
+
 /** The `post_target_checkpoints` table (owned by posts): adapters' publish checkpoints (docs/adr/0023). */
 @Injectable()
 export class PostTargetCheckpointsStore {
@@ -29,7 +32,7 @@ export class PostTargetCheckpointsStore {
          UPDATE post_targets SET claimed_until = now() + ($6 || ' milliseconds')::interval, updated_at = now()
           WHERE id = $1 AND claim_job_id = $5 AND status = 'publishing'
           RETURNING id)
-       INSERT INTO post_target_checkpoints (target_id, publication, index, state, updated_at)
+       INSERT INTO post_target_checkpoints (${CHECKPOINT_COLUMNS})
        VALUES ($1, $2, $3, $4::jsonb, now())
        ON CONFLICT (target_id, publication, index) DO UPDATE SET state = EXCLUDED.state, updated_at = now()`,
       [targetId, publication, index, json, jobId, String(claimMs)],

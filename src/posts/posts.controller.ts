@@ -17,7 +17,7 @@ import { CREATE_POST_EXAMPLES, CreatePostDto } from './dto/create-post.dto';
 import { ListPostsQueryDto } from './dto/list-posts.query.dto';
 import { PostDto, PostValidationDto } from './dto/post.dto';
 import { PostsService } from './posts.service';
-import { Idempotent } from '../idempotency/idempotent.decorator';
+import { Idempotent } from '../common/decorators/idempotent.decorator';
 
 @ApiTags('Posts')
 @Controller('posts')

@@ -16,13 +16,13 @@ import { PostsService } from './posts.service';
 import { PostingSchedulesModule } from '../posting-schedules/posting-schedules.module';
 import { PostQueueingService } from './post-queueing.service';
 import { PostSlotOccupancyModule } from './post-slot-occupancy.module';
+import { PostsStore } from './posts.store';
 import { PublishQueue } from './publish.queue';
 import { PublishedTargetsStore } from './published-targets.store';
-import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { PublishingStore } from './publishing.store';
 
 @Module({
   imports: [
-    IdempotencyModule,
     TypeOrmModule.forFeature([Post, PostTarget, PostTargetPart, PostTargetCheckpoint]),
     PublishQueue.registration(),
     ChannelsModule,
@@ -34,6 +34,8 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
   controllers: [PostsController],
   providers: [
     PostsService,
+    PostsStore,
+    PublishingStore,
     PublishQueue,
     PublishedTargetsStore,
     PostTargetPartsStore,
@@ -43,6 +45,7 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
   ],
   exports: [
     PostsService,
+    PublishingStore,
     PublishQueue,
     PublishedTargetsStore,
     PostTargetPartsStore,

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { AppError, ErrorDetail } from '../common/errors';
-import { Page, paginate } from '../common/pagination/pagination';
+import { Page } from '../common/pagination/pagination';
 import { isUuid } from '../common/validators';
 import { afterCommit } from '../database/request-transaction';
+import { Transactions } from '../database/transactions';
 import { ProviderRegistry } from '../providers/provider.registry';
 import { CreatePostDto } from './dto/create-post.dto';
 import { ListPostsQueryDto } from './dto/list-posts.query.dto';
@@ -17,15 +17,16 @@ import { PostQueueingService } from './post-queueing.service';
 import { PostTargetPartsStore } from './post-target-parts.store';
 import { PostTarget } from './post-target.entity';
 import { Post, PostStatus, ThreadPart } from './post.entity';
+import { PostsStore } from './posts.store';
 import { PublishQueue } from './publish.queue';
 
 const EDITABLE: PostStatus[] = ['draft', 'scheduled', 'failed'];
 const EXTERNAL_ID_INDEX = 'UQ_posts_workspace_external_id';
 
 /** Saves a post; another post of the workspace with the same externalId answers 409. */
-async function saveWithExternalId(em: EntityManager, post: Partial<Post>): Promise<Post> {
+async function saveWithExternalId(store: PostsStore, em: EntityManager, post: Partial<Post>): Promise<Post> {
   try {
-    return await em.getRepository(Post).save(em.getRepository(Post).create(post));
+    return await store.savePost(em, post);
   } catch (err) {
     const e = err as { driverError?: { code?: string; constraint?: string } };
     if (e.driverError?.code === '23505' && e.driverError.constraint === EXTERNAL_ID_INDEX) {
@@ -90,9 +91,8 @@ const PART_FIELDS = new Set(['content', 'mediaIds']);
 @Injectable()
 export class PostsService {
   constructor(
-    @InjectRepository(Post) private readonly posts: Repository<Post>,
-    @InjectRepository(PostTarget) private readonly targets: Repository<PostTarget>,
-    private readonly dataSource: DataSource,
+    private readonly store: PostsStore,
+    private readonly transactions: Transactions,
     private readonly channels: ChannelsService,
     private readonly providers: ProviderRegistry,
     private readonly queue: PublishQueue,
@@ -116,11 +116,11 @@ export class PostsService {
     const overrides = overridesOf(dto);
     const { problems } = await this.check(workspaceId, dto);
     if (problems.length) throw this.problemsError(problems);
-    const { post, targets } = await this.dataSource.transaction(async (em) => {
+    const { post, targets } = await this.transactions.run(async (em) => {
       // A queued post takes its slot first (under the id it is about to get); see PostQueueSlot.
       const id = dto.queue ? randomUUID() : undefined;
       const queuedAt = id ? await this.queueing.reserve(em, workspaceId, id, dto.channelIds) : null;
-      const post = await saveWithExternalId(em, {
+      const post = await saveWithExternalId(this.store, em, {
         ...(id ? { id } : {}),
         workspaceId,
         content: dto.content,
@@ -145,7 +145,7 @@ export class PostsService {
     await this.get(workspaceId, id);
     const { problems } = await this.check(workspaceId, dto);
     if (problems.length) throw this.problemsError(problems);
-    const result = await this.dataSource.transaction(async (em) => {
+    const result = await this.transactions.run(async (em) => {
       const post = await this.lockPost(em, workspaceId, id);
       if (!EDITABLE.includes(post.status)) {
         throw AppError.conflict(`A ${post.status} post cannot be edited`);
@@ -153,7 +153,7 @@ export class PostsService {
       // Any replace frees the post's slots; `queue: true` takes the earliest free one again.
       await this.queueing.release(em, id);
       const queuedAt = dto.queue ? await this.queueing.reserve(em, workspaceId, id, dto.channelIds) : null;
-      const old = await em.getRepository(PostTarget).find({ where: { postId: id } });
+      const old = await this.store.targetsOf(id, em);
       const withParts = new Set(
         (
           await this.parts.forTargets(
@@ -168,7 +168,11 @@ export class PostsService {
         (t) => dto.channelIds.includes(t.channelId) && (t.status === 'published' || withParts.has(t.id)),
       );
       const dropped = old.filter((t) => !kept.includes(t));
-      if (dropped.length) await em.getRepository(PostTarget).delete(dropped.map((t) => t.id));
+      if (dropped.length)
+        await this.store.deleteTargets(
+          em,
+          dropped.map((t) => t.id),
+        );
       Object.assign(post, {
         content: dto.content,
         mediaIds: dto.mediaIds ?? [],
@@ -179,7 +183,7 @@ export class PostsService {
         publishedAt: null,
         ...this.scheduleOf(dto, post.publication, queuedAt),
       });
-      await saveWithExternalId(em, post);
+      await saveWithExternalId(this.store, em, post);
       const fresh = await this.insertTargets(
         em,
         post,
@@ -195,7 +199,7 @@ export class PostsService {
         };
         if (t.status !== 'published') Object.assign(changes, this.freshTarget(post));
         Object.assign(t, changes);
-        await em.getRepository(PostTarget).update(t.id, changes);
+        await this.store.updateTarget(em, t.id, changes);
       }
       return { post, targets: [...kept, ...fresh], dropped };
     });
@@ -211,11 +215,11 @@ export class PostsService {
    */
   async remove(workspaceId: string, id: string): Promise<void> {
     await this.get(workspaceId, id);
-    const dropped = await this.dataSource.transaction(async (em) => {
+    const dropped = await this.transactions.run(async (em) => {
       const post = await this.lockPost(em, workspaceId, id);
       if (post.status === 'publishing')
         throw AppError.conflict('A publishing post cannot be deleted; retry when it has settled');
-      const targets = await em.getRepository(PostTarget).find({ where: { postId: id } });
+      const targets = await this.store.targetsOf(id, em);
       const withParts = new Set(
         (
           await this.parts.forTargets(
@@ -231,46 +235,23 @@ export class PostsService {
             'Deleting here never removes it from the networks.',
         );
       }
-      await em.getRepository(Post).delete({ id });
+      await this.store.deletePost(em, id);
       return targets;
     });
     await this.queue.cancel(dropped);
   }
 
   async get(workspaceId: string, id: string): Promise<PostDto> {
-    const post = isUuid(id) ? await this.posts.findOne({ where: { id, workspaceId } }) : null;
+    const post = isUuid(id) ? await this.store.findPost(workspaceId, id) : null;
     if (!post) throw AppError.notFound('Post');
-    const targets = await this.targets.find({ where: { postId: id } });
+    const targets = await this.store.targetsOf(id);
     return PostDto.from(post, targets, await this.parts.forTargets(targets.map((t) => t.id)));
   }
 
-  /** Keyset pagination on (sort column, id); the channel filter is an indexed EXISTS. */
+  /** Keyset pagination on (sort column, id), with each post's targets and their parts. */
   async list(workspaceId: string, q: ListPostsQueryDto): Promise<Page<PostDto>> {
-    const desc = q.sort.startsWith('-');
-    const column = q.sort.endsWith('scheduledAt') ? 'p.timeline_at' : 'p.created_at';
-    const qb = this.posts.createQueryBuilder('p').where('p.workspace_id = :workspaceId', { workspaceId });
-    if (q.status) qb.andWhere('p.status = :status', { status: q.status });
-    if (q.externalId) qb.andWhere('p.external_id = :externalId', { externalId: q.externalId });
-    if (q.channelId) {
-      qb.andWhere('EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.channel_id = :channelId)', {
-        channelId: q.channelId,
-      });
-    }
-    if (q.from) qb.andWhere(`${column} >= CAST(:from AS timestamptz)`, { from: q.from });
-    if (q.to) qb.andWhere(`${column} < CAST(:to AS timestamptz)`, { to: q.to });
-    const { data: page, nextCursor } = await paginate(qb, {
-      sortColumn: column,
-      idColumn: 'p.id',
-      direction: desc ? 'DESC' : 'ASC',
-      limit: q.limit,
-      cursor: q.cursor,
-    });
-    const targets = page.length
-      ? await this.targets
-          .createQueryBuilder('t')
-          .where('t.post_id IN (:...ids)', { ids: page.map((p) => p.id) })
-          .getMany()
-      : [];
+    const { data: page, nextCursor } = await this.store.page(workspaceId, q);
+    const targets = await this.store.targetsOfPosts(page.map((p) => p.id));
     const parts = await this.parts.forTargets(targets.map((t) => t.id));
     return {
       data: page.map((p) =>
@@ -439,20 +420,18 @@ export class PostsService {
     order = channelIds,
   ): Promise<PostTarget[]> {
     if (channelIds.length === 0) return [];
-    const repo = em.getRepository(PostTarget);
-    return repo.save(
-      channelIds.map((channelId) =>
-        repo.create({
-          postId: post.id,
-          channelId,
-          position: order.indexOf(channelId),
-          ...overrideColumns(overrides.get(channelId)),
-          ...this.freshTarget(post),
-          platformPostId: null,
-          url: null,
-          publishedAt: null,
-        }),
-      ),
+    return this.store.insertTargets(
+      em,
+      channelIds.map((channelId) => ({
+        postId: post.id,
+        channelId,
+        position: order.indexOf(channelId),
+        ...overrideColumns(overrides.get(channelId)),
+        ...this.freshTarget(post),
+        platformPostId: null,
+        url: null,
+        publishedAt: null,
+      })),
     );
   }
 
@@ -473,9 +452,7 @@ export class PostsService {
   }
 
   private async lockPost(em: EntityManager, workspaceId: string, id: string): Promise<Post> {
-    const post = await em
-      .getRepository(Post)
-      .findOne({ where: { id, workspaceId }, lock: { mode: 'pessimistic_write' } });
+    const post = await this.store.lockPost(em, workspaceId, id);
     if (!post) throw AppError.notFound('Post');
     return post;
   }

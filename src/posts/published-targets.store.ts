@@ -86,11 +86,14 @@ export class PublishedTargetsStore {
 
   /**
    * The published targets of these posts, by post then position, read with `em` (the caller's
-   * transaction, so it sees its own writes).
+   * transaction, so it sees its own writes; null: on the pool).
    */
-  publishedOf(em: EntityManager, postIds: string[]): Promise<Array<Pick<PostTarget, 'id' | 'postId' | 'channelId'>>> {
+  publishedOf(
+    em: EntityManager | null,
+    postIds: string[],
+  ): Promise<Array<Pick<PostTarget, 'id' | 'postId' | 'channelId'>>> {
     if (postIds.length === 0) return Promise.resolve([]);
-    return em.getRepository(PostTarget).find({
+    return (em ?? this.dataSource.manager).getRepository(PostTarget).find({
       select: { id: true, postId: true, channelId: true },
       where: { postId: In(postIds), status: 'published' },
       order: { postId: 'ASC', position: 'ASC' },

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { publishingConfig } from '../config';
@@ -12,7 +12,6 @@ import { PublishMedia, PublishResult, ThreadPost } from '../providers/social-pro
 import { PostDto } from './dto/post.dto';
 import { POST_MEDIA, PostMediaPort } from './post-media.port';
 import { publishMediaOf } from './publish-media';
-import { PART_COLUMNS, POST_COLUMNS, TARGET_COLUMNS, toPart, toPost, toTarget } from './post-rows';
 import { PostTargetPart } from './post-target-part.entity';
 import { PostTargetCheckpointsStore } from './post-target-checkpoints.store';
 import { PostTargetPartsStore } from './post-target-parts.store';
@@ -21,8 +20,9 @@ import { Post } from './post.entity';
 import { PublishQueue } from './publish.queue';
 import { MicroBatcher } from '../common/batching/micro-batcher';
 import { withDeadlockRetry } from '../database/deadlock-retry';
-import { runSql } from '../database/direct-query';
-import { MetricsService } from '../metrics/metrics.service';
+import { Transactions } from '../database/transactions';
+import { ClaimRequest, PublishingStore, TargetOutcome } from './publishing.store';
+import { OutcomeMetrics } from '../metrics/outcome-metrics.service';
 
 /**
  * What an attempt comes to. `credentials`: session tokens the network refreshed on the way (a thread
@@ -36,12 +36,6 @@ type Outcome = (
 
 /** A thread's job lost its claim to another job between two parts: that job settles the target. */
 const CLAIM_LOST = Symbol('claim lost');
-
-interface ClaimRequest {
-  targetId: string;
-  publication: number;
-  jobId: string;
-}
 
 interface Claimed {
   target: PostTarget;
@@ -65,24 +59,11 @@ interface Settlement {
   outcome: Outcome;
 }
 
-/** One row of the batched outcome UPDATE. */
-interface OutcomeRow {
-  status: 'published' | 'pending' | 'failed';
-  platformPostId: string | null;
-  url: string | null;
-  dueAt: Date | null;
-  errorCode: string | null;
-  errorMessage: string | null;
-}
+/** What the target row becomes for an outcome (the batched outcome UPDATE). */
+type OutcomeRow = Omit<TargetOutcome, 'targetId' | 'publication'>;
 
 /** Largest batch of claims or outcomes written by one statement / transaction. */
 const MAX_BATCH = 100;
-
-const qualified = (prefix: string, columns: string) =>
-  columns
-    .split(',')
-    .map((c) => `${prefix}.${c.trim()}`)
-    .join(', ');
 
 /**
  * Publishes one target. Postgres is the truth: the target is claimed with a conditional UPDATE
@@ -102,7 +83,8 @@ export class PublisherService {
   private readonly settlements: MicroBatcher<Settlement, void>;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly store: PublishingStore,
+    private readonly transactions: Transactions,
     private readonly channels: ChannelsService,
     private readonly credentials: ChannelCredentialsService,
     private readonly providers: ProviderRegistry,
@@ -110,7 +92,7 @@ export class PublisherService {
     private readonly queue: PublishQueue,
     @Inject(POST_MEDIA) private readonly media: PostMediaPort,
     @Inject(publishingConfig.KEY) private readonly cfg: ConfigType<typeof publishingConfig>,
-    private readonly metrics: MetricsService,
+    private readonly outcomes: OutcomeMetrics,
     private readonly parts: PostTargetPartsStore,
     private readonly checkpoints: PostTargetCheckpointsStore,
   ) {
@@ -125,7 +107,7 @@ export class PublisherService {
     const outcome = await this.attempt(claimed, jobId);
     if (outcome === CLAIM_LOST) return;
     await this.settlements.push({ claimed, outcome });
-    this.metrics.recordPublish(claimed.channel.provider, outcome.kind);
+    this.outcomes.recordPublish(claimed.channel.provider, outcome.kind);
   }
 
   /**
@@ -134,47 +116,7 @@ export class PublisherService {
    * A job gets its target only if the row now carries its job id (two jobs of one target: one wins).
    */
   private async claimBatch(requests: ClaimRequest[]): Promise<Array<Claimed | null>> {
-    const rows = await withDeadlockRetry(() =>
-      runSql(
-        this.dataSource,
-        `WITH req AS (SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[]) AS r(id, publication, job_id)),
-         t AS (
-           UPDATE post_targets pt
-              SET status = 'publishing', attempts = pt.attempts + 1, claim_job_id = req.job_id,
-                  claimed_until = now() + ($4 || ' milliseconds')::interval, updated_at = now()
-             FROM req
-            WHERE pt.id = req.id AND pt.publication = req.publication
-              AND ((pt.status = 'pending' AND pt.due_at <= now() + interval '1 second')
-                OR (pt.status = 'publishing' AND (pt.claim_job_id = req.job_id OR pt.claimed_until < now())))
-            RETURNING ${qualified('pt', TARGET_COLUMNS)}),
-         p AS (
-           UPDATE posts SET status = 'publishing', updated_at = now()
-            WHERE id IN (SELECT post_id FROM t) AND status = 'scheduled' RETURNING id)
-         SELECT row_to_json(t) AS target, row_to_json(po) AS post,
-                (SELECT json_agg(row_to_json(pp)) FROM (
-                   SELECT ${PART_COLUMNS} FROM post_target_parts WHERE target_id = t.id ORDER BY index) pp) AS parts,
-                (SELECT json_object_agg(c.index, c.state) FROM post_target_checkpoints c
-                  WHERE c.target_id = t.id AND c.publication = t.publication) AS checkpoints
-           FROM t JOIN posts po ON po.id = t.post_id`,
-        [
-          requests.map((r) => r.targetId),
-          requests.map((r) => r.publication),
-          requests.map((r) => r.jobId),
-          String(this.cfg.claimMs),
-        ],
-      ),
-    );
-    const claimed = rows.map((r) => ({
-      target: toTarget(reviveDates(r.target as Record<string, unknown>)),
-      post: toPost(reviveDates(r.post as Record<string, unknown>)),
-      parts: ((r.parts as Array<Record<string, unknown>> | null) ?? []).map((p) => toPart(reviveDates(p))),
-      checkpoints: new Map(
-        Object.entries((r.checkpoints as Record<string, Record<string, unknown>> | null) ?? {}).map(([k, v]) => [
-          Number(k),
-          v,
-        ]),
-      ),
-    }));
+    const claimed = await this.store.claim(requests, this.cfg.claimMs);
     // The channels table belongs to the channels module: one read for the batch, through its service.
     const channels = await this.channels.findByIds([...new Set(claimed.map((c) => c.target.channelId))]);
     const byJob = new Map<string, Claimed>();
@@ -367,35 +309,17 @@ export class PublisherService {
     /** Channels this batch disconnected, for the log once committed (reset on a deadlock retry). */
     let disconnected = new Set<string>();
     await withDeadlockRetry(() =>
-      this.dataSource.transaction(async (em) => {
+      this.transactions.run(async (em) => {
         disconnected = new Set<string>();
         // The targets' new state, and the lock on their posts (in id order) for the settle below.
-        const locked = await runSql<{ id: string }>(
+        const locked = await this.store.recordOutcomes(
           em,
-          `WITH u AS (
-             UPDATE post_targets pt
-                SET status = o.status,
-                    platform_post_id = CASE WHEN o.status = 'published' THEN o.platform_post_id ELSE pt.platform_post_id END,
-                    url = CASE WHEN o.status = 'published' THEN o.url ELSE pt.url END,
-                    published_at = CASE WHEN o.status = 'published' THEN now() ELSE pt.published_at END,
-                    due_at = COALESCE(o.due_at, pt.due_at), error_code = o.error_code, error_message = o.error_message,
-                    claim_job_id = NULL, claimed_until = NULL, updated_at = now()
-               FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::varchar[], $6::timestamptz[],
-                           $7::varchar[], $8::text[])
-                    AS o(id, publication, status, platform_post_id, url, due_at, error_code, error_message)
-              WHERE pt.id = o.id AND pt.publication = o.publication AND pt.status = 'publishing')
-           SELECT id FROM posts WHERE id = ANY($9::uuid[]) AND status = 'publishing' ORDER BY id FOR UPDATE`,
-          [
-            settlements.map((s) => s.claimed.target.id),
-            settlements.map((s) => s.claimed.target.publication),
-            rows.map((r) => r.status),
-            rows.map((r) => r.platformPostId),
-            rows.map((r) => r.url),
-            rows.map((r) => r.dueAt?.toISOString() ?? null),
-            rows.map((r) => r.errorCode),
-            rows.map((r) => r.errorMessage),
-            postIds,
-          ],
+          settlements.map((s, i) => ({
+            targetId: s.claimed.target.id,
+            publication: s.claimed.target.publication,
+            ...rows[i],
+          })),
+          postIds,
         );
         for (const { claimed, outcome } of settlements) {
           const refreshed = outcome.kind === 'published' ? outcome.result.credentials : outcome.credentials;
@@ -407,10 +331,7 @@ export class PublisherService {
             await this.channels.updateCredentials(claimed.channel, refreshed, em);
           }
         }
-        await this.settle(
-          em,
-          locked.map((r) => r.id),
-        );
+        await this.settle(em, locked);
       }),
     );
     settlements.forEach((s, i) => this.logOutcome(s, rows[i], disconnected));
@@ -462,44 +383,14 @@ export class PublisherService {
    * last targets settles its post.
    */
   private async settle(em: EntityManager, lockedPostIds: string[]): Promise<void> {
-    if (lockedPostIds.length === 0) return;
-    const settled = await runSql<{
-      post: Record<string, unknown>;
-      targets: Array<Record<string, unknown>>;
-      parts: Array<Record<string, unknown>> | null;
-    }>(
-      em,
-      `WITH agg AS (
-         SELECT post_id, bool_and(status = 'published') AS all_published, max(published_at) AS last_published
-           FROM post_targets WHERE post_id = ANY($1::uuid[])
-          GROUP BY post_id HAVING NOT bool_or(status IN ('pending', 'publishing'))),
-       s AS (
-         UPDATE posts p
-            SET status = CASE WHEN agg.all_published THEN 'published' ELSE 'failed' END,
-                published_at = CASE WHEN agg.all_published THEN agg.last_published END, updated_at = now()
-           FROM agg WHERE p.id = agg.post_id
-         RETURNING ${qualified('p', POST_COLUMNS)})
-       SELECT row_to_json(s) AS post,
-              (SELECT json_agg(row_to_json(t)) FROM (SELECT ${TARGET_COLUMNS} FROM post_targets WHERE post_id = s.id) t)
-                AS targets,
-              (SELECT json_agg(row_to_json(pp)) FROM (
-                 SELECT ${qualified('x', PART_COLUMNS)} FROM post_target_parts x
-                   JOIN post_targets pt ON pt.id = x.target_id WHERE pt.post_id = s.id) pp) AS parts
-         FROM s`,
-      [lockedPostIds],
-    );
+    const settled = await this.store.settle(em, lockedPostIds);
     await this.events.recordMany(
       em,
-      settled.map((r) => {
-        const post = toPost(reviveDates(r.post));
-        const targets = r.targets.map((t) => toTarget(reviveDates(t)));
-        const parts = (r.parts ?? []).map((p) => toPart(reviveDates(p)));
-        return {
-          type: post.status === 'published' ? 'post.published' : 'post.failed',
-          workspaceId: post.workspaceId,
-          data: PostDto.from(post, targets, parts),
-        };
-      }),
+      settled.map(({ post, targets, parts }) => ({
+        type: post.status === 'published' ? 'post.published' : 'post.failed',
+        workspaceId: post.workspaceId,
+        data: PostDto.from(post, targets, parts),
+      })),
     );
   }
 }
@@ -511,13 +402,4 @@ export class PublisherService {
 function partKey(target: PostTarget, index: number): string {
   const key = `${target.id}:${target.publication}`;
   return index === 0 ? key : `${key}:part-${index}`;
-}
-
-/** row_to_json gives timestamps as strings; the entities carry Dates. */
-function reviveDates(row: Record<string, unknown>): Record<string, unknown> {
-  for (const key of Object.keys(row)) {
-    const v = row[key];
-    if ((key.endsWith('_at') || key === 'claimed_until') && typeof v === 'string') row[key] = new Date(v);
-  }
-  return row;
 }

@@ -8,7 +8,7 @@ import { ShutdownDeadline } from './shutdown-deadline';
 /**
  * Bull wired once: connection from REDIS_URL, every queue under `<REDIS_PREFIX>:bull`.
  * Feature modules register their own queues with BullModule.registerQueue. Also provides the one
- * SIGTERM drain budget (ShutdownDeadline) that processors and the Scheduler share.
+ * SIGTERM drain budget (ShutdownDeadline) that processors and the periodic jobs share.
  */
 @Global()
 @Module({

@@ -4,7 +4,7 @@ import { appConfig } from '../config';
 
 /**
  * One SIGTERM drain budget for the whole process. Nest runs the shutdown hooks of one module after
- * another, so a timeout per processor would add up (publishing, webhooks, analytics, the Scheduler):
+ * another, so a timeout per processor would add up (publishing, webhooks, analytics, periodic jobs):
  * instead the first hook starts one clock of SHUTDOWN_TIMEOUT_MS and every drain waits at most until
  * it ends. Work still running then is released: the process exits, Bull's lock on the job expires and
  * the database claim (publish target, webhook delivery, scheduled job lock) lets another worker take

@@ -9,16 +9,24 @@ import {
   getOptionsToken,
   getStorageToken,
 } from '@nestjs/throttler';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { revokedKeyMarker } from '../auth/api-key.format';
+import type { FastifyReply } from 'fastify';
 import { AppError } from '../common/errors';
 import { rateLimitConfig } from '../config';
 import { RedisTokenBucketStorage } from './redis-token-bucket.storage';
 
+/** The bucket of one API key: its id, its own limits (null: the configured defaults), its revocation marker. */
+export interface KeyBucket {
+  id: string;
+  perMinute: number | null;
+  burst: number | null;
+  /** A Redis key whose existence means the key was revoked (checked in the same round trip). */
+  revokedMarker: string;
+}
+
 /**
- * One token bucket per API key across all routes (docs/adr/0002, docs/guide.md section 4). Runs
- * inside RequestGuard after ApiKeyGuard; public routes carry no key and are not counted. Replaces
- * the throttler's tracker, key, limits and headers; keeps its storage interface.
+ * One token bucket per API key across all routes (docs/adr/0002, docs/guide.md section 4). Called by
+ * the global RequestGuard (auth/) once the key is authenticated; public routes carry no key and are
+ * not counted. Replaces the throttler's tracker, key, limits and headers; keeps its storage interface.
  */
 @Injectable()
 export class ApiKeyThrottlerGuard extends ThrottlerGuard {
@@ -31,31 +39,28 @@ export class ApiKeyThrottlerGuard extends ThrottlerGuard {
     super(options, storage, reflector);
   }
 
-  protected override handleRequest({ context }: ThrottlerRequest): Promise<boolean> {
-    return this.takeToken(context);
+  /** Not used as a guard of its own (it would not know the key): the global RequestGuard calls takeToken. */
+  protected override handleRequest(_request: ThrottlerRequest): Promise<boolean> {
+    return Promise.reject(new Error('ApiKeyThrottlerGuard is called through takeToken() by RequestGuard'));
   }
 
   /**
-   * What RequestGuard calls: the bucket of the request's API key, straight away. The throttler's own
-   * canActivate would first resolve per-route limits, TTLs, trackers and skip flags through six
-   * metadata lookups per request; none applies here (limits are per key, no route uses @Throttle or
-   * @SkipThrottle).
+   * What RequestGuard calls: a token from the key's bucket, straight away ('revoked' when its marker
+   * exists; 429 when the bucket is empty). The throttler's own canActivate would first resolve
+   * per-route limits, TTLs, trackers and skip flags through six metadata lookups per request; none
+   * applies here (limits are per key, no route uses @Throttle or @SkipThrottle).
    */
-  async takeToken(context: ExecutionContext): Promise<boolean> {
-    const req = context.switchToHttp().getRequest<FastifyRequest>();
+  async takeToken(context: ExecutionContext, key: KeyBucket): Promise<'taken' | 'revoked'> {
     const res = context.switchToHttp().getResponse<FastifyReply>();
-    const auth = req.auth;
-    if (!auth) return true;
-    const perMinute = auth.rateLimitPerMinute ?? this.limits.perMinute;
-    const burst = auth.rateLimitBurst ?? this.limits.burst;
+    const perMinute = key.perMinute ?? this.limits.perMinute;
+    const burst = key.burst ?? this.limits.burst;
     const record = await (this.storageService as RedisTokenBucketStorage).take(
-      `key:${auth.apiKeyId}`,
+      `key:${key.id}`,
       burst,
       perMinute,
-      revokedKeyMarker(auth.apiKeyId),
+      key.revokedMarker,
     );
-    // Revoked on another instance moments ago, and still in this one's cache: refused all the same.
-    if (record.revoked) throw new AppError('UNAUTHORIZED', 'Invalid API key');
+    if (record.revoked) return 'revoked';
     const headers = {
       'X-RateLimit-Limit': perMinute,
       'X-RateLimit-Remaining': record.isBlocked ? 0 : record.remaining,
@@ -74,7 +79,7 @@ export class ApiKeyThrottlerGuard extends ThrottlerGuard {
       );
     }
     void res.headers(headers);
-    return true;
+    return 'taken';
   }
 
   protected override async shouldSkip(_context: ExecutionContext): Promise<boolean> {

@@ -1,20 +1,16 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { REDIS } from '../redis/redis.module';
-import { AuthModule } from '../auth/auth.module';
 import { ApiKeyThrottlerGuard } from './api-key-throttler.guard';
-import { RequestGuard } from './request.guard';
 import { RedisTokenBucketStorage } from './redis-token-bucket.storage';
 
 /**
- * Registers the one global guard (RequestGuard): the API key first, then the key's token bucket.
- * The order is in code, not in module import order.
+ * The per-key token bucket (Redis Lua) behind the throttler's storage interface. The global guard that
+ * calls it after authenticating the key is auth's RequestGuard; this module imports no feature.
  */
 @Module({
   imports: [
-    AuthModule,
     ThrottlerModule.forRootAsync({
       inject: [REDIS],
       useFactory: (redis: Redis) => ({
@@ -24,6 +20,7 @@ import { RedisTokenBucketStorage } from './redis-token-bucket.storage';
       }),
     }),
   ],
-  providers: [ApiKeyThrottlerGuard, { provide: APP_GUARD, useClass: RequestGuard }],
+  providers: [ApiKeyThrottlerGuard],
+  exports: [ApiKeyThrottlerGuard],
 })
 export class RateLimitModule {}

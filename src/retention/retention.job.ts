@@ -2,11 +2,11 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { retentionConfig } from '../config/retention.config';
 import { EventsService } from '../events/events.service';
-import { Scheduler } from '../scheduling/scheduler.service';
+import { PeriodicJobs } from '../scheduling/periodic-jobs.service';
 import { SessionsService } from '../users/sessions.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
 
-/** Name of the periodic job (Scheduler) that prunes old rows. */
+/** Name of the periodic job (PeriodicJobs) that prunes old rows. */
 export const RETENTION_JOB = 'retention.prune';
 
 export interface RetentionStats {
@@ -25,7 +25,7 @@ export interface RetentionStats {
 @Injectable()
 export class RetentionJob implements OnModuleInit {
   constructor(
-    private readonly scheduler: Scheduler,
+    private readonly periodicJobs: PeriodicJobs,
     private readonly events: EventsService,
     private readonly webhooks: WebhooksService,
     private readonly sessions: SessionsService,
@@ -33,7 +33,7 @@ export class RetentionJob implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.scheduler.every({
+    this.periodicJobs.every({
       name: RETENTION_JOB,
       everyMs: this.cfg.intervalMs,
       run: (signal) => this.prune(() => signal.aborted),

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { Page, paginate } from '../common/pagination/pagination';
+import { Page } from '../common/pagination/pagination';
+import { paginate } from '../database/keyset-pagination';
 import type { SandboxMedia, SandboxTimeline } from '../providers/sandbox/sandbox-timeline.port';
 import { SandboxPost } from './sandbox-post.entity';
 

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** The record of one periodic job (see Scheduler): when it last ran, in any process, and how it ended. */
+/** The record of one periodic job (see PeriodicJobs): when it last ran, in any process, and how it ended. */
 @Entity('scheduled_jobs')
 export class ScheduledJob {
   /** The job's name, e.g. `posts.reconcile`; also the key of its advisory lock. */

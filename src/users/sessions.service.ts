@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
 import { consoleConfig } from '../config';
-import { deleteInBatches } from '../database/batched-delete';
 import { Role } from './membership.entity';
 import { Session } from './session.entity';
+import { SessionsStore } from './sessions.store';
 import { User } from './user.entity';
 import { UsersService, hashToken } from './users.service';
 
@@ -30,7 +28,7 @@ export class SessionsService {
   private readonly logger = new Logger('Sessions');
 
   constructor(
-    @InjectRepository(Session) private readonly sessions: Repository<Session>,
+    private readonly sessions: SessionsStore,
     private readonly users: UsersService,
     @Inject(consoleConfig.KEY) private readonly cfg: ConfigType<typeof consoleConfig>,
   ) {}
@@ -39,16 +37,14 @@ export class SessionsService {
   async start(userId: string, workspaceId: string): Promise<{ token: string; session: Session }> {
     const token = randomBytes(32).toString('base64url');
     const now = Date.now();
-    const session = await this.sessions.save(
-      this.sessions.create({
-        tokenHash: hashToken(token),
-        userId,
-        workspaceId,
-        lastSeenAt: new Date(now),
-        expiresAt: new Date(now + this.cfg.absoluteMs),
-        revokedAt: null,
-      }),
-    );
+    const session = await this.sessions.insert({
+      tokenHash: hashToken(token),
+      userId,
+      workspaceId,
+      lastSeenAt: new Date(now),
+      expiresAt: new Date(now + this.cfg.absoluteMs),
+      revokedAt: null,
+    });
     return { token, session };
   }
 
@@ -61,7 +57,7 @@ export class SessionsService {
   /** The actor behind a cookie token, or null (unknown, revoked, idle, expired, no longer a member). */
   async resolve(token: string | undefined): Promise<ConsoleActor | null> {
     if (!token || token.length > 100) return null;
-    const session = await this.sessions.findOne({ where: { tokenHash: hashToken(token), revokedAt: IsNull() } });
+    const session = await this.sessions.findUnrevoked(hashToken(token));
     if (!session) return null;
     const now = Date.now();
     if (session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + this.cfg.idleMs <= now) {
@@ -75,7 +71,7 @@ export class SessionsService {
     if (!user || !membership) return null;
     if (now - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
       this.sessions
-        .update({ id: session.id }, { lastSeenAt: () => 'now()' })
+        .touch(session.id)
         .catch((err: Error) => this.logger.warn(`Could not record session use: ${err.message}`));
     }
     return {
@@ -90,12 +86,12 @@ export class SessionsService {
   /** Moves the session to another of the user's workspaces. */
   async switchWorkspace(actor: ConsoleActor, workspaceId: string): Promise<boolean> {
     if (!(await this.users.membership(actor.userId, workspaceId))) return false;
-    await this.sessions.update({ id: actor.sessionId }, { workspaceId });
+    await this.sessions.setWorkspace(actor.sessionId, workspaceId);
     return true;
   }
 
   async revoke(sessionId: string): Promise<void> {
-    await this.sessions.update({ id: sessionId, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
+    await this.sessions.revoke(sessionId);
   }
 
   /**
@@ -104,16 +100,6 @@ export class SessionsService {
    * deleted. Returns how many went.
    */
   pruneEnded(days: number, batchSize: number, stop?: () => boolean): Promise<number> {
-    return deleteInBatches(
-      (sql, params) => this.sessions.query(sql, params),
-      'console_sessions',
-      `SELECT id FROM console_sessions
-        WHERE revoked_at < now() - make_interval(days => $1)
-           OR expires_at < now() - make_interval(days => $1)
-           OR last_seen_at < now() - make_interval(days => $1, secs => $2::double precision / 1000)`,
-      [days, this.cfg.idleMs],
-      batchSize,
-      stop,
-    );
+    return this.sessions.deleteEnded(days, this.cfg.idleMs, batchSize, stop);
   }
 }

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { consoleConfig } from '../config';
+import { Transactions } from '../database/transactions';
 import { UsersService } from './users.service';
 
 const SETUP_LOCK = 727_100_003;
@@ -19,25 +19,19 @@ export class SetupLinkService {
     @Inject(consoleConfig.KEY) private readonly cfg: ConfigType<typeof consoleConfig>,
     private readonly users: UsersService,
     private readonly workspaces: ApiKeysService,
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
   ) {}
 
   /** Returns the printed link, or null when users exist or the feature is off. */
   async run(): Promise<string | null> {
     if (!this.cfg.setupLink) return null;
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.query('SELECT pg_advisory_lock($1)', [SETUP_LOCK]);
+    return this.transactions.withSessionLock(SETUP_LOCK, async () => {
       if ((await this.users.countUsers()) > 0) return null;
       const workspace = await this.workspaces.resolveWorkspace('default', true);
       const { url } = await this.users.createLink('setup', workspace.id, null, 'owner');
       // Deliberately printed: the only way to create the first console user without the CLI.
       this.logger.warn(`No console user yet. Open this one-time link to create the first owner of "default": ${url}`);
       return url;
-    } finally {
-      await runner.query('SELECT pg_advisory_unlock($1)', [SETUP_LOCK]).catch(() => undefined);
-      await runner.release();
-    }
+    });
   }
 }

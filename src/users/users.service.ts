@@ -1,17 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, MoreThan, Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { AppError } from '../common/errors';
 import { isUuid } from '../common/validators';
 import { consoleConfig } from '../config';
+import { Transactions } from '../database/transactions';
 import { Membership, Role } from './membership.entity';
 import { hashPassword, verifyPassword } from './password';
-import { Session } from './session.entity';
+import { SessionsStore } from './sessions.store';
 import { UserLink, UserLinkKind } from './user-link.entity';
 import { User } from './user.entity';
+import { UsersStore } from './users.store';
 
 export const MIN_PASSWORD_LENGTH = 10;
 const LINK_GONE = 'This link is used, expired or unknown; ask for a new one';
@@ -62,24 +63,23 @@ function checkEmail(email: string): string {
 @Injectable()
 export class UsersService {
   constructor(
-    @InjectRepository(User) private readonly users: Repository<User>,
-    @InjectRepository(Membership) private readonly memberships: Repository<Membership>,
-    @InjectRepository(UserLink) private readonly links: Repository<UserLink>,
+    private readonly store: UsersStore,
+    private readonly sessions: SessionsStore,
     private readonly workspaces: ApiKeysService,
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     @Inject(consoleConfig.KEY) private readonly cfg: ConfigType<typeof consoleConfig>,
   ) {}
 
   countUsers(): Promise<number> {
-    return this.users.count();
+    return this.store.countUsers();
   }
 
   findByEmail(email: string): Promise<User | null> {
-    return this.users.findOne({ where: { email: normalizeEmail(email) } });
+    return this.store.findUserByEmail(normalizeEmail(email));
   }
 
   findById(id: string): Promise<User | null> {
-    return isUuid(id) ? this.users.findOne({ where: { id } }) : Promise.resolve(null);
+    return isUuid(id) ? this.store.findUserById(id) : Promise.resolve(null);
   }
 
   /** The user's password is right; false for unknown users and accounts without a password. */
@@ -89,12 +89,12 @@ export class UsersService {
   }
 
   membership(userId: string, workspaceId: string): Promise<Membership | null> {
-    return this.memberships.findOne({ where: { userId, workspaceId } });
+    return this.store.findMembership(userId, workspaceId);
   }
 
   /** Every workspace the user belongs to, by name. */
   async membershipsOf(userId: string): Promise<WorkspaceMembership[]> {
-    const rows = await this.memberships.find({ where: { userId }, order: { createdAt: 'ASC' } });
+    const rows = await this.store.membershipsOfUser(userId);
     const names = new Map(
       (await this.workspaces.findWorkspaces(rows.map((r) => r.workspaceId))).map((w) => [w.id, w.name]),
     );
@@ -106,10 +106,8 @@ export class UsersService {
   }
 
   async listMembers(workspaceId: string): Promise<MemberView[]> {
-    const rows = await this.memberships.find({ where: { workspaceId }, order: { createdAt: 'ASC' } });
-    const users = new Map(
-      (await this.users.find({ where: { id: In(rows.map((r) => r.userId)) } })).map((u) => [u.id, u]),
-    );
+    const rows = await this.store.membershipsOfWorkspace(workspaceId);
+    const users = new Map((await this.store.findUsersByIds(rows.map((r) => r.userId))).map((u) => [u.id, u]));
     return rows.map((r) => ({
       userId: r.userId,
       email: users.get(r.userId)?.email ?? '?',
@@ -120,35 +118,33 @@ export class UsersService {
 
   /** Changes a member's role; the last owner cannot be demoted. */
   async changeRole(workspaceId: string, userId: string, role: Role): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
+    await this.transactions.run(async (em) => {
       const m = await this.lockMember(em, workspaceId, userId);
       if (m.role === 'owner' && role !== 'owner') await this.assertAnotherOwner(em, workspaceId);
-      await em.update(Membership, { workspaceId, userId }, { role });
+      await this.store.setRole(em, workspaceId, userId, role);
     });
   }
 
   /** Removes a member and ends their sessions in this workspace; the last owner cannot leave. */
   async removeMember(workspaceId: string, userId: string): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
+    await this.transactions.run(async (em) => {
       const m = await this.lockMember(em, workspaceId, userId);
       if (m.role === 'owner') await this.assertAnotherOwner(em, workspaceId);
-      await em.delete(Membership, { workspaceId, userId });
-      await em.update(Session, { workspaceId, userId, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
+      await this.store.deleteMembership(em, workspaceId, userId);
+      await this.sessions.revokeOfMember(em, workspaceId, userId);
     });
   }
 
   private async lockMember(em: EntityManager, workspaceId: string, userId: string): Promise<Membership> {
     // Lock every membership of the workspace: two owners demoting each other must not both succeed.
-    const all = isUuid(userId)
-      ? await em.find(Membership, { where: { workspaceId }, lock: { mode: 'pessimistic_write' } })
-      : [];
+    const all = isUuid(userId) ? await this.store.lockMemberships(em, workspaceId) : [];
     const m = all.find((x) => x.userId === userId);
     if (!m) throw AppError.notFound('Member');
     return m;
   }
 
   private async assertAnotherOwner(em: EntityManager, workspaceId: string): Promise<void> {
-    const owners = await em.count(Membership, { where: { workspaceId, role: 'owner' } });
+    const owners = await this.store.countOwners(workspaceId, em);
     if (owners <= 1) throw AppError.conflict('A workspace needs an owner: make someone else owner first');
   }
 
@@ -156,17 +152,15 @@ export class UsersService {
   async createLink(kind: UserLinkKind, workspaceId: string, email: string | null, role: Role): Promise<CreatedLink> {
     const normalized = email === null ? null : checkEmail(email);
     const token = randomBytes(32).toString('base64url');
-    const link = await this.links.save(
-      this.links.create({
-        tokenHash: hashToken(token),
-        kind,
-        workspaceId,
-        email: normalized,
-        role,
-        expiresAt: new Date(Date.now() + this.cfg.linkTtlMs),
-        usedAt: null,
-      }),
-    );
+    const link = await this.store.insertLink({
+      tokenHash: hashToken(token),
+      kind,
+      workspaceId,
+      email: normalized,
+      role,
+      expiresAt: new Date(Date.now() + this.cfg.linkTtlMs),
+      usedAt: null,
+    });
     const path = kind === 'setup' ? 'setup' : 'invitations/accept';
     return { link, url: `${this.cfg.url}/${path}?token=${token}` };
   }
@@ -177,33 +171,23 @@ export class UsersService {
    */
   async findUsableLink(token: string): Promise<UserLink | null> {
     if (!token || token.length > 100) return null;
-    const link = await this.links.findOne({
-      where: { tokenHash: hashToken(token), usedAt: IsNull(), expiresAt: MoreThan(new Date()) },
-    });
-    if (link?.kind === 'setup' && (await this.hasOwner(this.memberships.manager, link.workspaceId))) return null;
+    const link = await this.store.findUsableLink(hashToken(token));
+    if (link?.kind === 'setup' && (await this.hasOwner(link.workspaceId))) return null;
     return link;
   }
 
-  private async hasOwner(em: EntityManager, workspaceId: string): Promise<boolean> {
-    return (await em.count(Membership, { where: { workspaceId, role: 'owner' } })) > 0;
+  private async hasOwner(workspaceId: string, em?: EntityManager): Promise<boolean> {
+    return (await this.store.countOwners(workspaceId, em)) > 0;
   }
 
   /** Open invitations of a workspace (not used, not expired). */
   listOpenInvitations(workspaceId: string): Promise<UserLink[]> {
-    return this.links.find({
-      where: { workspaceId, kind: 'invitation', usedAt: IsNull(), expiresAt: MoreThan(new Date()) },
-      order: { createdAt: 'DESC' },
-      take: 100,
-    });
+    return this.store.openInvitations(workspaceId);
   }
 
   /** One open invitation of the workspace; 404 when it is used, expired, revoked or another's. */
   async getOpenInvitation(workspaceId: string, id: string): Promise<UserLink> {
-    const link = isUuid(id)
-      ? await this.links.findOne({
-          where: { id, workspaceId, kind: 'invitation', usedAt: IsNull(), expiresAt: MoreThan(new Date()) },
-        })
-      : null;
+    const link = isUuid(id) ? await this.store.findOpenInvitation(workspaceId, id) : null;
     if (!link) throw AppError.notFound('Invitation');
     return link;
   }
@@ -213,10 +197,8 @@ export class UsersService {
    * as a used or expired link). 404 when it is no longer open or belongs to another workspace.
    */
   async revokeInvitation(workspaceId: string, id: string): Promise<void> {
-    const result = isUuid(id)
-      ? await this.links.delete({ id, workspaceId, kind: 'invitation', usedAt: IsNull() })
-      : { affected: 0 };
-    if (!result.affected) throw AppError.notFound('Invitation');
+    const deleted = isUuid(id) && (await this.store.deleteOpenInvitation(workspaceId, id));
+    if (!deleted) throw AppError.notFound('Invitation');
   }
 
   /**
@@ -239,58 +221,34 @@ export class UsersService {
       checkPassword(input.password);
     }
     const passwordHash = existing?.passwordHash ?? (await hashPassword(input.password));
-    const outcome = await this.dataSource.transaction(async (em) => {
+    const outcome = await this.transactions.run(async (em) => {
       if (found.kind === 'setup') {
         // Setup links of one workspace take turns; the first to get here makes the owner, the others
         // find one and are spent with it.
-        await em.query(`SELECT pg_advisory_xact_lock(hashtext('console-setup'), hashtext($1::text))`, [
-          found.workspaceId,
-        ]);
-        if (await this.hasOwner(em, found.workspaceId)) {
-          await this.spendSetupLinks(em, found.workspaceId);
+        await this.store.lockSetup(em, found.workspaceId);
+        if (await this.hasOwner(found.workspaceId, em)) {
+          await this.store.spendSetupLinks(em, found.workspaceId);
           return null;
         }
       }
-      const used = await em
-        .createQueryBuilder()
-        .update(UserLink)
-        .set({ usedAt: () => 'now()' })
-        .where('id = :id AND used_at IS NULL AND expires_at > now()', { id: found.id })
-        .execute();
-      if (!used.affected) throw new AppError('NOT_FOUND', LINK_GONE);
-      await em.createQueryBuilder().insert().into(User).values({ email, passwordHash }).orIgnore().execute();
-      const user = await em.findOneOrFail(User, { where: { email } });
-      if (!user.passwordHash) await em.update(User, { id: user.id }, { passwordHash });
-      await em
-        .createQueryBuilder()
-        .insert()
-        .into(Membership)
-        .values({ userId: user.id, workspaceId: found.workspaceId, role: found.role })
-        .orUpdate(['role'], ['user_id', 'workspace_id'])
-        .execute();
-      if (found.role === 'owner') await this.spendSetupLinks(em, found.workspaceId);
+      if (!(await this.store.useLink(em, found.id))) throw new AppError('NOT_FOUND', LINK_GONE);
+      await this.store.insertUserIfMissing(em, email, passwordHash);
+      const user = await this.store.userByEmail(em, email);
+      if (!user.passwordHash) await this.store.setPassword(em, user.id, passwordHash);
+      await this.store.upsertMembership(em, user.id, found.workspaceId, found.role);
+      if (found.role === 'owner') await this.store.spendSetupLinks(em, found.workspaceId);
       return { user, workspaceId: found.workspaceId };
     });
     if (!outcome) throw new AppError('NOT_FOUND', LINK_GONE);
     return outcome;
   }
 
-  /** The workspace has an owner: its outstanding setup links are used up. */
-  private async spendSetupLinks(em: EntityManager, workspaceId: string): Promise<void> {
-    await em.update(UserLink, { workspaceId, kind: 'setup', usedAt: IsNull() }, { usedAt: () => 'now()' });
-  }
-
   /** Adds an existing account to a workspace directly (CLI); an owner spends the workspace's setup links. */
   async addMembership(userId: string, workspaceId: string, role: Role): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
-      await em
-        .createQueryBuilder()
-        .insert()
-        .into(Membership)
-        .values({ userId, workspaceId, role })
-        .orUpdate(['role'], ['user_id', 'workspace_id'])
-        .execute();
-      if (role === 'owner') await this.spendSetupLinks(em, workspaceId);
+    await this.transactions.run(async (em) => {
+      await this.store.upsertMembership(em, userId, workspaceId, role);
+      // The workspace has an owner: its outstanding setup links are used up.
+      if (role === 'owner') await this.store.spendSetupLinks(em, workspaceId);
     });
   }
 }

@@ -15,7 +15,7 @@ import { ClaimedDelivery, DELIVERY_TIMEOUT_MS, EndpointChange, WebhookDeliverySt
 import { WebhookQueue } from './webhook.queue';
 import { webhookHeaders } from './webhook-signer';
 import { webhookSecretAad } from './webhooks.service';
-import { MetricsService } from '../metrics/metrics.service';
+import { OutcomeMetrics } from '../metrics/outcome-metrics.service';
 
 /** Bodies of receivers' answers are read (so connections stay reusable) but never stored. */
 const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -42,7 +42,7 @@ export class WebhookDeliverer {
     private readonly box: SecretBox,
     private readonly queue: WebhookQueue,
     @Inject(webhooksConfig.KEY) private readonly cfg: ConfigType<typeof webhooksConfig>,
-    private readonly metrics: MetricsService,
+    private readonly outcomes: OutcomeMetrics,
   ) {}
 
   async deliver(deliveryId: string): Promise<void> {
@@ -58,7 +58,7 @@ export class WebhookDeliverer {
     }
     const outcome = await this.send(d);
     const delay = await this.record(d, outcome);
-    this.metrics.recordWebhookDelivery(outcome.succeeded ? 'delivered' : delay === null ? 'failed' : 'retry');
+    this.outcomes.recordWebhookDelivery(outcome.succeeded ? 'delivered' : delay === null ? 'failed' : 'retry');
     if (delay !== null) {
       await this.queue
         .enqueueAttempts([{ deliveryId, attempt: d.attempt + 1, delayMs: delay }])

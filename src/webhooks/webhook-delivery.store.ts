@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { MicroBatcher } from '../common/batching/micro-batcher';
-import { EventOutboxStore } from '../events/event-outbox.store';
+import { EventBody, EventOutboxStore } from '../events/event-outbox.store';
 import { WebhookDeliveryStatus } from './webhook-delivery.entity';
 import { WebhookDisabledReason } from './webhook.entity';
 
@@ -24,7 +24,7 @@ export interface ClaimedDelivery {
   /** The sealed previous secret while its overlap window lasts, else null. */
   previousSecret: string | null;
   failingSince: Date | null;
-  eventData: Record<string, unknown> | null;
+  eventData: EventBody['data'] | null;
   eventCreatedAt: Date | null;
 }
 
@@ -54,6 +54,15 @@ interface ClaimRow {
   previous_secret: string | null;
   failing_since: Date | null;
 }
+
+/** Columns an attempt is logged with (raw SQL; checked against the entity by test/database/row-mappings). */
+export const ATTEMPT_INSERT_COLUMNS =
+  'workspace_id, webhook_id, delivery_id, event_id, event_type, attempt, status_code, duration_ms, error, succeeded';
+/** The delivery's columns a claim returns (raw SQL; checked by test/database/row-mappings). */
+export const CLAIMED_DELIVERY_COLUMNS = 'id, workspace_id, webhook_id, event_id, event_type, payload, attempts';
+const CLAIMED_RETURNING = CLAIMED_DELIVERY_COLUMNS.split(', ')
+  .map((c) => `d.${c}`)
+  .join(', ');
 
 const MAX_BATCH = 100;
 /** A 2xx within this time is success (docs/guide.md section 9). */
@@ -116,7 +125,7 @@ export class WebhookDeliveryStore {
             AND d.status = 'pending'
             AND d.next_attempt_at <= now() + make_interval(secs => $3::double precision / 1000)
             AND (w.enabled OR d.payload IS NOT NULL)
-        RETURNING d.id, d.workspace_id, d.webhook_id, d.event_id, d.event_type, d.payload, d.attempts,
+        RETURNING ${CLAIMED_RETURNING},
                   w.url, w.secret, CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END
                   AS previous_secret, w.failing_since
        )
@@ -165,12 +174,8 @@ export class WebhookDeliveryStore {
            AS t(workspace_id, webhook_id, delivery_id, event_id, event_type, attempt, status_code, duration_ms,
                 error, succeeded, status, delay_ms)
        ), attempt AS (
-         INSERT INTO webhook_delivery_attempts
-           (workspace_id, webhook_id, delivery_id, event_id, event_type, attempt, status_code, duration_ms, error,
-            succeeded)
-         SELECT workspace_id, webhook_id, delivery_id, event_id, event_type, attempt, status_code, duration_ms, error,
-                succeeded
-           FROM input
+         INSERT INTO webhook_delivery_attempts (${ATTEMPT_INSERT_COLUMNS})
+         SELECT ${ATTEMPT_INSERT_COLUMNS} FROM input
        ), delivery AS (
          UPDATE webhook_deliveries d
             SET status = i.status,

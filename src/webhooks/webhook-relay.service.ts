@@ -1,14 +1,11 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { Client } from 'pg';
-import { DataSource } from 'typeorm';
 import { databaseConfig } from '../config';
-import { webhooksConfig } from '../config/webhooks.config';
-import { pgConnectionOptions } from '../database/data-source-options';
-import { runSql } from '../database/direct-query';
+import { NotificationListener } from '../database/notification-listener';
+import { Transactions } from '../database/transactions';
 import { EventOutboxStore } from '../events/event-outbox.store';
-import { EVENTS_NOTIFY_CHANNEL } from '../events/events.service';
-import { Scheduler } from '../scheduling/scheduler.service';
+import { EVENTS_NOTIFY_CHANNEL } from '../events/events.store';
+import { WebhookDeliveryLogStore } from './webhook-delivery-log.store';
 import { DueAttempt, WebhookQueue } from './webhook.queue';
 
 /** Events moved per transaction. */
@@ -20,65 +17,56 @@ const RECONCILE_GRACE_MS = 10_000;
 const ENQUEUE_TIMEOUT_MS = 5_000;
 const LISTEN_RECONNECT_MS = 1_000;
 
-/** Name of the periodic job (Scheduler): relay catch-up and reconciliation of lost delivery jobs. */
-export const SWEEP_JOB = 'webhooks.sweep';
-
-interface PendingRow {
-  id: string;
-  attempts: number;
-  status: string;
-  delay_ms: number;
-}
-
 /**
  * Moves committed outbox events to webhook delivery: one delivery row per matching enabled
  * subscription, one Bull job per delivery, then `dispatched_at`. Woken by NOTIFY on a dedicated
- * connection (low latency) and by the periodic job `webhooks.sweep` (catch-up); several workers can
- * relay at once (`FOR UPDATE SKIP LOCKED`). The same sweep re-enqueues pending deliveries whose job
- * went missing.
+ * connection (low latency) and by the periodic job `webhooks.sweep` (WebhookSweepJob: catch-up);
+ * several workers can relay at once (`FOR UPDATE SKIP LOCKED`). The same sweep re-enqueues pending
+ * deliveries whose job went missing.
  */
 @Injectable()
-export class WebhookRelay implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
+export class WebhookRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('WebhookRelay');
-  private listener: Client | undefined;
-  private reconnectTimer: NodeJS.Timeout | undefined;
+  private readonly listener: NotificationListener;
   private stopped = false;
   private running: Promise<void> | undefined;
   private rerun = false;
   private lastProblem = 0;
 
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly scheduler: Scheduler,
+    private readonly transactions: Transactions,
+    private readonly deliveries: WebhookDeliveryLogStore,
     private readonly queue: WebhookQueue,
     private readonly outbox: EventOutboxStore,
-    @Inject(databaseConfig.KEY) private readonly db: ConfigType<typeof databaseConfig>,
-    @Inject(webhooksConfig.KEY) private readonly cfg: ConfigType<typeof webhooksConfig>,
-  ) {}
-
-  onModuleInit(): void {
-    this.scheduler.every({
-      name: SWEEP_JOB,
-      everyMs: this.cfg.sweepIntervalMs,
-      run: async () => {
-        await this.trigger();
-        if (this.stopped) return;
-        await this.reconcile().catch((err: Error) => this.problem(`Reconciler failed: ${err.message}`));
-      },
+    @Inject(databaseConfig.KEY) db: ConfigType<typeof databaseConfig>,
+  ) {
+    this.listener = new NotificationListener({
+      url: db.url,
+      connectMs: db.timeouts.connectMs,
+      channel: EVENTS_NOTIFY_CHANNEL,
+      applicationName: 'social-publishing-relay',
+      reconnectMs: LISTEN_RECONNECT_MS,
+      onNotification: () => void this.trigger(),
+      onListening: () => void this.trigger(), // whatever was committed while nobody listened
+      onProblem: (message) => this.problem(message),
     });
   }
 
   onApplicationBootstrap(): void {
-    void this.listen();
+    this.listener.start();
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.reconnectTimer);
-    const listener = this.listener;
-    this.listener = undefined;
-    await listener?.end().catch(() => undefined);
+    await this.listener.stop();
     await this.running;
+  }
+
+  /** The periodic catch-up (WebhookSweepJob): relays what is left, then re-enqueues lost delivery jobs. */
+  async sweep(): Promise<void> {
+    await this.trigger();
+    if (this.stopped) return;
+    await this.reconcile().catch((err: Error) => this.problem(`Reconciler failed: ${err.message}`));
   }
 
   /** Relays until no committed event is left; concurrent calls coalesce into one more pass. */
@@ -107,10 +95,10 @@ export class WebhookRelay implements OnModuleInit, OnApplicationBootstrap, OnMod
 
   /**
    * One batch in one transaction: lock undispatched events (skipping rows another worker holds,
-   * through the events module's EventOutboxStore), create their deliveries, enqueue the jobs, then mark the events dispatched. Deliveries are
-   * committed before the jobs exist (autocommit, outside the event transaction) so a worker never
-   * sees a job without its row; if enqueueing fails the events stay undispatched and the next pass
-   * finds the same deliveries again (unique per subscription and event).
+   * through the events module's EventOutboxStore), create their deliveries, enqueue the jobs, then mark
+   * the events dispatched. Deliveries are committed before the jobs exist (autocommit, outside the event
+   * transaction) so a worker never sees a job without its row; if enqueueing fails the events stay
+   * undispatched and the next pass finds the same deliveries again (unique per subscription and event).
    */
   async relayBatch(): Promise<number> {
     if (!this.queue.isReady()) {
@@ -119,44 +107,22 @@ export class WebhookRelay implements OnModuleInit, OnApplicationBootstrap, OnMod
       }
       return 0;
     }
-    const qr = this.dataSource.createQueryRunner();
-    await qr.connect();
-    try {
-      await qr.startTransaction();
-      const events = await this.outbox.lockUndispatched(qr.manager, RELAY_BATCH);
-      if (events.length === 0) {
-        await qr.commitTransaction();
-        return 0;
-      }
-      const ids = events.map((e) => e.id);
-      const deliveries = await runSql<PendingRow>(
-        this.dataSource,
-        `INSERT INTO webhook_deliveries
-           (workspace_id, webhook_id, event_id, event_type, status, attempts, next_attempt_at)
-         SELECT e.workspace_id, w.id, e.id, e.type, 'pending', 0, now()
-           FROM unnest($1::uuid[], $2::uuid[], $3::varchar[]) AS e(id, workspace_id, type)
-           JOIN webhooks w ON w.workspace_id = e.workspace_id AND w.enabled
-                          AND (cardinality(w.events) = 0 OR e.type = ANY (w.events))
-         ON CONFLICT (webhook_id, event_id) DO UPDATE SET updated_at = webhook_deliveries.updated_at
-         RETURNING id, attempts, status,
-                   GREATEST(0, EXTRACT(EPOCH FROM (next_attempt_at - now())) * 1000)::int AS delay_ms`,
-        [ids, events.map((e) => e.workspaceId), events.map((e) => e.type)],
-      );
+    return this.transactions.run(async (em) => {
+      const events = await this.outbox.lockUndispatched(em, RELAY_BATCH);
+      if (events.length === 0) return 0;
+      const deliveries = await this.deliveries.insertForEvents(events);
       // Only first attempts: a delivery already attempted is scheduled by its processor (and, if that
       // job is lost, by the reconciler).
       const due: DueAttempt[] = deliveries
         .filter((d) => d.status === 'pending' && d.attempts === 0)
-        .map((d) => ({ deliveryId: d.id, attempt: 1, delayMs: d.delay_ms }));
+        .map((d) => ({ deliveryId: d.id, attempt: 1, delayMs: d.delayMs }));
       await this.queue.enqueueAttempts(due, ENQUEUE_TIMEOUT_MS);
-      await this.outbox.markDispatched(qr.manager, ids);
-      await qr.commitTransaction();
-      return ids.length;
-    } catch (err) {
-      if (qr.isTransactionActive) await qr.rollbackTransaction().catch(() => undefined);
-      throw err;
-    } finally {
-      await qr.release();
-    }
+      await this.outbox.markDispatched(
+        em,
+        events.map((e) => e.id),
+      );
+      return events.length;
+    });
   }
 
   /**
@@ -166,57 +132,12 @@ export class WebhookRelay implements OnModuleInit, OnApplicationBootstrap, OnMod
    */
   async reconcile(): Promise<number> {
     if (!this.queue.isReady()) return 0;
-    const rows: PendingRow[] = await this.dataSource.query(
-      `SELECT id, attempts, status, 0 AS delay_ms FROM webhook_deliveries
-        WHERE status = 'pending' AND next_attempt_at <= now() - make_interval(secs => $1::double precision / 1000)
-        ORDER BY next_attempt_at
-        LIMIT $2`,
-      [RECONCILE_GRACE_MS, RECONCILE_BATCH],
-    );
+    const rows = await this.deliveries.overduePending(RECONCILE_GRACE_MS, RECONCILE_BATCH);
     await this.queue.enqueueAttempts(
       rows.map((r) => ({ deliveryId: r.id, attempt: r.attempts + 1 })),
       ENQUEUE_TIMEOUT_MS,
     );
     return rows.length;
-  }
-
-  /** LISTEN on a dedicated connection (not from the pool); reconnects and catches up when it drops. */
-  private async listen(): Promise<void> {
-    if (this.stopped) return;
-    const client = new Client({
-      connectionString: this.db.url,
-      application_name: 'social-publishing-relay',
-      // Connecting is bounded like the pool's: a server that accepts and never answers is retried, not
-      // waited on forever. Nothing else: the connection idles on LISTEN.
-      ...pgConnectionOptions({ connectMs: this.db.timeouts.connectMs }),
-    });
-    let retried = false;
-    const retry = () => {
-      if (retried || this.stopped) return;
-      retried = true;
-      if (this.listener === client) this.listener = undefined;
-      void client.end().catch(() => undefined);
-      this.reconnectTimer = setTimeout(() => void this.listen(), LISTEN_RECONNECT_MS);
-    };
-    client.on('notification', () => void this.trigger());
-    client.on('error', (err) => {
-      this.problem(`LISTEN connection failed: ${err.message}`);
-      retry();
-    });
-    client.on('end', retry);
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${EVENTS_NOTIFY_CHANNEL}`);
-      if (this.stopped) {
-        await client.end();
-        return;
-      }
-      this.listener = client;
-      void this.trigger(); // whatever was committed while nobody listened
-    } catch (err) {
-      this.problem(`LISTEN connection failed: ${(err as Error).message}`);
-      retry();
-    }
   }
 
   /** Warns at most every 10 s about the same kind of trouble. */

@@ -9,7 +9,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import { Workspace } from '../auth/workspace.entity';
-import type { EventType } from '../events/event.entity';
+import type { EventType } from '../events/event-payloads';
 
 /** Why the service disabled an endpoint: it answered 410 Gone, or every attempt failed for 5 days. */
 export type WebhookDisabledReason = 'gone' | 'failing';

@@ -20,7 +20,7 @@ import { WebhookDto, WebhookWithSecretDto } from './dto/webhook.dto';
 import { DeliveryParamDto, RedeliveryDto, ReplayInputDto, ReplayResultDto } from './dto/webhook-redelivery.dto';
 import { WebhookRedeliveryService } from './webhook-redelivery.service';
 import { WebhooksService } from './webhooks.service';
-import { Idempotent } from '../idempotency/idempotent.decorator';
+import { Idempotent } from '../common/decorators/idempotent.decorator';
 
 const DELIVERY =
   'Events are POSTed as `{id, type, timestamp, workspaceId, data}` with the Standard Webhooks headers ' +

@@ -6,18 +6,15 @@ import { WebhookQueue } from './webhook.queue';
 import { Webhook } from './webhook.entity';
 import { WebhooksController } from './webhooks.controller';
 import { WebhookRedeliveryService } from './webhook-redelivery.service';
+import { WebhookDeliveryLogStore } from './webhook-delivery-log.store';
 import { WebhooksService } from './webhooks.service';
-import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { WebhooksStore } from './webhooks.store';
 
 /** Subscriptions over HTTP and the delivery queue's registration (every role). */
 @Module({
-  imports: [
-    IdempotencyModule,
-    TypeOrmModule.forFeature([Webhook, WebhookDelivery, WebhookDeliveryAttempt]),
-    WebhookQueue.registration(),
-  ],
+  imports: [TypeOrmModule.forFeature([Webhook, WebhookDelivery, WebhookDeliveryAttempt]), WebhookQueue.registration()],
   controllers: [WebhooksController],
-  providers: [WebhooksService, WebhookQueue, WebhookRedeliveryService],
-  exports: [WebhooksService, WebhookQueue, TypeOrmModule],
+  providers: [WebhooksService, WebhooksStore, WebhookDeliveryLogStore, WebhookQueue, WebhookRedeliveryService],
+  exports: [WebhooksService, WebhookDeliveryLogStore, WebhookQueue, TypeOrmModule],
 })
 export class WebhooksModule {}

@@ -1,22 +1,21 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, Repository } from 'typeorm';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppError } from '../common/errors';
 import { SsrfBlockedError, assertPublicUrl } from '../common/http/ssrf';
-import { Page, paginate } from '../common/pagination/pagination';
+import { Page } from '../common/pagination/pagination';
 import { appConfig } from '../config';
-import { EventType } from '../events/event.entity';
+import type { EventType } from '../events/event-payloads';
 import { WebhookTestEventDto } from './dto/webhook-test.dto';
 import { WebhookDeliveryAttempt } from './webhook-delivery-attempt.entity';
-import { WebhookDelivery } from './webhook-delivery.entity';
+import { WebhookDeliveryLogStore } from './webhook-delivery-log.store';
 import { afterCommit } from '../database/request-transaction';
 import { WebhookQueue } from './webhook.queue';
 import { generateWebhookSecret } from './webhook-signer';
 import { Webhook } from './webhook.entity';
-import { deleteInBatches } from '../database/batched-delete';
+import { Transactions } from '../database/transactions';
+import { WebhooksStore } from './webhooks.store';
 
 /** After a rotation the old secret keeps signing (next to the new one) this long. */
 export const SECRET_ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
@@ -41,11 +40,11 @@ export class WebhooksService {
   private readonly logger = new Logger('Webhooks');
 
   constructor(
-    @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
-    @InjectRepository(WebhookDeliveryAttempt) private readonly attempts: Repository<WebhookDeliveryAttempt>,
+    private readonly webhooks: WebhooksStore,
+    private readonly deliveries: WebhookDeliveryLogStore,
+    private readonly transactions: Transactions,
     private readonly queue: WebhookQueue,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
-    private readonly dataSource: DataSource,
     private readonly box: SecretBox,
   ) {}
 
@@ -54,35 +53,26 @@ export class WebhooksService {
     await this.assertDeliverableUrl(input.url);
     const id = randomUUID();
     const secret = generateWebhookSecret();
-    const webhook = await this.webhooks.save(
-      this.webhooks.create({
-        id,
-        workspaceId,
-        ...this.settings(input),
-        disabledReason: null,
-        failingSince: null,
-        secret: this.box.seal(secret, webhookSecretAad(workspaceId, id)),
-        previousSecret: null,
-        previousSecretExpiresAt: null,
-        secretRotatedAt: null,
-      }),
-    );
+    const webhook = await this.webhooks.insert({
+      id,
+      workspaceId,
+      ...this.settings(input),
+      disabledReason: null,
+      failingSince: null,
+      secret: this.box.seal(secret, webhookSecretAad(workspaceId, id)),
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+      secretRotatedAt: null,
+    });
     return { webhook, secret };
   }
 
   list(workspaceId: string, q: { limit: number; cursor?: string }): Promise<Page<Webhook>> {
-    const qb = this.webhooks.createQueryBuilder('w').where('w.workspace_id = :workspaceId', { workspaceId });
-    return paginate(qb, {
-      sortColumn: 'w.created_at',
-      idColumn: 'w.id',
-      direction: 'DESC',
-      limit: q.limit,
-      cursor: q.cursor,
-    });
+    return this.webhooks.page(workspaceId, q);
   }
 
   async get(workspaceId: string, id: string): Promise<Webhook> {
-    const webhook = await this.webhooks.findOne({ where: { id, workspaceId } });
+    const webhook = await this.webhooks.find(workspaceId, id);
     if (!webhook) throw AppError.notFound('Webhook');
     return webhook;
   }
@@ -96,39 +86,27 @@ export class WebhooksService {
     await this.assertDeliverableUrl(input.url);
     const settings = this.settings(input);
     const reEnabled = settings.enabled && !current.enabled;
-    await this.webhooks.update(
-      { id, workspaceId },
-      {
-        ...settings,
-        ...(settings.enabled ? { disabledReason: null } : {}),
-        ...(reEnabled ? { failingSince: null } : {}),
-      },
-    );
+    await this.webhooks.update(workspaceId, id, {
+      ...settings,
+      ...(settings.enabled ? { disabledReason: null } : {}),
+      ...(reEnabled ? { failingSince: null } : {}),
+    });
     return this.get(workspaceId, id);
   }
 
   /** Deletes the subscription with its deliveries and attempt log; queued jobs find nothing and stop. */
   async remove(workspaceId: string, id: string): Promise<void> {
-    const result = await this.webhooks.delete({ id, workspaceId });
-    if (!result.affected) throw AppError.notFound('Webhook');
+    if (!(await this.webhooks.delete(workspaceId, id))) throw AppError.notFound('Webhook');
   }
 
   /** A new secret; the previous one keeps signing next to it for 24 h. Returns the new secret once. */
   async rotateSecret(workspaceId: string, id: string): Promise<{ webhook: Webhook; secret: string }> {
     const secret = generateWebhookSecret();
-    await this.dataSource.transaction(async (em) => {
-      const repo = em.getRepository(Webhook);
-      const webhook = await repo.findOne({ where: { id, workspaceId }, lock: { mode: 'pessimistic_write' } });
+    await this.transactions.run(async (em) => {
+      const webhook = await this.webhooks.lock(em, workspaceId, id);
       if (!webhook) throw AppError.notFound('Webhook');
-      await repo.update(
-        { id },
-        {
-          secret: this.box.seal(secret, webhookSecretAad(workspaceId, id)),
-          previousSecret: webhook.secret,
-          previousSecretExpiresAt: () => `now() + interval '${SECRET_ROTATION_OVERLAP_MS} milliseconds'`,
-          secretRotatedAt: () => 'now()',
-        },
-      );
+      const sealed = this.box.seal(secret, webhookSecretAad(workspaceId, id));
+      await this.webhooks.rotateSecret(em, webhook, sealed, SECRET_ROTATION_OVERLAP_MS);
     });
     return { webhook: await this.get(workspaceId, id), secret };
   }
@@ -157,23 +135,16 @@ export class WebhooksService {
         message: 'A test delivery from the Social Publishing Service. No action is needed.',
       },
     };
-    const inserted = await this.dataSource
-      .createQueryBuilder()
-      .insert()
-      .into(WebhookDelivery)
-      .values({
+    // Due now by the database's clock, as everywhere deliveries are scheduled.
+    const delivery = {
+      id: await this.deliveries.insertTest({
         workspaceId,
         webhookId: webhook.id,
         eventId: event.id,
         eventType: TEST_EVENT_TYPE,
-        payload: { ...event },
-        status: 'pending',
-        attempts: 0,
-        nextAttemptAt: () => 'now()', // the database's clock, as everywhere deliveries are scheduled
-      })
-      .returning(['id'])
-      .execute();
-    const delivery = { id: (inserted.identifiers[0] as { id: string }).id };
+        payload: event,
+      }),
+    };
     // After the commit (also a request transaction's, under Idempotency-Key); when Redis is away
     // the worker's reconciler picks the delivery up later.
     await afterCommit(() =>
@@ -193,16 +164,7 @@ export class WebhooksService {
     q: { limit: number; cursor?: string },
   ): Promise<Page<WebhookDeliveryAttempt>> {
     await this.get(workspaceId, id);
-    const qb = this.attempts
-      .createQueryBuilder('a')
-      .where('a.workspace_id = :workspaceId AND a.webhook_id = :id', { workspaceId, id });
-    return paginate(qb, {
-      sortColumn: 'a.created_at',
-      idColumn: 'a.id',
-      direction: 'DESC',
-      limit: q.limit,
-      cursor: q.cursor,
-    });
+    return this.deliveries.attemptsPage(workspaceId, id, q);
   }
 
   private settings(input: WebhookInput) {
@@ -241,13 +203,6 @@ export class WebhooksService {
     batchSize: number,
     stop?: () => boolean,
   ): Promise<number> {
-    return deleteInBatches(
-      (sql, params) => this.dataSource.query(sql, params),
-      'webhook_deliveries',
-      `SELECT id FROM webhook_deliveries WHERE status = ANY($1::varchar[]) AND updated_at < now() - make_interval(days => $2)`,
-      [statuses, days],
-      batchSize,
-      stop,
-    );
+    return this.deliveries.deleteSettled(statuses, days, batchSize, stop);
   }
 }

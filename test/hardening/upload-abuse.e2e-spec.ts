@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { MediaService } from '../../src/media/media.service';
+import { MediaUploadService } from '../../src/media/media-upload.service';
 import { makePng } from '../factories/png.factory';
 import { MediaClient, hasBytes, sha256, tempMediaDir } from '../media/media-support';
 import { TestApp } from '../support/test-app';
@@ -71,7 +71,7 @@ describe('upload abuse', () => {
     expect(hasBytes(media.dir, ids[0])).toBe(true);
 
     await t.dataSource.query(`UPDATE media SET expires_at = now() - interval '1 second' WHERE id = ANY($1)`, [ids]);
-    const service = t.app.get(MediaService);
+    const service = t.app.get(MediaUploadService);
     expect(await service.expireStaleUploads()).toBe(2);
     expect(hasBytes(media.dir, ids[0])).toBe(false);
     expect((await c.get(ids[0])).body.status).toBe('expired');

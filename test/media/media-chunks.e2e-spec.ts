@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { makePng } from '../factories/png.factory';
 import { EXPIRE_UPLOADS_JOB } from '../../src/media/media-expiry.job';
-import { Scheduler } from '../../src/scheduling/scheduler.service';
+import { PeriodicJobs } from '../../src/scheduling/periodic-jobs.service';
 import { TestApp } from '../support/test-app';
 import { MediaClient, chunkForm, hasBytes, partsDir, sha256, tempMediaDir } from './media-support';
 
@@ -227,8 +227,8 @@ describe('media chunks (64 KiB chunks)', () => {
   });
 
   it('expires an upload not finalized in time: status expired, no bytes left, no more chunks', async () => {
-    const scheduler = t.app.get(Scheduler);
-    expect(scheduler.registered()).toContainEqual({ name: EXPIRE_UPLOADS_JOB, everyMs: 300_000 });
+    const jobs = t.app.get(PeriodicJobs);
+    expect(jobs.registered()).toContainEqual({ name: EXPIRE_UPLOADS_JOB, everyMs: 300_000 });
 
     const stale = await start(png);
     const fresh = await start(png);
@@ -242,7 +242,7 @@ describe('media chunks (64 KiB chunks)', () => {
     expect((await a.get(stale.id)).body.status).toBe('expired');
     expect((await a.chunk(stale.id, 2, MediaClient.slice(png, CHUNK, 2))).status).toBe(409);
 
-    const result = await scheduler.runNow(EXPIRE_UPLOADS_JOB);
+    const result = await jobs.runNow(EXPIRE_UPLOADS_JOB);
     expect(result).toEqual({ expired: 1 });
     expect(hasBytes(media.dir, stale.id)).toBe(false);
     const [row] = await t.dataSource.query('SELECT status, received_chunks FROM media WHERE id = $1', [stale.id]);
@@ -254,6 +254,6 @@ describe('media chunks (64 KiB chunks)', () => {
 
     expect((await a.get(fresh.id)).body).toEqual(expect.objectContaining({ status: 'uploading', receivedChunks: [1] }));
     expect(existsSync(partsDir(media.dir, fresh.id))).toBe(true);
-    expect(await scheduler.runNow(EXPIRE_UPLOADS_JOB)).toEqual({ expired: 0 });
+    expect(await jobs.runNow(EXPIRE_UPLOADS_JOB)).toEqual({ expired: 0 });
   });
 });

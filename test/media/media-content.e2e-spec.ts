@@ -180,9 +180,9 @@ describe('signed media URLs (local disk)', () => {
   });
 
   it('accepts a URL signed with a key still listed for rotation, refuses one signed with a key that is not', async () => {
-    const byOld = new MediaUrlSigner([OLD_KEY], TTL).query(pngId);
+    const byOld = new MediaUrlSigner([OLD_KEY], TTL).queryString(pngId);
     expect((await getBytes(`/api/media/${pngId}/content?${byOld}`)).res.status).toBe(200);
-    const byStranger = new MediaUrlSigner(['stranger-media-url-signing-key-0123456789'], TTL).query(pngId);
+    const byStranger = new MediaUrlSigner(['stranger-media-url-signing-key-0123456789'], TTL).queryString(pngId);
     expect((await get(`/api/media/${pngId}/content?${byStranger}`)).status).toBe(403);
     // What the server signs now uses the first key.
     const q = new URL(service.signedUrl(pngId)).searchParams;
@@ -193,7 +193,7 @@ describe('signed media URLs (local disk)', () => {
   it('answers 400 for an id that is not a UUID and 404 for an unknown one (after the signature)', async () => {
     expect((await get('/api/media/not-a-uuid/content?expires=1&signature=x')).status).toBe(400);
     const unknown = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b';
-    const q = new MediaUrlSigner([NEW_KEY], TTL).query(unknown);
+    const q = new MediaUrlSigner([NEW_KEY], TTL).queryString(unknown);
     const res = await get(`/api/media/${unknown}/content?${q}`);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'NOT_FOUND', message: 'Media not found' });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SWEEP_IMPORTS_JOB } from '../../src/media/media-import-sweep.job';
-import { Scheduler } from '../../src/scheduling/scheduler.service';
+import { PeriodicJobs } from '../../src/scheduling/periodic-jobs.service';
 import { makePng } from '../factories/png.factory';
 import { FileServer } from '../support/file-server';
 import { waitFor } from '../support/publishing-env';
@@ -147,7 +147,7 @@ describe('POST /media/upload/url for big or slow downloads', () => {
 
     it('hands an item whose worker died to another one, which finishes it', async () => {
       const id = await insertProcessing(files.put('/resumed.png', { type: 'image/png', body: png }), 1);
-      expect(await t.app.get(Scheduler).runNow(SWEEP_IMPORTS_JOB)).toEqual({ failed: 0, requeued: 1 });
+      expect(await t.app.get(PeriodicJobs).runNow(SWEEP_IMPORTS_JOB)).toEqual({ failed: 0, requeued: 1 });
       const ready = await settled(id);
       expect(ready).toEqual(expect.objectContaining({ status: 'ready', sha256: sha256(png) }));
       expect((await eventFor(id))[0].type).toBe('media.ready');
@@ -155,7 +155,7 @@ describe('POST /media/upload/url for big or slow downloads', () => {
 
     it('fails an item whose tries are used up, with media.failed', async () => {
       const id = await insertProcessing(files.put('/given-up.png', { type: 'image/png', body: png }), 3);
-      expect(await t.app.get(Scheduler).runNow(SWEEP_IMPORTS_JOB)).toEqual({ failed: 1, requeued: 0 });
+      expect(await t.app.get(PeriodicJobs).runNow(SWEEP_IMPORTS_JOB)).toEqual({ failed: 1, requeued: 0 });
       const failed = await getMedia(id);
       expect(failed.status).toBe('failed');
       expect(failed.error).toEqual({ code: 'INTERNAL_ERROR', message: expect.stringContaining('interrupted 3 times') });

@@ -1,12 +1,12 @@
 import { OAUTH_PURGE_JOB } from '../../src/oauth/oauth-purge.job';
 import type { PurgeStats } from '../../src/oauth/oauth.service';
-import { Scheduler } from '../../src/scheduling/scheduler.service';
+import { PeriodicJobs } from '../../src/scheduling/periodic-jobs.service';
 import { TestApp } from '../support/test-app';
 
 describe('purge of expired OAuth authorizations (oauth.purge)', () => {
   let t: TestApp;
   let workspaceId: string;
-  const runNow = () => t.app.get(Scheduler).runNow<PurgeStats>(OAUTH_PURGE_JOB);
+  const runNow = () => t.app.get(PeriodicJobs).runNow<PurgeStats>(OAUTH_PURGE_JOB);
 
   beforeAll(async () => {
     // A day-long period keeps the timer out of the way: the job runs through runNow.
@@ -41,8 +41,8 @@ describe('purge of expired OAuth authorizations (oauth.purge)', () => {
   const ids = async (table: string): Promise<string[]> =>
     (await t.dataSource.query(`SELECT id FROM ${table}`)).map((r: { id: string }) => r.id).sort();
 
-  it('is a periodic job of the worker, under the Scheduler', () => {
-    expect(t.app.get(Scheduler).registered()).toContainEqual({ name: OAUTH_PURGE_JOB, everyMs: 86_400_000 });
+  it('is a periodic job of the worker, under the PeriodicJobs', () => {
+    expect(t.app.get(PeriodicJobs).registered()).toContainEqual({ name: OAUTH_PURGE_JOB, everyMs: 86_400_000 });
   });
 
   it('deletes expired states (used or not) and expired connections, and keeps the rest', async () => {

@@ -1,5 +1,5 @@
 import { OAUTH_REFRESH_JOB } from '../../src/oauth/oauth-refresh.job';
-import { Scheduler } from '../../src/scheduling/scheduler.service';
+import { PeriodicJobs } from '../../src/scheduling/periodic-jobs.service';
 import { THREADS_ROUTES, ThreadsFake } from '../fakes/threads.fake';
 import { waitFor } from '../support/publishing-env';
 import type { TestApp } from '../support/test-app';
@@ -276,14 +276,14 @@ describe('Threads (OAuth, containers, against the fake)', () => {
     });
 
     it('renews the token of an idle channel in the periodic job oauth.refresh', async () => {
-      const scheduler = t.app.get(Scheduler);
-      expect(scheduler.registered()).toContainEqual({ name: OAUTH_REFRESH_JOB, everyMs: 21_600_000 });
+      const jobs = t.app.get(PeriodicJobs);
+      expect(jobs.registered()).toContainEqual({ name: OAUTH_REFRESH_JOB, everyMs: 21_600_000 });
       // Nothing due: nothing renewed.
       const refreshes = threads.refreshCount;
-      expect(await scheduler.runNow(OAUTH_REFRESH_JOB)).toEqual({ due: 0, renewed: 0, revoked: 0, failed: 0 });
+      expect(await jobs.runNow(OAUTH_REFRESH_JOB)).toEqual({ due: 0, renewed: 0, revoked: 0, failed: 0 });
       threads.ageTokens(31 * DAY);
       await h.setStoredExpiry(channelId, new Date(Date.now() + 25 * DAY));
-      expect(await scheduler.runNow(OAUTH_REFRESH_JOB)).toEqual({ due: 1, renewed: 1, revoked: 0, failed: 0 });
+      expect(await jobs.runNow(OAUTH_REFRESH_JOB)).toEqual({ due: 1, renewed: 1, revoked: 0, failed: 0 });
       expect(threads.refreshCount - refreshes).toBe(1);
       const stored = await h.storedCredentials(channelId);
       expect(Date.parse(stored.expiresAt as string) - Date.now()).toBeGreaterThan(59 * DAY);

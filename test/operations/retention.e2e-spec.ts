@@ -1,12 +1,12 @@
 import { RETENTION_JOB, RetentionStats } from '../../src/retention/retention.job';
-import { Scheduler } from '../../src/scheduling/scheduler.service';
+import { PeriodicJobs } from '../../src/scheduling/periodic-jobs.service';
 import { TestApp } from '../support/test-app';
 
 describe('retention', () => {
   let t: TestApp;
   let workspaceId: string;
   let webhookId: string;
-  const runNow = () => t.app.get(Scheduler).runNow<RetentionStats>(RETENTION_JOB);
+  const runNow = () => t.app.get(PeriodicJobs).runNow<RetentionStats>(RETENTION_JOB);
 
   beforeAll(async () => {
     // Batches of 2 so that a run needs several statements. The periodic job runs through runNow only

@@ -94,7 +94,7 @@ describe('two API and two worker processes behave like one', () => {
     await Promise.all([mastodon.start(), receiver.start(), env.create()]);
     db = new Client({ connectionString: env.databaseUrl });
     await db.connect();
-    // Every start of a periodic job (the Scheduler's claim in scheduled_jobs), as the database saw it.
+    // Every start of a periodic job (the PeriodicJobs's claim in scheduled_jobs), as the database saw it.
     await db.query(`
       CREATE TABLE topology_job_starts (name text NOT NULL, started_at timestamptz NOT NULL);
       CREATE FUNCTION topology_job_started() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -350,7 +350,7 @@ describe('two API and two worker processes behave like one', () => {
     ).rows.map((r) => r.at.getTime());
     expect(starts.length).toBeGreaterThanOrEqual(3);
     summary.analyticsRuns = starts.length;
-    // Two workers tick every period, yet runs start at least 80 % of a period apart (the Scheduler's claim).
+    // Two workers tick every period, yet runs start at least 80 % of a period apart (the PeriodicJobs's claim).
     for (let i = 1; i < starts.length; i++) {
       expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(ANALYTICS_INTERVAL_S * 1000 * 0.8 - 1);
     }

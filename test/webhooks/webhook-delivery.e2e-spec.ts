@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { EventType } from '../../src/events/event.entity';
+import { EventType } from '../../src/events/event-payloads';
 import { EventsService } from '../../src/events/events.service';
 import { MastodonFake } from '../fakes/mastodon.fake';
 import { syntheticEvent } from '../support/synthetic-event';

@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppModule } from '../../src/app.module';
-import { EventType } from '../../src/events/event.entity';
+import { EventType } from '../../src/events/event-payloads';
 import { EventsService } from '../../src/events/events.service';
 import { MastodonFake } from '../fakes/mastodon.fake';
 import { TEST_REDIS_URL } from '../setup/test-env';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EventType } from '../../src/events/event.entity';
+import { EventType } from '../../src/events/event-payloads';
 import { EventsService } from '../../src/events/events.service';
 import { waitFor } from '../support/publishing-env';
 import { syntheticEvent } from '../support/synthetic-event';

@@ -1,9 +1,8 @@
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
-import { EVENT_PAYLOADS, EVENT_PAYLOAD_SCHEMAS, EventPayload } from '../event-payloads';
-import { EVENT_TYPES, EventRecord, EventType } from '../event.entity';
+import { EVENT_TYPES, EventPayload, EventSchemas, EventType } from '../event-payloads';
+import { EventRecord } from '../event.entity';
 
 /** The event envelope, as listed and as delivered to webhooks. */
-@ApiExtraModels(...EVENT_PAYLOAD_SCHEMAS)
 export class EventDto {
   @ApiProperty({ format: 'uuid', description: 'Event id; also the `webhook-id` of its deliveries' })
   id!: string;
@@ -17,24 +16,33 @@ export class EventDto {
   @ApiProperty({ format: 'uuid' })
   workspaceId!: string;
 
-  @ApiProperty({
-    oneOf: EVENT_PAYLOAD_SCHEMAS.map((schema) => ({ $ref: getSchemaPath(schema) })),
-    description:
-      'The post, channel (plus `reason`) or analytics object as the API returns it, by type: ' +
-      Object.entries(EVENT_PAYLOADS)
-        .map(([type, schema]) => `\`${type}\`: ${schema.name}`)
-        .join('; '),
-  })
+  // Its schema (oneOf the classes the features declare for their events) is set by describeEventPayloads.
   data!: EventPayload<EventType>;
 
   static from(e: EventRecord): EventDto {
-    return {
-      id: e.id,
-      type: e.type,
-      timestamp: e.createdAt.toISOString(),
-      workspaceId: e.workspaceId,
-      // Stored by EventsService.record from a typed NewEvent; read back as JSON.
-      data: e.data as unknown as EventPayload<EventType>,
-    };
+    return { id: e.id, type: e.type, timestamp: e.createdAt.toISOString(), workspaceId: e.workspaceId, data: e.data };
   }
+}
+
+let described: EventSchemas | undefined;
+
+/**
+ * Gives EventDto.data its OpenAPI schema: `oneOf` the classes the features declare for their events
+ * (each once, in EVENT_TYPES order), named by type in the description. Called once with the
+ * composition root's schemas (EventsModule.forRoot); calling it again with the same ones does nothing.
+ */
+export function describeEventPayloads(schemas: EventSchemas): void {
+  if (described === schemas) return;
+  if (described) throw new Error('Event payload schemas are already described with other classes');
+  described = schemas;
+  const unique = [...new Set(EVENT_TYPES.map((type) => schemas[type]))];
+  ApiExtraModels(...unique)(EventDto);
+  ApiProperty({
+    // What the compiler's design:type said of the union when this was a class decorator (absent here).
+    type: Object,
+    oneOf: unique.map((schema) => ({ $ref: getSchemaPath(schema) })),
+    description:
+      'The post, channel (plus `reason`) or analytics object as the API returns it, by type: ' +
+      EVENT_TYPES.map((type) => `\`${type}\`: ${schemas[type].name}`).join('; '),
+  })(EventDto.prototype, 'data');
 }

@@ -25,6 +25,9 @@ export interface MultipartStateStore {
   forgetPart(mediaId: string, index: number): Promise<void>;
 }
 
+/** The columns of this bookkeeping (raw SQL; checked against the entity by test/database/row-mappings). */
+export const MULTIPART_COLUMNS = 'multipart_upload_id, part_etags';
+
 /** Keys of `part_etags` are S3 part numbers (index + 1), as S3 itself numbers them. */
 export class MediaMultipartStore implements MultipartStateStore {
   constructor(private readonly dataSource: DataSource) {}
@@ -32,7 +35,7 @@ export class MediaMultipartStore implements MultipartStateStore {
   async get(mediaId: string): Promise<MultipartState | null> {
     const rows = await this.dataSource.query<
       Array<{ multipart_upload_id: string | null; part_etags: Record<string, string> }>
-    >('SELECT multipart_upload_id, part_etags FROM media WHERE id = $1', [mediaId]);
+    >(`SELECT ${MULTIPART_COLUMNS} FROM media WHERE id = $1`, [mediaId]);
     const row = rows[0];
     if (!row) return null;
     const etags = new Map<number, string>();

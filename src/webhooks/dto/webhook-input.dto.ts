@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsHttpUrl } from '../../common/validators';
-import { EVENT_TYPES, EventType } from '../../events/event.entity';
+import { EVENT_TYPES, EventType } from '../../events/event-payloads';
 
 /** The body of `POST /webhooks` and `PUT /webhooks/:id` (PUT replaces every field; omitted ones take their defaults). */
 export class WebhookInputDto {

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EVENT_TYPES, EventType } from '../../events/event.entity';
+import { EVENT_TYPES, EventType } from '../../events/event-payloads';
 import { WEBHOOK_DISABLED_REASONS, Webhook, WebhookDisabledReason } from '../webhook.entity';
 
 /** A webhook subscription. Its secret is returned only by create and rotate-secret. */

@@ -3,7 +3,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { ModuleRef } from '@nestjs/core';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { runsHttp } from '../app-role';
 import { appConfig } from '../config';
 import { metricsConfig } from '../config/metrics.config';
@@ -12,56 +12,24 @@ import { QUEUE_STATES, readQueueDepths } from '../queue/queue-depths';
 /** Every Bull queue of the service; a process reports the ones its role registers. */
 const QUEUES = ['publish', 'webhooks', 'analytics', 'media'] as const;
 
-export type PublishOutcomeLabel = 'published' | 'failed' | 'retry';
-export type WebhookOutcomeLabel = 'delivered' | 'failed' | 'retry';
-
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
 
 /**
- * Prometheus metrics of this process, in a registry of its own (so several apps in one process, as in
- * tests, never collide). Feature code records outcomes through the `record*` methods; the HTTP layer
- * records every request; queue depths are read from Redis at scrape time.
+ * The Prometheus registry of this process, of its own (so several apps in one process, as in tests,
+ * never collide), and its exposition: `GET /api/metrics` (MetricsController) or, in a worker-only
+ * process, its own port. Holds the process's default metrics and the queue depths, read from Redis at
+ * scrape time; the counters that code records live in RequestMetrics (the HTTP layer) and
+ * OutcomeMetrics (publishing, webhook deliveries). Not analytics: a post's figures on a network are
+ * collected by src/analytics/.
  */
 @Injectable()
-export class MetricsService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class PrometheusRegistry implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly registry = new Registry();
   private readonly logger = new Logger('Metrics');
   private readonly tokenDigest: Buffer | null;
   private workerServer?: Server;
-
-  private readonly httpRequests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests by method, route pattern and status code',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
-  });
-  private readonly httpDuration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP request latency by method, route pattern and status code',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [this.registry],
-  });
-  private readonly publishOutcomes = new Counter({
-    name: 'publish_outcomes_total',
-    help: 'Publish attempts by provider and outcome (published, failed, retry)',
-    labelNames: ['provider', 'outcome'] as const,
-    registers: [this.registry],
-  });
-  private readonly webhookOutcomes = new Counter({
-    name: 'webhook_deliveries_total',
-    help: 'Webhook delivery attempts by outcome (delivered, failed = given up, retry = will try again)',
-    labelNames: ['outcome'] as const,
-    registers: [this.registry],
-  });
-  private readonly rateLimitDenials = new Counter({
-    name: 'rate_limit_denials_total',
-    help: 'Requests refused with 429 (per-key bucket, failed-authentication limit, refresh cooldown), by route',
-    labelNames: ['method', 'route'] as const,
-    registers: [this.registry],
-  });
 
   constructor(
     private readonly moduleRef: ModuleRef,
@@ -102,21 +70,6 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
 
   get contentType(): string {
     return this.registry.contentType;
-  }
-
-  recordRequest(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status: String(status) };
-    this.httpRequests.inc(labels);
-    this.httpDuration.observe(labels, seconds);
-    if (status === 429) this.rateLimitDenials.inc({ method, route });
-  }
-
-  recordPublish(provider: string, outcome: PublishOutcomeLabel): void {
-    this.publishOutcomes.inc({ provider, outcome });
-  }
-
-  recordWebhookDelivery(outcome: WebhookOutcomeLabel): void {
-    this.webhookOutcomes.inc({ outcome });
   }
 
   /** A worker-only process has no HTTP server: it serves `/metrics` on METRICS_WORKER_PORT when set. */

@@ -1,15 +1,16 @@
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
-import { Scheduler } from '../../src/scheduling/scheduler.service';
+import { PeriodicJobs } from '../../src/scheduling/periodic-jobs.service';
+import { ScheduledJobsStore } from '../../src/scheduling/scheduled-jobs.store';
 import { TestEnvironment } from '../support/test-app';
 
-/** Two Scheduler instances stand for two worker processes sharing one database. */
-describe('Scheduler (periodic jobs under a named Postgres lock)', () => {
+/** Two PeriodicJobs instances stand for two worker processes sharing one database. */
+describe('PeriodicJobs (periodic jobs under a named Postgres lock)', () => {
   const env = new TestEnvironment();
   let ds1: DataSource;
   let ds2: DataSource;
-  let a: Scheduler;
-  let b: Scheduler;
+  let a: PeriodicJobs;
+  let b: PeriodicJobs;
 
   beforeAll(async () => {
     await env.create();
@@ -17,8 +18,8 @@ describe('Scheduler (periodic jobs under a named Postgres lock)', () => {
     ds2 = await new DataSource(buildDataSourceOptions(env.databaseUrl, 4)).initialize();
   });
   beforeEach(() => {
-    a = new Scheduler(ds1);
-    b = new Scheduler(ds2);
+    a = new PeriodicJobs(new ScheduledJobsStore(ds1));
+    b = new PeriodicJobs(new ScheduledJobsStore(ds2));
   });
   afterEach(async () => {
     await a.beforeApplicationShutdown();

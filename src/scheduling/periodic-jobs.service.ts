@@ -6,8 +6,8 @@ import {
   OnModuleDestroy,
   Optional,
 } from '@nestjs/common';
-import { DataSource, QueryRunner } from 'typeorm';
 import { ShutdownDeadline } from '../queue/shutdown-deadline';
+import { ScheduledJobsStore } from './scheduled-jobs.store';
 
 /** One periodic job. */
 export interface PeriodicJob<T = unknown> {
@@ -45,15 +45,15 @@ const DUE_FRACTION = 0.8;
  * the shared drain deadline; one still running then is released with its lock when the process exits.
  */
 @Injectable()
-export class Scheduler implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
-  private readonly logger = new Logger('Scheduler');
+export class PeriodicJobs implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
+  private readonly logger = new Logger('PeriodicJobs');
   private readonly jobs = new Map<string, Entry>();
   private readonly stopping = new AbortController();
   private started = false;
 
   constructor(
-    private readonly dataSource: DataSource,
-    /** The process's drain budget; without one (a Scheduler made by hand) shutdown waits for runs to end. */
+    private readonly store: ScheduledJobsStore,
+    /** The process's drain budget; without one (an instance made by hand) shutdown waits for runs to end. */
     @Optional() private readonly shutdown?: ShutdownDeadline,
   ) {}
 
@@ -133,52 +133,16 @@ export class Scheduler implements OnApplicationBootstrap, OnModuleDestroy, Befor
   }
 
   private async runLocked(job: PeriodicJob, force: boolean): Promise<unknown> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [
-        lockKey(job.name),
-      ])) as [{ locked: boolean }];
-      if (!locked) return null;
+    return this.store.withJobLock(job.name, async (locked) => {
+      if (!(await locked.claim(job.everyMs, force, job.everyMs * DUE_FRACTION))) return null;
       try {
-        if (!(await this.claim(runner, job, force))) return null;
-        try {
-          const result = await job.run(this.stopping.signal);
-          await this.finish(runner, job.name, null);
-          return result;
-        } catch (err) {
-          await this.finish(runner, job.name, (err as Error).message ?? String(err)).catch(() => undefined);
-          throw err;
-        }
-      } finally {
-        await runner.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lockKey(job.name)]);
+        const result = await job.run(this.stopping.signal);
+        await locked.finish(null);
+        return result;
+      } catch (err) {
+        await locked.finish((err as Error).message ?? String(err)).catch(() => undefined);
+        throw err;
       }
-    } finally {
-      await runner.release();
-    }
+    });
   }
-
-  /** Records the start when the job is due (or forced); false when another process ran it this period. */
-  private async claim(runner: QueryRunner, job: PeriodicJob, force: boolean): Promise<boolean> {
-    const rows = (await runner.query(
-      `INSERT INTO scheduled_jobs (name, every_ms, last_started_at, runs) VALUES ($1, $2, now(), 1)
-       ON CONFLICT (name) DO UPDATE SET every_ms = EXCLUDED.every_ms, last_started_at = now(), runs = scheduled_jobs.runs + 1
-         WHERE $3 OR scheduled_jobs.last_started_at IS NULL
-            OR scheduled_jobs.last_started_at <= now() - make_interval(secs => $4::double precision / 1000)
-       RETURNING name`,
-      [job.name, job.everyMs, force, job.everyMs * DUE_FRACTION],
-    )) as unknown[];
-    return rows.length > 0;
-  }
-
-  private async finish(runner: QueryRunner, name: string, error: string | null): Promise<void> {
-    await runner.query(`UPDATE scheduled_jobs SET last_finished_at = now(), last_error = $2 WHERE name = $1`, [
-      name,
-      error,
-    ]);
-  }
-}
-
-function lockKey(name: string): string {
-  return `scheduled-job:${name}`;
 }

@@ -29,7 +29,7 @@ export type Outcome =
  * parallel, under one process-wide concurrency limit (ANALYTICS_CONCURRENCY).
  */
 @Injectable()
-export class MetricsReader {
+export class FiguresReader {
   private readonly logger = new Logger('AnalyticsCollector');
   private readonly limit: Limiter;
 

@@ -1,10 +1,10 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { analyticsConfig } from '../config/analytics.config';
-import { Scheduler } from '../scheduling/scheduler.service';
+import { PeriodicJobs } from '../scheduling/periodic-jobs.service';
 import { AnalyticsCollector, CollectionStats } from './analytics-collector.service';
 
-/** Name of the periodic job (Scheduler) of analytics collection. */
+/** Name of the periodic job (PeriodicJobs) of analytics collection. */
 export const COLLECT_JOB = 'analytics.collect';
 
 /**
@@ -14,15 +14,15 @@ export const COLLECT_JOB = 'analytics.collect';
  * releases the lock with its connection; what it did not write stays due.
  */
 @Injectable()
-export class AnalyticsScheduler implements OnModuleInit {
+export class AnalyticsCollectJob implements OnModuleInit {
   constructor(
-    private readonly scheduler: Scheduler,
+    private readonly periodicJobs: PeriodicJobs,
     private readonly collector: AnalyticsCollector,
     @Inject(analyticsConfig.KEY) private readonly cfg: ConfigType<typeof analyticsConfig>,
   ) {}
 
   onModuleInit(): void {
-    this.scheduler.every<CollectionStats>({
+    this.periodicJobs.every<CollectionStats>({
       name: COLLECT_JOB,
       everyMs: this.cfg.intervalMs,
       run: (signal) => this.collector.collectDue(() => signal.aborted),
@@ -32,9 +32,9 @@ export class AnalyticsScheduler implements OnModuleInit {
 
   /**
    * Waits for a run of this process in progress, then runs once more. Null when another worker holds
-   * the lock. For operators and benchmarks; the scheduler is what normally drives collection.
+   * the lock. For operators and benchmarks; the periodic job is what normally drives collection.
    */
   runNow(): Promise<CollectionStats | null> {
-    return this.scheduler.runNow<CollectionStats>(COLLECT_JOB);
+    return this.periodicJobs.runNow<CollectionStats>(COLLECT_JOB);
   }
 }

@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { MediaVariant } from './media-variant.entity';
+
+/** The `media_variants` table (owned by media): the converted copies of items. */
+@Injectable()
+export class MediaVariantsStore {
+  constructor(@InjectRepository(MediaVariant) private readonly variants: Repository<MediaVariant>) {}
+
+  find(mediaId: string, mimeType: string, em: EntityManager = this.variants.manager): Promise<MediaVariant | null> {
+    return em.getRepository(MediaVariant).findOneBy({ mediaId, mimeType });
+  }
+
+  /** The variants of an item, read in `em`'s transaction. */
+  listOf(em: EntityManager, mediaId: string): Promise<MediaVariant[]> {
+    return em.getRepository(MediaVariant).findBy({ mediaId });
+  }
+
+  /** Conversions of one item to one variant take turns across processes: a transaction-scoped advisory lock. */
+  async lockConversion(em: EntityManager, mediaId: string, variant: string): Promise<void> {
+    await em.query(`SELECT pg_advisory_xact_lock(hashtext('media-variant'), hashtext($1::text))`, [
+      `${mediaId}:${variant}`,
+    ]);
+  }
+
+  /** Records a variant (unless one exists), then reads it. */
+  async insert(em: EntityManager, variant: Omit<MediaVariant, 'createdAt' | 'media'>): Promise<MediaVariant> {
+    const repo = em.getRepository(MediaVariant);
+    await repo.createQueryBuilder().insert().values(variant).orIgnore().execute();
+    return repo.findOneByOrFail({ mediaId: variant.mediaId, mimeType: variant.mimeType });
+  }
+}

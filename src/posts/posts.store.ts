@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { Page } from '../common/pagination/pagination';
+import { paginate } from '../database/keyset-pagination';
+import { ListPostsQueryDto } from './dto/list-posts.query.dto';
+import { PostTarget } from './post-target.entity';
+import { Post } from './post.entity';
+
+/**
+ * The `posts` and `post_targets` tables (owned by posts) as the API writes and reads them. Methods taking
+ * an EntityManager run in the caller's transaction. The publisher's statements are PublishingStore.
+ */
+@Injectable()
+export class PostsStore {
+  constructor(
+    @InjectRepository(Post) private readonly posts: Repository<Post>,
+    @InjectRepository(PostTarget) private readonly targets: Repository<PostTarget>,
+  ) {}
+
+  /** Inserts or updates the post (by id). */
+  savePost(em: EntityManager, post: Partial<Post>): Promise<Post> {
+    const repo = em.getRepository(Post);
+    return repo.save(repo.create(post));
+  }
+
+  /** The workspace's post, locked for the caller's transaction. */
+  lockPost(em: EntityManager, workspaceId: string, id: string): Promise<Post | null> {
+    return em.getRepository(Post).findOne({ where: { id, workspaceId }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  async deletePost(em: EntityManager, id: string): Promise<void> {
+    await em.getRepository(Post).delete({ id });
+  }
+
+  findPost(workspaceId: string, id: string): Promise<Post | null> {
+    return this.posts.findOne({ where: { id, workspaceId } });
+  }
+
+  /** Keyset page on (sort column, id); the channel filter is an indexed EXISTS. */
+  page(workspaceId: string, q: ListPostsQueryDto): Promise<Page<Post>> {
+    const desc = q.sort.startsWith('-');
+    const column = q.sort.endsWith('scheduledAt') ? 'p.timeline_at' : 'p.created_at';
+    const qb = this.posts.createQueryBuilder('p').where('p.workspace_id = :workspaceId', { workspaceId });
+    if (q.status) qb.andWhere('p.status = :status', { status: q.status });
+    if (q.externalId) qb.andWhere('p.external_id = :externalId', { externalId: q.externalId });
+    if (q.channelId) {
+      qb.andWhere('EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.channel_id = :channelId)', {
+        channelId: q.channelId,
+      });
+    }
+    if (q.from) qb.andWhere(`${column} >= CAST(:from AS timestamptz)`, { from: q.from });
+    if (q.to) qb.andWhere(`${column} < CAST(:to AS timestamptz)`, { to: q.to });
+    return paginate(qb, {
+      sortColumn: column,
+      idColumn: 'p.id',
+      direction: desc ? 'DESC' : 'ASC',
+      limit: q.limit,
+      cursor: q.cursor,
+    });
+  }
+
+  targetsOf(postId: string, em: EntityManager = this.targets.manager): Promise<PostTarget[]> {
+    return em.getRepository(PostTarget).find({ where: { postId } });
+  }
+
+  targetsOfPosts(postIds: string[]): Promise<PostTarget[]> {
+    if (postIds.length === 0) return Promise.resolve([]);
+    return this.targets.createQueryBuilder('t').where('t.post_id IN (:...ids)', { ids: postIds }).getMany();
+  }
+
+  insertTargets(em: EntityManager, targets: Array<Partial<PostTarget>>): Promise<PostTarget[]> {
+    const repo = em.getRepository(PostTarget);
+    return repo.save(targets.map((t) => repo.create(t)));
+  }
+
+  async updateTarget(em: EntityManager, id: string, changes: Partial<PostTarget>): Promise<void> {
+    await em.getRepository(PostTarget).update(id, changes);
+  }
+
+  async deleteTargets(em: EntityManager, ids: string[]): Promise<void> {
+    await em.getRepository(PostTarget).delete(ids);
+  }
+}
