@@ -51,14 +51,15 @@ export class ConsoleKeysController {
     const expiresOn = field(req, 'expiresOn').trim();
     try {
       if (expiresOn && !DATE.test(expiresOn)) throw AppError.validation('Expires on: must be a date');
+      // The form lists the scopes as checkboxes; a form without them (an older page) asks for what the user holds.
+      const ticked = field(req, 'scopesShown') ? fields(req, 'scopes') : undefined;
+      if (ticked && ticked.length === 0) throw AppError.validation('Scopes: tick at least one');
       const dto = validateForm(CreateApiKeyDto, {
         name: field(req, 'name').trim(),
         environment: field(req, 'environment') || undefined,
         expiresAt: expiresOn ? `${expiresOn}T23:59:59Z` : undefined,
-        // The form lists the scopes as checkboxes; a form without them (an older page) asks for what the user holds.
-        scopes: field(req, 'scopesShown') ? fields(req, 'scopes') : undefined,
+        scopes: ticked,
       });
-      if (dto.scopes && dto.scopes.length === 0) throw AppError.validation('Scopes: tick at least one');
       const held = consoleRoleScopes(actor.role);
       const { apiKey, key } = await this.keys.create(actor.workspaceId, {
         name: dto.name,

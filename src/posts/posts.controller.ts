@@ -14,6 +14,7 @@ import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { KeyActor, WorkspaceId } from '../auth/workspace.decorator';
 import type { Actor } from '../auth/scopes.format';
 import { RejectPostDto } from './dto/reject-post.dto';
+import { EmptyBodyDto } from '../common/empty-body.dto';
 import { IdParamDto } from '../common/id-param.dto';
 import { ApiPageResponse, Page } from '../common/pagination/pagination';
 import { CREATE_POST_EXAMPLES, CreatePostDto } from './dto/create-post.dto';
@@ -104,6 +105,7 @@ export class PostsController {
       'says by how much). A post that is not pending approval answers 409; of two concurrent approvals or an approval ' +
       'and a rejection, one wins and the other answers 409.',
   })
+  @ApiBody({ type: EmptyBodyDto, required: false })
   @ApiOkResponse({ type: PostDto })
   @ApiErrors(400, 404, 409)
   approvePost(@KeyActor() actor: Actor, @Param() { id }: IdParamDto): Promise<PostDto> {

@@ -13,7 +13,7 @@ import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WorkspaceId } from '../auth/workspace.decorator';
 import { IdParamDto } from '../common/id-param.dto';
 import { ApiPageResponse, Page, PageQueryDto } from '../common/pagination/pagination';
-import { EmptyBodyDto } from './dto/empty-body.dto';
+import { EmptyBodyDto } from '../common/empty-body.dto';
 import { WebhookDeliveryDto } from './dto/webhook-delivery.dto';
 import { WebhookInputDto } from './dto/webhook-input.dto';
 import { WebhookTestEventDto } from './dto/webhook-test.dto';

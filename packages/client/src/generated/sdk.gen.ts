@@ -445,7 +445,11 @@ export const validatePost = <ThrowOnError extends boolean = false>(options: Opti
 export const approvePost = <ThrowOnError extends boolean = false>(options: Options<ApprovePostData, ThrowOnError>) => (options.client ?? client).post<ApprovePostResponses, ApprovePostErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/posts/{id}/approve',
-    ...options
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**

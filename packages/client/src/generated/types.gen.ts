@@ -817,6 +817,10 @@ export type PostValidationDto = {
     valid: boolean;
 };
 
+export type EmptyBodyDto = {
+    [key: string]: unknown;
+};
+
 export type RejectPostDto = {
     /**
      * Why the post is not going out; the post keeps it (`rejection.reason`) as a draft.
@@ -945,10 +949,6 @@ export type WebhookDto = {
      * False when paused by the user or disabled by the service (see `disabledReason`).
      */
     enabled: boolean;
-};
-
-export type EmptyBodyDto = {
-    [key: string]: unknown;
 };
 
 export type WebhookTestEventDto = {
@@ -2769,7 +2769,7 @@ export type ValidatePostResponses = {
 export type ValidatePostResponse = ValidatePostResponses[keyof ValidatePostResponses];
 
 export type ApprovePostData = {
-    body?: never;
+    body?: EmptyBodyDto;
     headers?: {
         /**
          * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
