@@ -117,6 +117,29 @@ describe('post approval', () => {
     expect(await published('approved late')).toHaveLength(1);
   });
 
+  it('holds a queued post in its slot while it waits, and schedules it there once approved', async () => {
+    const slots = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => ({ day, time: '12:00' }));
+    const schedule = await t.request('PUT', `/api/channels/${channel}/schedule`, {
+      key: ws.key,
+      body: { timezone: 'UTC', slots },
+    });
+    expect(schedule.status).toBe(200);
+    try {
+      const queued = await create(drafter, { content: 'queued for review', queue: true });
+      expect(queued.body).toMatchObject({ status: 'pending_approval', queued: true });
+      expect(queued.body.scheduledAt).toMatch(/T12:00:00\.000Z$/);
+      const free = await t.request('GET', `/api/channels/${channel}/slots?limit=1`, { key: ws.key });
+      expect(free.body.data[0].at).not.toBe(queued.body.scheduledAt);
+      const approved = await approve(queued.body.id);
+      expect(approved.body).toMatchObject({ status: 'scheduled', queued: true, scheduledAt: queued.body.scheduledAt });
+    } finally {
+      await t.request('PUT', `/api/channels/${channel}/schedule`, {
+        key: ws.key,
+        body: { timezone: 'UTC', slots: [] },
+      });
+    }
+  });
+
   it('keeps an edited pending post pending, and sends an approved post edited by a key without posts:publish back', async () => {
     const later = new Date(Date.now() + 3_600_000).toISOString();
     const pending = await create(drafter, { content: 'v1', scheduledAt: later });

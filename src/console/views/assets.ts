@@ -42,7 +42,7 @@ label.check { display: flex; flex-wrap: wrap; gap: .4rem; align-items: baseline;
 label.check input { width: auto; }
 blockquote { margin: .25rem 0; padding-left: .6rem; border-left: 3px solid var(--line); white-space: pre-wrap; overflow-wrap: anywhere; }
 ul.media-previews { list-style: none; display: flex; flex-wrap: wrap; gap: .4rem; margin: .25rem 0; padding: 0; }
-img.preview { max-width: 100%; max-height: 12rem; border-radius: 6px; border: 1px solid var(--line); }
+img.preview { width: 10rem; max-width: 100%; height: auto; max-height: 12rem; object-fit: contain; border-radius: 6px; border: 1px solid var(--line); background: #fff; }
 button, .button { font: inherit; display: inline-block; padding: .45rem .9rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; }
 button.secondary, .button.secondary { background: #fff; color: var(--accent); }
 button.danger, .button.danger { background: #fff; color: var(--danger); border-color: var(--danger); }
