@@ -12,6 +12,7 @@ export const TARGET_ERROR_CODES = [
   'MEDIA_REJECTED',
   'PROVIDER_RATE_LIMITED',
   'PROVIDER_UNAVAILABLE',
+  'API_VERSION_RETIRED',
   'INTERNAL',
 ] as const;
 export type TargetErrorCode = (typeof TARGET_ERROR_CODES)[number];

@@ -38,6 +38,8 @@ async function saveWithExternalId(store: PostsStore, em: EntityManager, post: Pa
 
 interface Checked {
   problems: PostProblemDto[];
+  /** What the networks advise about a valid post (never a refusal). */
+  warnings: PostProblemDto[];
   channels: Channel[];
   media: PostMediaItem[];
 }
@@ -115,14 +117,20 @@ export class PostsService {
     private readonly queueing: PostQueueingService,
   ) {}
 
-  /** POST /posts/validate: every problem, nothing saved. Malformed bodies still answer 400. */
-  async validate(workspaceId: string, dto: CreatePostDto): Promise<PostProblemDto[]> {
+  /**
+   * POST /posts/validate: every problem, and the networks' warnings (advice that never refuses), nothing
+   * saved. Malformed bodies still answer 400.
+   */
+  async validate(
+    workspaceId: string,
+    dto: CreatePostDto,
+  ): Promise<{ problems: PostProblemDto[]; warnings: PostProblemDto[] }> {
     this.checkTiming(dto);
     overridesOf(dto);
-    const { problems } = await this.check(workspaceId, dto);
+    const { problems, warnings } = await this.check(workspaceId, dto);
     if (dto.queue && problems.length === 0)
       problems.push(...(await this.queueing.problems(workspaceId, dto.channelIds)));
-    return problems;
+    return { problems, warnings };
   }
 
   async create(workspaceId: string, dto: CreatePostDto): Promise<PostDto> {
@@ -303,6 +311,7 @@ export class PostsService {
    */
   private async check(workspaceId: string, dto: CreatePostDto): Promise<Checked> {
     const problems: PostProblemDto[] = [];
+    const warnings: PostProblemDto[] = [];
     const thread = threadOf(dto);
     const overrides = overridesOf(dto);
     const parts = [{ content: dto.content, mediaIds: dto.mediaIds ?? [] }, ...thread];
@@ -368,6 +377,10 @@ export class PostsService {
         const field = overridden(p.field) ? `targets[${override!.index}].${p.field}` : p.field;
         problems.push({ channelId, field, message: `${prefix}${p.message}` });
       }
+      for (const w of provider.warnings?.(first, channel.limits) ?? []) {
+        const field = overridden(w.field) ? `targets[${override!.index}].${w.field}` : w.field;
+        warnings.push({ channelId, field, message: `${prefix}${w.message}` });
+      }
       if (override?.options) {
         const at = `targets[${override.index}].options`;
         for (const p of this.providers.checkOptions(channel.provider, override.options)) {
@@ -387,13 +400,17 @@ export class PostsService {
       }
       thread.forEach((part, i) => {
         const index = i + 1;
-        for (const p of provider.validate({ content: part.content, media: readyByPart[index] }, channel.limits)) {
+        const draft = { content: part.content, media: readyByPart[index] };
+        for (const p of provider.validate(draft, channel.limits)) {
           if (!PART_FIELDS.has(p.field)) continue;
           problems.push({ channelId, field: path(index, p.field), message: `${prefix}${label(index)}${p.message}` });
         }
+        for (const w of provider.warnings?.(draft, channel.limits) ?? []) {
+          warnings.push({ channelId, field: path(index, w.field), message: `${prefix}${label(index)}${w.message}` });
+        }
       });
     }
-    return { problems, channels, media: [...readyByPart.flat(), ...[...overrideMedia.values()].flat()] };
+    return { problems, warnings, channels, media: [...readyByPart.flat(), ...[...overrideMedia.values()].flat()] };
   }
 
   private problemsError(problems: PostProblemDto[]): AppError {

@@ -174,6 +174,11 @@ export interface SocialProvider {
   connectTargets?(credentials: unknown): Promise<ConnectedAccount[]>;
   /** Pure: checks a draft against the channel's limits. */
   validate(post: PostDraft, limits: ChannelLimits): Problem[];
+  /**
+   * Pure, optional: what the user should know about a draft that is still valid (X: a link makes the
+   * post cost more). `POST /api/posts/validate` lists them as `warnings`; they never refuse a post.
+   */
+  warnings?(post: PostDraft, limits: ChannelLimits): Problem[];
   /** Publishes; must be idempotent per `input.idempotencyKey`. */
   publish(input: PublishInput): Promise<PublishResult>;
   fetchMetrics(credentials: Record<string, unknown>, ref: PublishedRef): Promise<MetricsResult>;
@@ -187,6 +192,8 @@ export interface OAuthHosts {
   api: string;
   /** Token endpoint host, for networks that answer it on a third host (Instagram: https://api.instagram.com). */
   token?: string;
+  /** The plugin's settings values, for what belongs in its URLs (Facebook: the Graph API version). */
+  settings?: Readonly<Record<string, unknown>>;
 }
 
 /** Tokens from a network's token endpoint. */

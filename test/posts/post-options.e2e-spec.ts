@@ -128,7 +128,7 @@ describe('per-network options', () => {
     expect(notObject.body.details).toEqual([{ field: 'targets[0].options', message: expect.any(String) }]);
     expect(
       (await validate({ ...body, targets: [{ channelId: sandbox, options: { visibility: 'private' } }] })).body,
-    ).toEqual({ valid: true, problems: [] });
+    ).toEqual({ valid: true, problems: [], warnings: [] });
   });
 
   it('PUT replaces the options (left out: none)', async () => {

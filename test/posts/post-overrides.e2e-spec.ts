@@ -193,7 +193,7 @@ describe('per-channel content overrides', () => {
       channelIds: [masto, bsky],
       targets: [{ channelId: bsky, content: 'short' }],
     });
-    expect(ok.body).toEqual({ valid: true, problems: [] });
+    expect(ok.body).toEqual({ valid: true, problems: [], warnings: [] });
     const notOk = await validate({ content: tooLongForBluesky, channelIds: [masto, bsky] });
     expect(notOk.body.problems).toEqual([expect.objectContaining({ channelId: bsky, field: 'content' })]);
   });

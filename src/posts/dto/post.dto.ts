@@ -193,4 +193,12 @@ export class PostValidationDto {
 
   @ApiProperty({ type: [PostProblemDto] })
   problems!: PostProblemDto[];
+
+  /**
+   * What a network advises about the post, in the shape of problems but never a refusal: `valid` does
+   * not depend on them and `POST /posts` accepts the post (X: a link makes the post cost more under
+   * X's pay-per-use pricing).
+   */
+  @ApiProperty({ type: [PostProblemDto] })
+  warnings!: PostProblemDto[];
 }

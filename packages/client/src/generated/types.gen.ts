@@ -202,7 +202,7 @@ export type PostThreadPartDto = {
 };
 
 export type TargetErrorDto = {
-    code: 'CREDENTIALS_REVOKED' | 'CHANNEL_DISCONNECTED' | 'CONTENT_REJECTED' | 'MEDIA_REJECTED' | 'PROVIDER_RATE_LIMITED' | 'PROVIDER_UNAVAILABLE' | 'INTERNAL';
+    code: 'CREDENTIALS_REVOKED' | 'CHANNEL_DISCONNECTED' | 'CONTENT_REJECTED' | 'MEDIA_REJECTED' | 'PROVIDER_RATE_LIMITED' | 'PROVIDER_UNAVAILABLE' | 'API_VERSION_RETIRED' | 'INTERNAL';
     /**
      * The provider's own message: why the publication failed.
      */
@@ -775,6 +775,12 @@ export type PostProblemDto = {
 
 export type PostValidationDto = {
     problems: Array<PostProblemDto>;
+    /**
+     * What a network advises about the post, in the shape of problems but never a refusal: `valid` does
+     * not depend on them and `POST /posts` accepts the post (X: a link makes the post cost more under
+     * X's pay-per-use pricing).
+     */
+    warnings: Array<PostProblemDto>;
     valid: boolean;
 };
 
