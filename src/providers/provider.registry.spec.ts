@@ -127,4 +127,16 @@ describe('ProviderRegistry', () => {
     });
     expect(() => new ProviderRegistry([typo], context, {})).toThrow(/does not compile: .*maxLenght/);
   });
+
+  it('reads META_GRAPH_VERSION once for Facebook and Instagram, and Facebook Login follows it', () => {
+    expect(createProviderRegistry(context, {}).settings('facebook').graphVersion).toBe('v25.0');
+    const registry = createProviderRegistry(context, { META_GRAPH_VERSION: 'v26.0' });
+    expect(registry.settings('facebook').graphVersion).toBe('v26.0');
+    expect(registry.settings('instagram').graphVersion).toBe('v26.0');
+    const hosts = { auth: 'https://fb.test', api: 'https://graph.test', settings: registry.settings('facebook') };
+    const oauth = registry.plugin('facebook').oauth!;
+    expect(oauth.authorizeUrl(hosts)).toBe('https://fb.test/v26.0/dialog/oauth');
+    expect(oauth.tokenUrl(hosts)).toBe('https://graph.test/v26.0/oauth/access_token');
+    expect(() => createProviderRegistry(context, { META_GRAPH_VERSION: '25' })).toThrow(ConfigValidationError);
+  });
 });
