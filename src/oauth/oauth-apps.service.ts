@@ -43,6 +43,7 @@ export class OAuthAppsService {
         auth: client.authBaseUrl ?? plugin.oauth.defaultHosts.auth,
         api: client.apiBaseUrl ?? plugin.oauth.defaultHosts.api,
         token: client.tokenBaseUrl ?? plugin.oauth.defaultHosts.token,
+        settings: this.providers.settings(providerId),
       },
       scopes: client.scopes ?? plugin.oauth.scopes,
       clientId: client.clientId,

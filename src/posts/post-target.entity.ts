@@ -12,6 +12,7 @@ export const TARGET_ERROR_CODES = [
   'MEDIA_REJECTED',
   'PROVIDER_RATE_LIMITED',
   'PROVIDER_UNAVAILABLE',
+  'API_VERSION_RETIRED',
   'INTERNAL',
 ] as const;
 export type TargetErrorCode = (typeof TARGET_ERROR_CODES)[number];
@@ -50,6 +51,13 @@ export class PostTarget {
   /** This channel's own media in place of the post's (the first part of a thread); null: the post's. */
   @Column({ type: 'uuid', array: true, nullable: true })
   mediaIdsOverride!: string[] | null;
+
+  /**
+   * The network's own settings for this channel (`targets[i].options`), validated against the
+   * provider's options schema; null when none were given.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  options!: Record<string, unknown> | null;
 
   @Column({ type: 'varchar', length: 16 })
   status!: TargetStatus;

@@ -73,8 +73,8 @@ export class PostsController {
   @ApiOkResponse({ type: PostValidationDto })
   @ApiErrors(400)
   async validatePost(@WorkspaceId() workspaceId: string, @Body() body: CreatePostDto): Promise<PostValidationDto> {
-    const problems = await this.posts.validate(workspaceId, body);
-    return { valid: problems.length === 0, problems };
+    const { problems, warnings } = await this.posts.validate(workspaceId, body);
+    return { valid: problems.length === 0, problems, warnings };
   }
 
   @Put(':id')

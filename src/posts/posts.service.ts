@@ -41,6 +41,8 @@ async function saveWithExternalId(store: PostsStore, em: EntityManager, post: Pa
 
 interface Checked {
   problems: PostProblemDto[];
+  /** What the networks advise about a valid post (never a refusal). */
+  warnings: PostProblemDto[];
   channels: Channel[];
   media: PostMediaItem[];
 }
@@ -50,11 +52,15 @@ function threadOf(dto: CreatePostDto): ThreadPart[] {
   return (dto.thread ?? []).map((p) => ({ content: p.content, mediaIds: p.mediaIds ?? [] }));
 }
 
-/** A channel's own content and media (null: the post's), by channel id, with its index in `targets`. */
+/**
+ * A channel's own content and media (null: the post's) and its network's options (null: none), by
+ * channel id, with its index in `targets`.
+ */
 interface Override {
   index: number;
   content: string | null;
   mediaIds: string[] | null;
+  options: Record<string, unknown> | null;
 }
 
 /**
@@ -70,10 +76,14 @@ function overridesOf(dto: CreatePostDto): Map<string, Override> {
       details.push({ field, message: `channel ${t.channelId} is not one of channelIds` });
     } else if (overrides.has(t.channelId)) {
       details.push({ field, message: `channel ${t.channelId} is given twice; give each channel once` });
-    } else if (t.content === undefined && t.mediaIds === undefined) {
-      details.push({ field: `targets[${index}]`, message: 'give content or mediaIds (or leave the channel out)' });
+    } else if (t.content === undefined && t.mediaIds === undefined && t.options === undefined) {
+      details.push({
+        field: `targets[${index}]`,
+        message: 'give content, mediaIds or options (or leave the channel out)',
+      });
     } else {
-      overrides.set(t.channelId, { index, content: t.content ?? null, mediaIds: t.mediaIds ?? null });
+      const options = t.options && Object.keys(t.options).length > 0 ? t.options : null;
+      overrides.set(t.channelId, { index, content: t.content ?? null, mediaIds: t.mediaIds ?? null, options });
     }
   });
   if (details.length) {
@@ -83,8 +93,14 @@ function overridesOf(dto: CreatePostDto): Map<string, Override> {
 }
 
 /** The override columns of a channel's target. */
-function overrideColumns(override: Override | undefined): Pick<PostTarget, 'contentOverride' | 'mediaIdsOverride'> {
-  return { contentOverride: override?.content ?? null, mediaIdsOverride: override?.mediaIds ?? null };
+function overrideColumns(
+  override: Override | undefined,
+): Pick<PostTarget, 'contentOverride' | 'mediaIdsOverride' | 'options'> {
+  return {
+    contentOverride: override?.content ?? null,
+    mediaIdsOverride: override?.mediaIds ?? null,
+    options: override?.options ?? null,
+  };
 }
 
 /** Whether the body sends the post out (scheduledAt, publishNow or queue) rather than keeping a draft. */
@@ -111,14 +127,20 @@ export class PostsService {
     private readonly events: EventsService,
   ) {}
 
-  /** POST /posts/validate: every problem, nothing saved. Malformed bodies still answer 400. */
-  async validate(workspaceId: string, dto: CreatePostDto): Promise<PostProblemDto[]> {
+  /**
+   * POST /posts/validate: every problem, and the networks' warnings (advice that never refuses), nothing
+   * saved. Malformed bodies still answer 400.
+   */
+  async validate(
+    workspaceId: string,
+    dto: CreatePostDto,
+  ): Promise<{ problems: PostProblemDto[]; warnings: PostProblemDto[] }> {
     this.checkTiming(dto);
     overridesOf(dto);
-    const { problems } = await this.check(workspaceId, dto);
+    const { problems, warnings } = await this.check(workspaceId, dto);
     if (dto.queue && problems.length === 0)
       problems.push(...(await this.queueing.problems(workspaceId, dto.channelIds)));
-    return problems;
+    return { problems, warnings };
   }
 
   /**
@@ -379,6 +401,7 @@ export class PostsService {
    */
   private async check(workspaceId: string, dto: CreatePostDto): Promise<Checked> {
     const problems: PostProblemDto[] = [];
+    const warnings: PostProblemDto[] = [];
     const thread = threadOf(dto);
     const overrides = overridesOf(dto);
     const parts = [{ content: dto.content, mediaIds: dto.mediaIds ?? [] }, ...thread];
@@ -444,6 +467,17 @@ export class PostsService {
         const field = overridden(p.field) ? `targets[${override!.index}].${p.field}` : p.field;
         problems.push({ channelId, field, message: `${prefix}${p.message}` });
       }
+      for (const w of provider.warnings?.(first, channel.limits) ?? []) {
+        const field = overridden(w.field) ? `targets[${override!.index}].${w.field}` : w.field;
+        warnings.push({ channelId, field, message: `${prefix}${w.message}` });
+      }
+      if (override?.options) {
+        const at = `targets[${override.index}].options`;
+        for (const p of this.providers.checkOptions(channel.provider, override.options)) {
+          const field = p.field ? `${at}.${p.field}` : at;
+          problems.push({ channelId, field, message: `${prefix}${field} ${p.message}` });
+        }
+      }
       if (thread.length === 0) continue;
       if (!channel.limits.threads) {
         const network = this.providers.plugin(channel.provider).displayName;
@@ -456,13 +490,17 @@ export class PostsService {
       }
       thread.forEach((part, i) => {
         const index = i + 1;
-        for (const p of provider.validate({ content: part.content, media: readyByPart[index] }, channel.limits)) {
+        const draft = { content: part.content, media: readyByPart[index] };
+        for (const p of provider.validate(draft, channel.limits)) {
           if (!PART_FIELDS.has(p.field)) continue;
           problems.push({ channelId, field: path(index, p.field), message: `${prefix}${label(index)}${p.message}` });
         }
+        for (const w of provider.warnings?.(draft, channel.limits) ?? []) {
+          warnings.push({ channelId, field: path(index, w.field), message: `${prefix}${label(index)}${w.message}` });
+        }
       });
     }
-    return { problems, channels, media: [...readyByPart.flat(), ...[...overrideMedia.values()].flat()] };
+    return { problems, warnings, channels, media: [...readyByPart.flat(), ...[...overrideMedia.values()].flat()] };
   }
 
   private problemsError(problems: PostProblemDto[]): AppError {

@@ -6,7 +6,12 @@ import { ChannelsService } from '../channels/channels.service';
 import { publishingConfig } from '../config';
 import { EventsService } from '../events/events.service';
 import { ChannelCredentialsService } from '../oauth/channel-credentials.service';
-import { CredentialsRevokedError, ProviderError, TransientProviderError } from '../providers/provider.errors';
+import {
+  ApiVersionRetiredError,
+  CredentialsRevokedError,
+  ProviderError,
+  TransientProviderError,
+} from '../providers/provider.errors';
 import { ProviderRegistry } from '../providers/provider.registry';
 import { PublishMedia, PublishResult, ThreadPost } from '../providers/social-provider.interface';
 import { PostDto } from './dto/post.dto';
@@ -155,6 +160,7 @@ export class PublisherService {
         credentials,
         content: first.content,
         media: media[0],
+        options: target.options ?? {},
         idempotencyKey: `${target.id}:${target.publication}`,
         attempt: target.attempts,
         createdAt: target.publicationStartedAt ?? post.createdAt,
@@ -210,6 +216,7 @@ export class PublisherService {
           credentials: current,
           content: part.content,
           media: media[part.index],
+          options: target.options ?? {},
           idempotencyKey: partKey(target, part.index),
           // Only the part this attempt starts with may have reached the network before; later ones are first tries.
           attempt: firstTry ? target.attempts : 1,
@@ -271,6 +278,9 @@ export class PublisherService {
     if (err instanceof TransientProviderError) {
       const retryAfterMs = err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : undefined;
       return { kind: 'retry', code: err.code, message: err.message, retryAfterMs };
+    }
+    if (err instanceof ApiVersionRetiredError) {
+      return { kind: 'failed', code: 'API_VERSION_RETIRED', message: err.message };
     }
     if (err instanceof ProviderError) {
       const code: TargetErrorCode = err.code === 'MEDIA_REJECTED' ? 'MEDIA_REJECTED' : 'CONTENT_REJECTED';

@@ -5,7 +5,8 @@ export type ProviderErrorCode =
   | 'CONTENT_REJECTED'
   | 'MEDIA_REJECTED'
   | 'PROVIDER_RATE_LIMITED'
-  | 'PROVIDER_UNAVAILABLE';
+  | 'PROVIDER_UNAVAILABLE'
+  | 'API_VERSION_RETIRED';
 
 export abstract class ProviderError extends Error {
   abstract readonly code: ProviderErrorCode;
@@ -43,6 +44,24 @@ export class ContentRejectedError extends ProviderError {
 export class MediaRejectedError extends ProviderError {
   readonly code = 'MEDIA_REJECTED' as const;
   readonly transient = false;
+}
+
+/**
+ * The network no longer serves the API version we call (LinkedIn's 426): never retried, since every
+ * try would get the same answer until the operator sets a current version; the message names the
+ * setting.
+ */
+export class ApiVersionRetiredError extends ProviderError {
+  readonly code = 'API_VERSION_RETIRED' as const;
+  readonly transient = false;
+  constructor(
+    message: string,
+    status: number | undefined,
+    /** The environment variable that sets the version. */
+    readonly setting: string,
+  ) {
+    super(message, status);
+  }
 }
 
 /** Network error, timeout, 5xx or 429: try again later. */

@@ -15,6 +15,12 @@ export interface ChannelLimits {
 }
 
 /**
+ * A network's own settings for one target (`targets[i].options`), already validated against the
+ * plugin's `optionsSchema`; `{}` when none were given (and always for a plugin without options).
+ */
+export type ProviderOptions = Record<string, unknown>;
+
+/**
  * What a connected account is on its network: `personal`, the account of the person who connected
  * it; `organization`, a page they administer and publish as (LinkedIn organization, Facebook Page).
  */
@@ -82,10 +88,16 @@ export interface ReplyTo {
   parent: ThreadPost;
 }
 
-export interface PublishInput {
+export interface PublishInput<O extends object = ProviderOptions> {
   credentials: Record<string, unknown>;
   content: string;
   media: PublishMedia[];
+  /**
+   * The target's `options`, validated against the plugin's `optionsSchema` before they were stored:
+   * an adapter types them with the type its schema is declared for (`JSONSchemaType<O>`). The same
+   * on every part of a thread. Absent or `{}` when the target has none.
+   */
+  options?: Partial<O>;
   /**
    * Stable for one publication of one target, the same on every retry.
    * Mastodon: sent as `Idempotency-Key`. Bluesky: derives the record key.
@@ -162,6 +174,11 @@ export interface SocialProvider {
   connectTargets?(credentials: unknown): Promise<ConnectedAccount[]>;
   /** Pure: checks a draft against the channel's limits. */
   validate(post: PostDraft, limits: ChannelLimits): Problem[];
+  /**
+   * Pure, optional: what the user should know about a draft that is still valid (X: a link makes the
+   * post cost more). `POST /api/posts/validate` lists them as `warnings`; they never refuse a post.
+   */
+  warnings?(post: PostDraft, limits: ChannelLimits): Problem[];
   /** Publishes; must be idempotent per `input.idempotencyKey`. */
   publish(input: PublishInput): Promise<PublishResult>;
   fetchMetrics(credentials: Record<string, unknown>, ref: PublishedRef): Promise<MetricsResult>;
@@ -175,6 +192,8 @@ export interface OAuthHosts {
   api: string;
   /** Token endpoint host, for networks that answer it on a third host (Instagram: https://api.instagram.com). */
   token?: string;
+  /** The plugin's settings values, for what belongs in its URLs (Facebook: the Graph API version). */
+  settings?: Readonly<Record<string, unknown>>;
 }
 
 /** Tokens from a network's token endpoint. */

@@ -152,7 +152,7 @@ describe('@social-publishing/client, packed and installed, against the running s
 
     // Posts
     const body = { content: 'From the official client', channelIds: [channel.id], mediaIds: [image.id] };
-    expect(await sp.posts.validate(body)).toEqual({ valid: true, problems: [] });
+    expect(await sp.posts.validate(body)).toEqual({ valid: true, problems: [], warnings: [] });
     const draft = await sp.posts.create({ content: 'draft', channelIds: [channel.id] });
     expect(draft.status).toBe('draft');
     expect((await sp.posts.update(draft.id, { content: 'draft 2', channelIds: [channel.id] })).content).toBe('draft 2');

@@ -162,6 +162,9 @@ export class LinkedInFake extends FakeHttpServer {
   private signedIn = 0;
   private failAfterCreate: number[] = [];
 
+  /** LinkedIn-Version values the fake answers as sunset (426 NONEXISTENT_VERSION). */
+  readonly retiredVersions = new Set<string>();
+
   constructor(private readonly opts: LinkedInFakeOptions = {}) {
     super(opts);
     this.clientId = opts.clientId ?? 'linkedin-client-id';
@@ -310,6 +313,11 @@ export class LinkedInFake extends FakeHttpServer {
           'VERSION_MISSING',
           'A version must be present. Please specify a version by adding the LinkedIn-Version header.',
         );
+      }
+      const version = String(req.headers['linkedin-version']);
+      if (this.retiredVersions.has(version)) {
+        // LinkedIn's answer to a sunset LinkedIn-Version.
+        return error(426, 'NONEXISTENT_VERSION', `Requested version ${version} is not active`);
       }
       if (req.headers['x-restli-protocol-version'] !== '2.0.0') {
         return error(400, 'ILLEGAL_ARGUMENT', 'X-Restli-Protocol-Version 2.0.0 is required');

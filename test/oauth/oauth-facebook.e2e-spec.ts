@@ -38,6 +38,7 @@ describe('Facebook Pages (OAuth, choosing Pages, against the fake)', () => {
       id: 'facebook',
       name: 'Facebook',
       connect: 'oauth',
+      optionsSchema: null,
       enabled: true,
       limits: {
         maxCharacters: 63_206,

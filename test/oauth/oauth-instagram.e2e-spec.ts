@@ -38,6 +38,7 @@ describe('Instagram (Instagram Login, containers, against the fake)', () => {
       id: 'instagram',
       name: 'Instagram',
       connect: 'oauth',
+      optionsSchema: null,
       enabled: true,
       limits: {
         maxCharacters: 2200,

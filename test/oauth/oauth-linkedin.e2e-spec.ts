@@ -60,6 +60,7 @@ describe('OAuth connection of LinkedIn (against the fake)', () => {
         id: 'linkedin',
         name: 'LinkedIn',
         connect: 'oauth',
+        optionsSchema: null,
         enabled: true,
         limits: {
           maxCharacters: 3000,
@@ -416,6 +417,22 @@ describe('OAuth connection of LinkedIn (against the fake)', () => {
       expect(second.status).toBe('failed');
       expect(second.targets[0].error.code).toBe('CONTENT_REJECTED');
       expect(li.posts.filter((p) => p.text === 'said twice')).toHaveLength(1);
+    });
+
+    it('fails the target at once, naming the setting, when LinkedIn answers that the version is retired (426)', async () => {
+      li.retiredVersions.add('202610');
+      try {
+        const post = await settled(await publishNow(page, 'on a retired version'));
+        expect(post.status).toBe('failed');
+        expect(post.targets[0].attempts).toBe(1);
+        expect(post.targets[0].error).toEqual({
+          code: 'API_VERSION_RETIRED',
+          message: expect.stringMatching(/version 202610.*set LINKEDIN_API_VERSION to a current version/),
+        });
+        expect(li.posts.filter((p) => p.text === 'on a retired version')).toHaveLength(0);
+      } finally {
+        li.retiredVersions.clear();
+      }
     });
 
     it('maps a 5xx to a retry', async () => {

@@ -36,6 +36,7 @@ describe('Threads (OAuth, containers, against the fake)', () => {
       id: 'threads',
       name: 'Threads',
       connect: 'oauth',
+      optionsSchema: null,
       enabled: true,
       limits: {
         maxCharacters: 500,

@@ -25,6 +25,7 @@ describe('OAuth connection of X (against the fake)', () => {
         id: 'x',
         name: 'X',
         connect: 'oauth',
+        optionsSchema: null,
         enabled: true,
         limits: expect.objectContaining({ maxCharacters: 280, maxMedia: 4 }),
       });
@@ -224,6 +225,31 @@ describe('OAuth connection of X (against the fake)', () => {
         body: { content: '字'.repeat(141), channelIds: [channelId] },
       });
       expect(tooLong.body.valid).toBe(false);
+    });
+
+    it('warns, without refusing, when the text to X carries a link (pay-per-use pricing)', async () => {
+      const body = {
+        content: 'Read the changelog: https://example.com/changelog',
+        channelIds: [channelId],
+        thread: [{ content: 'And the docs at www.example.com/docs' }, { content: 'No link here' }],
+      };
+      const checked = await t.request('POST', '/api/posts/validate', { key, body });
+      expect(checked.status).toBe(200);
+      expect(checked.body.valid).toBe(true);
+      expect(checked.body.problems).toEqual([]);
+      expect(checked.body.warnings).toEqual([
+        { channelId, field: 'content', message: expect.stringContaining('pay-per-use') },
+        { channelId, field: 'thread[0].content', message: expect.stringContaining('carries a link') },
+      ]);
+      const plain = await t.request('POST', '/api/posts/validate', {
+        key,
+        body: { content: 'No link at all', channelIds: [channelId] },
+      });
+      expect(plain.body).toEqual({ valid: true, problems: [], warnings: [] });
+      // A warning never refuses: the post is accepted.
+      const created = await t.request('POST', '/api/posts', { key, body });
+      expect(created.status).toBe(201);
+      expect((await t.request('DELETE', `/api/posts/${created.body.id}`, { key })).status).toBe(204);
     });
 
     it('refreshes an expired access token once for 20 concurrent publishes, storing the rotated refresh token', async () => {

@@ -262,7 +262,7 @@ describe('posting schedules and queued posts', () => {
         key: a.key,
         body: { content: 'x', channelIds: [mornings], queue: true },
       });
-      expect(ok.body).toEqual({ valid: true, problems: [] });
+      expect(ok.body).toEqual({ valid: true, problems: [], warnings: [] });
       // Nothing was saved by the refused requests.
       const list = await t.request('GET', `/api/posts?channelId=${mornings}`, { key: a.key });
       expect(list.body.data).toEqual([]);

@@ -243,6 +243,7 @@ describe('threads: a post with follow-up parts published as a reply chain', () =
       expect(checked).toEqual({
         valid: false,
         problems: [{ channelId: bsky, field: 'thread[1].content', message: expect.stringContaining('300') }],
+        warnings: [],
       });
       const empty = await problemsOf({ ...body, thread: [{ content: '  ' }] });
       expect(empty.problems.map((p: { field: string }) => p.field)).toEqual(['thread[0].content', 'thread[0].content']);

@@ -126,7 +126,7 @@ describe('posts and publishing', () => {
       key: a.key,
       body: { content: 'short', channelIds: [masto, bsky] },
     });
-    expect(ok.body).toEqual({ valid: true, problems: [] });
+    expect(ok.body).toEqual({ valid: true, problems: [], warnings: [] });
     const count = await t.dataSource.query("SELECT count(*)::int AS n FROM posts WHERE content = 'short'");
     expect(count[0].n).toBe(0);
   });

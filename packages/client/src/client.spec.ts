@@ -1,4 +1,5 @@
 import { SocialPublishing } from './client';
+import type { ProviderOptions } from './generated/types.gen';
 import { SocialPublishingError } from './errors';
 
 /** A fetch that answers from a script and records what it was asked. */
@@ -307,5 +308,18 @@ describe('webhook delivery log', () => {
     const seen = [];
     for await (const a of sp.webhooks.iterateDeliveries(HOOK)) seen.push(a.attemptId);
     expect(seen).toEqual([ATTEMPT]);
+  });
+});
+
+describe('posts: network options', () => {
+  it('types a target’s options per network, from the schemas the networks publish', async () => {
+    const options: ProviderOptions['sandbox'] = { visibility: 'unlisted', contentWarning: 'Spoilers' };
+    // @ts-expect-error: not one of the sandbox's visibilities
+    const wrong: ProviderOptions['sandbox'] = { visibility: 'friends' };
+    expect(wrong).toBeDefined();
+    const { fetch, calls } = stubFetch(() => json(201, POST));
+    const channelId = '22222222-2222-4222-8222-222222222222';
+    await client(fetch).posts.create({ content: 'x', channelIds: [channelId], targets: [{ channelId, options }] });
+    expect(await calls[0].json()).toEqual({ content: 'x', channelIds: [channelId], targets: [{ channelId, options }] });
   });
 });

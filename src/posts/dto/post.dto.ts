@@ -49,6 +49,10 @@ export class PostTargetDto {
   @ApiPropertyOptional({ type: [String], format: 'uuid' })
   mediaIds?: string[];
 
+  /** The network's own settings for this channel (`targets[].options` of the request); absent when none. */
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  options?: Record<string, unknown>;
+
   @ApiProperty({ enum: TARGET_STATUSES })
   status!: TargetStatus;
 
@@ -195,6 +199,7 @@ export class PostDto {
         channelId: t.channelId,
         ...(t.contentOverride !== null ? { content: t.contentOverride } : {}),
         ...(t.mediaIdsOverride !== null ? { mediaIds: t.mediaIdsOverride } : {}),
+        ...(t.options !== null ? { options: t.options } : {}),
         status: t.status,
         platformPostId: t.platformPostId,
         url: t.url,
@@ -218,7 +223,8 @@ export class PostProblemDto {
 
   /**
    * `content`, `mediaIds`, `channelIds`, `scheduledAt`, `thread`, a thread part's `thread[i].content` /
-   * `thread[i].mediaIds`, or a channel's override `targets[i].content` / `targets[i].mediaIds`.
+   * `thread[i].mediaIds`, or a channel's override `targets[i].content` / `targets[i].mediaIds` /
+   * `targets[i].options.<field>`.
    */
   field!: string;
 
@@ -230,4 +236,12 @@ export class PostValidationDto {
 
   @ApiProperty({ type: [PostProblemDto] })
   problems!: PostProblemDto[];
+
+  /**
+   * What a network advises about the post, in the shape of problems but never a refusal: `valid` does
+   * not depend on them and `POST /posts` accepts the post (X: a link makes the post cost more under
+   * X's pay-per-use pricing).
+   */
+  @ApiProperty({ type: [PostProblemDto] })
+  warnings!: PostProblemDto[];
 }

@@ -3,7 +3,9 @@ import { commonDraftProblems } from '../draft-validation.util';
 import {
   GRAPH_DUPLICATE_CODE,
   GraphApi,
+  META_GRAPH_SETTINGS,
   META_GRAPH_VERSION,
+  graphVersionOf,
   graphError,
   graphErrorText,
   insightValues,
@@ -61,7 +63,11 @@ interface FacebookCheckpoint {
 export class FacebookProvider implements SocialProvider {
   readonly id = 'facebook';
 
-  constructor(private readonly http: OutboundHttp) {}
+  constructor(
+    private readonly http: OutboundHttp,
+    /** META_GRAPH_VERSION. */
+    private readonly graphVersion: string = META_GRAPH_VERSION,
+  ) {}
 
   /** The Page of Page credentials; with a user's token, the first Page they may publish to. */
   async connect(credentials: unknown): Promise<ConnectedAccount> {
@@ -225,7 +231,7 @@ export class FacebookProvider implements SocialProvider {
     return new GraphApi(this.http, {
       name: NAME,
       baseUrl: creds.apiBaseUrl,
-      version: META_GRAPH_VERSION,
+      version: this.graphVersion,
       accessToken: creds.accessToken,
     });
   }
@@ -337,7 +343,7 @@ export class FacebookProvider implements SocialProvider {
 const exchangeForLongLivedUserToken: NonNullable<OAuthSpec['afterCodeExchange']> = async (tokens, context) => {
   const long = await context.token({
     method: 'GET',
-    url: `${context.hosts.api}/${META_GRAPH_VERSION}/oauth/access_token`,
+    url: `${context.hosts.api}/${graphVersionOf(context.hosts)}/oauth/access_token`,
     fields: {
       grant_type: 'fb_exchange_token',
       client_id: context.clientId,
@@ -358,8 +364,8 @@ export const facebookPlugin = defineProvider({
   capabilities: { altText: true },
   oauth: {
     defaultHosts: { auth: 'https://www.facebook.com', api: 'https://graph.facebook.com' },
-    authorizeUrl: (hosts) => `${hosts.auth}/${META_GRAPH_VERSION}/dialog/oauth`,
-    tokenUrl: (hosts) => `${hosts.api}/${META_GRAPH_VERSION}/oauth/access_token`,
+    authorizeUrl: (hosts) => `${hosts.auth}/${graphVersionOf(hosts)}/dialog/oauth`,
+    tokenUrl: (hosts) => `${hosts.api}/${graphVersionOf(hosts)}/oauth/access_token`,
     tokenEndpointMethod: 'GET',
     scopes: ['pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'read_insights'],
     scopeSeparator: ',',
@@ -367,11 +373,14 @@ export const facebookPlugin = defineProvider({
     afterCodeExchange: exchangeForLongLivedUserToken,
     transientTokenError: metaTransientTokenError,
   },
-  settings: oauthAppSettings('FACEBOOK', {
-    clientId:
-      'Facebook app with Facebook Login and the Pages permissions (callback {PUBLIC_BASE_URL}/api/oauth/facebook/callback)',
-    authBaseUrl: 'override of https://www.facebook.com (login dialog)',
-    apiBaseUrl: 'override of https://graph.facebook.com (Graph API and token endpoint)',
-  }),
-  create: ({ http }) => new FacebookProvider(http),
+  settings: {
+    ...oauthAppSettings('FACEBOOK', {
+      clientId:
+        'Facebook app with Facebook Login and the Pages permissions (callback {PUBLIC_BASE_URL}/api/oauth/facebook/callback)',
+      authBaseUrl: 'override of https://www.facebook.com (login dialog)',
+      apiBaseUrl: 'override of https://graph.facebook.com (Graph API and token endpoint)',
+    }),
+    ...META_GRAPH_SETTINGS,
+  },
+  create: ({ http, settings }) => new FacebookProvider(http, settings.graphVersion),
 });

@@ -1,5 +1,6 @@
+import type { OutboundHttp } from '../../common/http/outbound-http';
 import { commonDraftProblems } from '../draft-validation.util';
-import { GraphApi, META_GRAPH_VERSION } from '../meta/graph-api.client';
+import { GraphApi, META_GRAPH_SETTINGS, META_GRAPH_VERSION } from '../meta/graph-api.client';
 import type { MetaAccountCredentials } from '../meta/meta-account.credentials';
 import { MetaAccountCredentialsDto } from '../meta/meta-account.credentials';
 import {
@@ -10,7 +11,7 @@ import {
   MetaProfile,
 } from '../meta/meta-container.provider';
 import { altTextOf, publicImageUrl } from '../meta/meta-media';
-import { META_CONTAINER_SETTINGS } from '../meta/media-container';
+import { META_CONTAINER_SETTINGS, type ContainerTiming } from '../meta/media-container';
 import { longLivedTokenOAuth } from '../meta/meta-oauth';
 import { comparableText } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
@@ -45,27 +46,37 @@ const JPEG = 'image/jpeg';
  */
 export class InstagramProvider extends MetaContainerProvider {
   readonly id = 'instagram';
-  protected readonly network: MetaContainerNetwork = {
-    name: 'Instagram',
-    version: META_GRAPH_VERSION,
-    limits: INSTAGRAM_LIMITS,
-    profileFields: 'user_id,username,name,profile_picture_url,account_type',
-    profileNoun: 'account',
-    userIdNoun: 'account id',
-    containerEdge: 'media',
-    publishEdge: 'media_publish',
-    textPosts: false,
-    carouselKind: 'media',
-    containerStatus: { statusField: 'status_code', errorField: 'status', kind: 'media' },
-    quota: {
-      edge: 'content_publishing_limit',
-      replies: false,
-      defaultDailyPosts: INSTAGRAM_DEFAULT_DAILY_POSTS,
-      retrySeconds: INSTAGRAM_QUOTA_RETRY_SECONDS,
-    },
-    // Views, likes, comments and shares (instagram_business_manage_insights).
-    insights: 'views,likes,comments,shares,saved,reach',
-  };
+  protected readonly network: MetaContainerNetwork;
+
+  constructor(
+    http: OutboundHttp,
+    timing: ContainerTiming,
+    /** META_GRAPH_VERSION. */
+    graphVersion: string = META_GRAPH_VERSION,
+  ) {
+    super(http, timing);
+    this.network = {
+      name: 'Instagram',
+      version: graphVersion,
+      limits: INSTAGRAM_LIMITS,
+      profileFields: 'user_id,username,name,profile_picture_url,account_type',
+      profileNoun: 'account',
+      userIdNoun: 'account id',
+      containerEdge: 'media',
+      publishEdge: 'media_publish',
+      textPosts: false,
+      carouselKind: 'media',
+      containerStatus: { statusField: 'status_code', errorField: 'status', kind: 'media' },
+      quota: {
+        edge: 'content_publishing_limit',
+        replies: false,
+        defaultDailyPosts: INSTAGRAM_DEFAULT_DAILY_POSTS,
+        retrySeconds: INSTAGRAM_QUOTA_RETRY_SECONDS,
+      },
+      // Views, likes, comments and shares (instagram_business_manage_insights).
+      insights: 'views,likes,comments,shares,saved,reach',
+    };
+  }
 
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     const problems = commonDraftProblems(this.network.name, post.content, post.media, limits);
@@ -183,7 +194,12 @@ export const instagramPlugin = defineProvider({
       apiBaseUrl: 'override of https://graph.instagram.com (API, long-lived token exchange and renewal)',
     }),
     ...META_CONTAINER_SETTINGS,
+    ...META_GRAPH_SETTINGS,
   },
   create: ({ http, settings }) =>
-    new InstagramProvider(http, { pollMs: settings.containerPollMs, maxWaitMs: settings.containerWaitSeconds * 1000 }),
+    new InstagramProvider(
+      http,
+      { pollMs: settings.containerPollMs, maxWaitMs: settings.containerWaitSeconds * 1000 },
+      settings.graphVersion,
+    ),
 });

@@ -10,7 +10,7 @@ import {
   sendWithBearer,
 } from '../provider-http.util';
 import { asArray, asObject, asString } from '../provider-json.util';
-import { ProviderError, TransientProviderError } from '../provider.errors';
+import { ApiVersionRetiredError, ProviderError, TransientProviderError } from '../provider.errors';
 import type { LinkedInCredentials } from './linkedin.credentials';
 
 export const LINKEDIN_NAME = 'LinkedIn';
@@ -38,6 +38,9 @@ export function duplicateRefusal(status: number, data: unknown): { duplicate: bo
   return { duplicate, urn: duplicate ? urn : null };
 }
 
+/** The setting of the LinkedIn-Version header (the plugin declares it). */
+export const LINKEDIN_VERSION_SETTING = 'LINKEDIN_API_VERSION';
+
 /** Seconds until the next midnight UTC, when LinkedIn's daily limits reset. */
 export function secondsUntilUtcMidnight(now: number = Date.now()): number {
   const next = new Date(now);
@@ -49,8 +52,16 @@ export function secondsUntilUtcMidnight(now: number = Date.now()): number {
  * Maps a non-2xx answer. A 429 waits for Retry-After when LinkedIn sends it, else for the daily
  * reset at midnight UTC (LinkedIn's documented rate-limit window).
  */
-export function mapLinkedInFailure(res: LinkedInResponse, kind: CallKind): ProviderError {
+export function mapLinkedInFailure(res: LinkedInResponse, kind: CallKind, version?: string): ProviderError {
   const text = linkedInErrorText(res.data);
+  if (res.status === 426) {
+    return new ApiVersionRetiredError(
+      `LinkedIn no longer serves API version ${version ?? '(unknown)'}${text ? ` (${text})` : ''}: ` +
+        `set ${LINKEDIN_VERSION_SETTING} to a current version (YYYYMM) and publish again`,
+      426,
+      LINKEDIN_VERSION_SETTING,
+    );
+  }
   if (res.status === 429) {
     return new TransientProviderError(
       `LinkedIn rate limit reached${text ? `: ${text}` : ''}`,
@@ -86,7 +97,7 @@ export class LinkedInApi {
   /** Like send(), but a non-2xx answer is thrown as the matching provider error. */
   async call(req: Parameters<LinkedInApi['send']>[0], kind: CallKind): Promise<LinkedInResponse> {
     const res = await this.send(req);
-    if (res.status < 200 || res.status >= 300) throw mapLinkedInFailure(res, kind);
+    if (res.status < 200 || res.status >= 300) throw mapLinkedInFailure(res, kind, this.version);
     return res;
   }
 

@@ -1,5 +1,10 @@
 import { OutboundHttp } from '../../common/http/outbound-http';
-import { ContentRejectedError, InvalidCredentialsError, TransientProviderError } from '../provider.errors';
+import {
+  ApiVersionRetiredError,
+  ContentRejectedError,
+  InvalidCredentialsError,
+  TransientProviderError,
+} from '../provider.errors';
 import type { MediaDescriptor } from '../social-provider.interface';
 import { duplicateRefusal, mapLinkedInFailure, secondsUntilUtcMidnight } from './linkedin-api.client';
 import { comparableText, escapeLittleText, linkedInCommentaryLength, unescapeLittleText } from './linkedin-text';
@@ -76,6 +81,15 @@ describe('LinkedIn failures', () => {
 
   it('maps 5xx to transient and other 4xx to refusals', () => {
     expect(mapLinkedInFailure(response(503, {}), 'content')).toBeInstanceOf(TransientProviderError);
+    const retired = mapLinkedInFailure(
+      response(426, { status: 426, code: 'NONEXISTENT_VERSION', message: 'Requested version 202401 is not active' }),
+      'content',
+      '202401',
+    );
+    expect(retired).toBeInstanceOf(ApiVersionRetiredError);
+    expect(retired.transient).toBe(false);
+    expect((retired as ApiVersionRetiredError).setting).toBe('LINKEDIN_API_VERSION');
+    expect(retired.message).toMatch(/API version 202401 .*set LINKEDIN_API_VERSION/);
     expect(mapLinkedInFailure(response(422, { message: 'bad' }), 'content')).toBeInstanceOf(ContentRejectedError);
   });
 });

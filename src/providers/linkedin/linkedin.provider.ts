@@ -202,7 +202,7 @@ export class LinkedInProvider implements SocialProvider {
         res.status,
       );
     }
-    throw mapLinkedInFailure(res, 'content');
+    throw mapLinkedInFailure(res, 'content', this.version);
   }
 
   /**
@@ -257,7 +257,7 @@ export class LinkedInProvider implements SocialProvider {
         403,
       );
     }
-    if (res.status < 200 || res.status >= 300) throw mapLinkedInFailure(res, 'content');
+    if (res.status < 200 || res.status >= 300) throw mapLinkedInFailure(res, 'content', this.version);
     return res;
   }
 
@@ -269,7 +269,7 @@ export class LinkedInProvider implements SocialProvider {
     });
     // Reading a member's posts needs r_member_social, which LinkedIn grants to few apps.
     if (res.status === 403) return { found: null, permitted: false };
-    if (res.status < 200 || res.status >= 300) throw mapLinkedInFailure(res, 'content');
+    if (res.status < 200 || res.status >= 300) throw mapLinkedInFailure(res, 'content', this.version);
     const since = input.createdAt.getTime() - LOOKUP_SLACK_MS;
     const wanted = comparableText(input.content);
     for (const item of asArray(asObject(res.data)?.elements) ?? []) {
@@ -301,7 +301,7 @@ export class LinkedInProvider implements SocialProvider {
       throw new TransientProviderError('LinkedIn initialized the upload but returned no upload URL', init.status);
     }
     const put = await api.upload(uploadUrl, openExactSize(media), media.size, media.mimeType);
-    if (put.status < 200 || put.status >= 300) throw mapLinkedInFailure(put, 'media');
+    if (put.status < 200 || put.status >= 300) throw mapLinkedInFailure(put, 'media', this.version);
     return image;
   }
 
@@ -314,7 +314,7 @@ export class LinkedInProvider implements SocialProvider {
         path: `/rest/organizationAcls?q=roleAssignee&state=APPROVED&start=${start}&count=100`,
       });
       if (res.status === 403) return ids; // no organization access granted: the member only
-      if (res.status < 200 || res.status >= 300) throw mapLinkedInFailure(res, 'content');
+      if (res.status < 200 || res.status >= 300) throw mapLinkedInFailure(res, 'content', this.version);
       const elements = asArray(asObject(res.data)?.elements) ?? [];
       for (const item of elements) {
         const acl = asObject(item);
@@ -337,7 +337,7 @@ export class LinkedInProvider implements SocialProvider {
   /** One organization page as a target; its name from the organization lookup when LinkedIn gives it. */
   private async organization(api: LinkedInApi, id: string, credentials: unknown): Promise<ConnectedAccount> {
     const res = await api.send({ method: 'GET', path: `/rest/organizations/${id}` });
-    if (res.status === 429 || res.status >= 500) throw mapLinkedInFailure(res, 'content');
+    if (res.status === 429 || res.status >= 500) throw mapLinkedInFailure(res, 'content', this.version);
     const org = res.status === 200 ? asObject(res.data) : undefined;
     const name = asString(org?.localizedName) || `Organization ${id}`;
     const vanity = asString(org?.vanityName);

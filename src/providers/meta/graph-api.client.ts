@@ -1,3 +1,4 @@
+import { setting } from '../../config/settings';
 import type { OutboundHeaders, OutboundHttp } from '../../common/http/outbound-http';
 import { ApiResponse, CallKind, clipErrorText, retryAfterSeconds, sendWithBearer } from '../provider-http.util';
 import { asNumber, asObject, asString } from '../provider-json.util';
@@ -14,8 +15,25 @@ import {
  * graph.facebook.com): one client and one reading of their errors for the three plugins.
  */
 
-/** Graph API version of Facebook and Instagram calls (Threads has its own, v1.0). Meta retires a version about two years after its release. */
+/** Default Graph API version of Facebook and Instagram calls (Threads has its own, v1.0). Meta retires a version about two years after its release. */
 export const META_GRAPH_VERSION = 'v25.0';
+
+/** META_GRAPH_VERSION, shared by the Facebook and Instagram plugins (declared by both, read once). */
+export const META_GRAPH_SETTINGS = {
+  graphVersion: setting.matches('META_GRAPH_VERSION', {
+    pattern: /^v\d+\.\d+$/,
+    message: 'must be a Graph API version such as v25.0',
+    default: META_GRAPH_VERSION,
+    description:
+      'Graph API version of Facebook and Instagram calls (vNN.N); Meta retires a version about two years after its release',
+  }),
+};
+
+/** The configured Graph API version, as the oauth module hands a plugin's settings to its URLs. */
+export function graphVersionOf(hosts: { settings?: Readonly<Record<string, unknown>> }): string {
+  const v = hosts.settings?.graphVersion;
+  return typeof v === 'string' ? v : META_GRAPH_VERSION;
+}
 
 /** An error object as Graph APIs answer it: `{error: {message, type, code, error_subcode, is_transient}}`. */
 export interface GraphError {

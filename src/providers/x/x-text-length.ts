@@ -28,6 +28,11 @@ function weightOf(segment: string): number {
   return weight;
 }
 
+/** Whether the text carries a URL as X links them (what X's pay-per-use pricing charges more for). */
+export function hasXUrl(text: string): boolean {
+  return new RegExp(URL_PATTERN.source, URL_PATTERN.flags).test(text.normalize('NFC'));
+}
+
 export function countXCharacters(text: string): number {
   const normalized = text.normalize('NFC');
   let length = 0;

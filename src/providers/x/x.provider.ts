@@ -20,7 +20,7 @@ import type {
   SocialProvider,
 } from '../social-provider.interface';
 import { X_NAME, XApi, isDuplicateRefusal, xErrorText } from './x-api.client';
-import { countXCharacters } from './x-text-length';
+import { countXCharacters, hasXUrl } from './x-text-length';
 import { XCredentialsDto, parseXCredentials } from './x.credentials';
 import { X_LIMITS, X_MAX_ALT_TEXT, X_UPLOAD_CHUNK_BYTES } from './x.limits';
 
@@ -85,6 +85,19 @@ export class XProvider implements SocialProvider {
         userId: id,
       },
     };
+  }
+
+  /** X's pay-per-use pricing charges a post with a link several times a plain one. */
+  warnings(post: PostDraft): Problem[] {
+    if (!hasXUrl(post.content)) return [];
+    return [
+      {
+        field: 'content',
+        message:
+          "The text carries a link: under X's pay-per-use API pricing a post with a URL costs several times " +
+          'a post without one',
+      },
+    ];
   }
 
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
