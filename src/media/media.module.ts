@@ -8,6 +8,7 @@ import { mediaConfig } from '../config/media.config';
 import { videoConfig, type VideoConfig } from '../config/video.config';
 import { VideoSlots } from './video-media.util';
 import { VideoToolkit } from './video/video-toolkit.service';
+import { VideoVariantsService } from './video-variants.service';
 import { ImageSlots } from './image-slots';
 import { MediaContentService } from './media-content.service';
 import { MediaItem } from './media-item.entity';
@@ -57,6 +58,7 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
     MediaContentService,
     MediaQueue,
     VideoToolkit,
+    VideoVariantsService,
     {
       provide: VideoSlots,
       inject: [videoConfig.KEY],
@@ -75,6 +77,6 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
         new OutboundHttp({ allowPrivate: app.outboundAllowPrivate, defaultTimeoutMs: media.urlTimeoutMs }),
     },
   ],
-  exports: [MediaService, MediaUploadService, MediaUrlImportService, MediaQueue, MEDIA_STORAGE],
+  exports: [MediaService, MediaUploadService, MediaUrlImportService, MediaQueue, MEDIA_STORAGE, VideoVariantsService],
 })
 export class MediaModule {}

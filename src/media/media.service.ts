@@ -10,6 +10,8 @@ import { MediaVariantsService } from './media-variants.service';
 import { MEDIA_USAGE, MediaUsage } from './media-usage.port';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage.interface';
 import { cleanAltText } from './upload-state';
+import { VideoForNetwork, VideoVariantsService } from './video-variants.service';
+import type { VideoRequirements } from './video/video.interface';
 
 /**
  * Media items: read, alt text, delete, and what the posts module relies on (the items of a post, their
@@ -26,6 +28,7 @@ export class MediaService {
     @Inject(MEDIA_USAGE) private readonly usage: MediaUsage,
     private readonly variants: MediaVariantsService,
     private readonly content: MediaContentService,
+    private readonly videoVariants: VideoVariantsService,
   ) {}
 
   // ---- the contract the posts module relies on -------------------------------------------------
@@ -60,6 +63,21 @@ export class MediaService {
   /** A fresh signed public URL of the item's bytes (or of its copy in `mimeType`), valid MEDIA_URL_TTL_SECONDS. */
   signedUrl(mediaId: string, mimeType?: string): string {
     return this.content.signedUrl(mediaId, mimeType);
+  }
+
+  /** The video as a network takes it (see VideoVariantsService): ready, being converted, or refused. */
+  videoFor(mediaId: string, requirements: VideoRequirements): Promise<VideoForNetwork> {
+    return this.videoVariants.videoFor(mediaId, requirements);
+  }
+
+  /** The bytes of a variant by name (a converted video). */
+  openVariant(mediaId: string, variant: string): Readable {
+    return this.storage.open(mediaId, { variant });
+  }
+
+  /** A fresh signed public URL of a variant by name. */
+  signedVariantUrl(mediaId: string, variant: string): string {
+    return this.content.signedVariantUrl(mediaId, variant);
   }
 
   // ---- read / delete ---------------------------------------------------------------------------

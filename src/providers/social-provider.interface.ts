@@ -100,8 +100,27 @@ export interface PublishMedia extends MediaDescriptor {
   altText: string | null;
   /** A fresh signed public URL of the bytes (`{PUBLIC_BASE_URL}/api/media/{id}/content?...`), valid MEDIA_URL_TTL_SECONDS; for networks that fetch media themselves. */
   publicUrl(): Promise<string>;
+  /**
+   * The video as the network takes it: itself, or a copy converted once in a background job (H.264/AAC
+   * MP4, index first, within the caps) and kept with the item. Throws ProcessingPendingError while the
+   * copy is being made (the publisher polls again later, holding no worker) and MediaRejectedError
+   * when no conversion makes it acceptable (or conversions are off), naming the limit.
+   */
+  asVideo?(requirements: VideoRequirementsForPublish): Promise<PublishMedia>;
   /** The same image converted to `mimeType` (e.g. 'image/jpeg' for Instagram), converted once and cached with the item; itself when already that type. Throws ProviderError('MEDIA_REJECTED', ...) when it cannot be converted. */
   as(mimeType: string): Promise<PublishMedia>;
+}
+
+/**
+ * What a network's publisher requires of a video file: its video limits, plus what a conversion can
+ * give (codecs, index first for progressive download). Absent fields: no requirement.
+ */
+export interface VideoRequirementsForPublish extends Partial<VideoLimits> {
+  /** The network's name in messages. */
+  label?: string;
+  /** MP4/MOV must have the index (moov) first. */
+  faststart?: boolean;
+  pixelFormats?: string[];
 }
 
 /** The content of a post to validate against one channel. */
