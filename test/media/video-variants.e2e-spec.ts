@@ -111,3 +111,31 @@ describe('video variants for networks', () => {
     await expect(refused).rejects.toThrow(/1 s/);
   });
 });
+
+// Last: the variables a spec's app sets stay in the process for the apps started after it.
+describe('video variants with MEDIA_VIDEO_TRANSCODE=false', () => {
+  const media = tempMediaDir();
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await TestApp.start({ env: { MEDIA_DIR: media.dir, MEDIA_VIDEO_TRANSCODE: 'false' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    media.cleanup();
+  });
+
+  it('converts nothing: a video that needs a conversion is refused, naming what the network takes', async () => {
+    const ws = await t.createWorkspace('no-transcode');
+    const a = new MediaClient(t, ws.key);
+    const bytes = videoFixture('hevc-rotated.mov');
+    const init = await a.initialize({ filename: 'a.mov', mimeType: 'video/quicktime', size: bytes.length });
+    await a.chunk(init.body.id as string, 0, bytes);
+    expect((await a.finalize(init.body.id as string)).body.status).toBe('ready');
+    const found = await t.app.get<PostMediaPort>(POST_MEDIA).videoFor(init.body.id as string, H264_MP4);
+    expect(found).toMatchObject({
+      state: 'refused',
+      problems: expect.arrayContaining([expect.stringMatching(/does not convert videos/)]),
+    });
+  });
+});
