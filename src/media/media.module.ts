@@ -5,6 +5,10 @@ import { DataSource } from 'typeorm';
 import { OutboundHttp } from '../common/http/outbound-http';
 import { appConfig } from '../config';
 import { mediaConfig } from '../config/media.config';
+import { videoConfig, type VideoConfig } from '../config/video.config';
+import { VideoSlots } from './video-media.util';
+import { VideoToolkit } from './video/video-toolkit.service';
+import { VideoVariantsService } from './video-variants.service';
 import { ImageSlots } from './image-slots';
 import { MediaContentService } from './media-content.service';
 import { MediaItem } from './media-item.entity';
@@ -53,6 +57,13 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
     MediaVariantsService,
     MediaContentService,
     MediaQueue,
+    VideoToolkit,
+    VideoVariantsService,
+    {
+      provide: VideoSlots,
+      inject: [videoConfig.KEY],
+      useFactory: (cfg: VideoConfig) => new VideoSlots(cfg.concurrency),
+    },
     {
       provide: ImageSlots,
       inject: [mediaConfig.KEY],
@@ -66,6 +77,6 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
         new OutboundHttp({ allowPrivate: app.outboundAllowPrivate, defaultTimeoutMs: media.urlTimeoutMs }),
     },
   ],
-  exports: [MediaService, MediaUploadService, MediaUrlImportService, MediaQueue, MEDIA_STORAGE],
+  exports: [MediaService, MediaUploadService, MediaUrlImportService, MediaQueue, MEDIA_STORAGE, VideoVariantsService],
 })
 export class MediaModule {}

@@ -7,8 +7,18 @@ import { stopTakingJobs } from '../queue/stop-taking';
 export const MEDIA_QUEUE = 'media';
 export const IMPORT_URL_JOB = 'import-url';
 
+export const CONVERT_VIDEO_JOB = 'convert-video';
+
 export interface ImportUrlJobData {
   mediaId: string;
+}
+
+/** A video variant to make (video-variants.service.ts): the item, the variant's name, how, and the caps. */
+export interface ConvertVideoJobData {
+  mediaId: string;
+  variant: string;
+  conversion: 'remux' | 'transcode';
+  caps: { maxFrameRate?: number; maxBitrate?: number; maxLongSide?: number; maxShortSide?: number };
 }
 
 /** A `processing` item to hand to a worker: its id and the background downloads it has had. */
@@ -26,7 +36,7 @@ export interface EnqueueableImport {
 export class MediaQueue {
   private readonly logger = new Logger('MediaQueue');
 
-  constructor(@InjectQueue(MEDIA_QUEUE) private readonly queue: Queue<ImportUrlJobData>) {}
+  constructor(@InjectQueue(MEDIA_QUEUE) private readonly queue: Queue<ImportUrlJobData | ConvertVideoJobData>) {}
 
   /** The queue's registration, imported by MediaModule. */
   static registration(): DynamicModule {
@@ -57,9 +67,31 @@ export class MediaQueue {
     }
   }
 
+  /**
+   * Asks for a video variant once: the job id is the item and the variant, so asking again while it is
+   * waiting or running adds nothing. Throws when Redis does not take it (the caller asks again later).
+   */
+  async enqueueConversion(data: ConvertVideoJobData): Promise<void> {
+    await boundedQueueCall(this.queue, 'accept the video conversion', () =>
+      this.queue.add(CONVERT_VIDEO_JOB, data, {
+        jobId: `convert-video:${data.mediaId}:${data.variant}`,
+        removeOnComplete: true,
+        removeOnFail: true,
+        attempts: 1,
+      }),
+    );
+  }
+
+  /** Runs `handler` for video conversions, `concurrency` at a time, in this process. */
+  processConversions(concurrency: number, handler: (data: ConvertVideoJobData) => Promise<unknown>): void {
+    void this.queue.process(CONVERT_VIDEO_JOB, concurrency, (job: Job<ImportUrlJobData | ConvertVideoJobData>) =>
+      handler(job.data as ConvertVideoJobData),
+    );
+  }
+
   /** Runs `handler` for background downloads, `concurrency` at a time, in this process. */
   processImports(concurrency: number, handler: (data: ImportUrlJobData, jobId: string) => Promise<unknown>): void {
-    void this.queue.process(IMPORT_URL_JOB, concurrency, (job: Job<ImportUrlJobData>) =>
+    void this.queue.process(IMPORT_URL_JOB, concurrency, (job: Job<ImportUrlJobData | ConvertVideoJobData>) =>
       handler(job.data, String(job.id)),
     );
   }

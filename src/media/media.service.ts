@@ -3,7 +3,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../common/errors';
 import { isUuid } from '../common/validators';
 import { Transactions } from '../database/transactions';
-import { variantName } from './image-convert.util';
 import { MediaContentService } from './media-content.service';
 import { MediaItem } from './media-item.entity';
 import { MediaItemsStore } from './media-items.store';
@@ -11,6 +10,8 @@ import { MediaVariantsService } from './media-variants.service';
 import { MEDIA_USAGE, MediaUsage } from './media-usage.port';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage.interface';
 import { cleanAltText } from './upload-state';
+import { VideoForNetwork, VideoVariantsService } from './video-variants.service';
+import type { VideoRequirements } from './video/video.interface';
 
 /**
  * Media items: read, alt text, delete, and what the posts module relies on (the items of a post, their
@@ -27,6 +28,7 @@ export class MediaService {
     @Inject(MEDIA_USAGE) private readonly usage: MediaUsage,
     private readonly variants: MediaVariantsService,
     private readonly content: MediaContentService,
+    private readonly videoVariants: VideoVariantsService,
   ) {}
 
   // ---- the contract the posts module relies on -------------------------------------------------
@@ -63,6 +65,21 @@ export class MediaService {
     return this.content.signedUrl(mediaId, mimeType);
   }
 
+  /** The video as a network takes it (see VideoVariantsService): ready, being converted, or refused. */
+  videoFor(mediaId: string, requirements: VideoRequirements): Promise<VideoForNetwork> {
+    return this.videoVariants.videoFor(mediaId, requirements);
+  }
+
+  /** The bytes of a variant by name (a converted video). */
+  openVariant(mediaId: string, variant: string): Readable {
+    return this.storage.open(mediaId, { variant });
+  }
+
+  /** A fresh signed public URL of a variant by name. */
+  signedVariantUrl(mediaId: string, variant: string): string {
+    return this.content.signedVariantUrl(mediaId, variant);
+  }
+
   // ---- read / delete ---------------------------------------------------------------------------
 
   async get(workspaceId: string, id: string): Promise<MediaItem> {
@@ -89,10 +106,7 @@ export class MediaService {
       }
       // Bytes first: if this fails the row stays and the client can retry; the reverse would leak bytes.
       // Conversions hold the item FOR SHARE, so every variant made is listed here.
-      for (const v of await this.variants.listIn(em, id)) {
-        const name = variantName(v.mimeType);
-        if (name) await this.storage.removeVariant(id, name);
-      }
+      for (const v of await this.variants.listIn(em, id)) await this.storage.removeVariant(id, v.variant);
       await this.storage.remove(id);
       await this.items.delete(em, workspaceId, id);
     });

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { VideoRequirementsForPublish } from '../providers/social-provider.interface';
 
 /** What posts need from the media module (kept as a port so the arrow points one way). */
 export interface PostMediaItem {
@@ -10,6 +11,12 @@ export interface PostMediaItem {
   width: number | null;
   height: number | null;
   altText: string | null;
+  /** A video's probe (null for images): duration in ms, frames per second, codecs, bits/s. */
+  durationMs: number | null;
+  frameRate: number | null;
+  videoCodec: string | null;
+  audioCodec: string | null;
+  bitrate: number | null;
 }
 
 /** A media item converted to another type (kept with the item). */
@@ -20,6 +27,15 @@ export interface PostMediaVariant {
   height: number;
 }
 
+/** What a network requires of a video (the provider's `VideoRequirementsForPublish`). */
+export type PostVideoRequirements = VideoRequirementsForPublish;
+
+/** A video as a network takes it: ready (the original, `variant` null, or a converted copy), being converted, or refused. */
+export type PostVideoForNetwork =
+  | { state: 'ready'; variant: string | null; mimeType: string; size: number }
+  | { state: 'pending'; message: string }
+  | { state: 'refused'; problems: string[] };
+
 export interface PostMediaPort {
   findMany(workspaceId: string, ids: string[]): Promise<PostMediaItem[]>;
   /** The item's bytes, or those of its copy in `mimeType` (made by `convert`). */
@@ -28,6 +44,15 @@ export interface PostMediaPort {
   convert(mediaId: string, mimeType: string): Promise<PostMediaVariant>;
   /** A fresh signed public URL of the bytes (or of the copy in `mimeType`). */
   signedUrl(mediaId: string, mimeType?: string): string;
+  /**
+   * The video as a network takes it; a conversion it needs is made once, in a background job
+   * (`pending` meanwhile). Never converts inside the call.
+   */
+  videoFor(mediaId: string, requirements: PostVideoRequirements): Promise<PostVideoForNetwork>;
+  /** The bytes of a video variant by name (from `videoFor`). */
+  openVariant(mediaId: string, variant: string): Readable;
+  /** A fresh signed public URL of a variant by name. */
+  signedVariantUrl(mediaId: string, variant: string): string;
 }
 
 export const POST_MEDIA = Symbol('POST_MEDIA');

@@ -111,6 +111,11 @@ function goesOut(dto: CreatePostDto): boolean {
 /** Problems of a provider's validate that concern one part (the others are the post's, reported once). */
 const PART_FIELDS = new Set(['content', 'mediaIds']);
 
+/** A problem's field without its index: `mediaIds[2]` (one video of the part) -> `mediaIds`. */
+function baseField(field: string): string {
+  return field.replace(/\[\d+\]$/, '');
+}
+
 /** Posts: create (draft / schedule / publish now), read, replace, delete, validate. */
 @Injectable()
 export class PostsService {
@@ -462,7 +467,8 @@ export class PostsService {
       };
       const overridden = (field: string) =>
         override !== undefined &&
-        ((field === 'content' && override.content !== null) || (field === 'mediaIds' && override.mediaIds !== null));
+        ((field === 'content' && override.content !== null) ||
+          (baseField(field) === 'mediaIds' && override.mediaIds !== null));
       for (const p of provider.validate(first, channel.limits)) {
         const field = overridden(p.field) ? `targets[${override!.index}].${p.field}` : p.field;
         problems.push({ channelId, field, message: `${prefix}${p.message}` });
@@ -492,7 +498,7 @@ export class PostsService {
         const index = i + 1;
         const draft = { content: part.content, media: readyByPart[index] };
         for (const p of provider.validate(draft, channel.limits)) {
-          if (!PART_FIELDS.has(p.field)) continue;
+          if (!PART_FIELDS.has(baseField(p.field))) continue;
           problems.push({ channelId, field: path(index, p.field), message: `${prefix}${label(index)}${p.message}` });
         }
         for (const w of provider.warnings?.(draft, channel.limits) ?? []) {

@@ -1,5 +1,5 @@
 import { AppError } from '../common/errors';
-import { MediaRejectedError } from '../providers/provider.errors';
+import { MediaRejectedError, ProcessingPendingError } from '../providers/provider.errors';
 import type { PublishMedia } from '../providers/social-provider.interface';
 import type { PostMediaItem, PostMediaPort } from './post-media.port';
 
@@ -18,8 +18,29 @@ export function publishMediaOf(media: PostMediaPort, item: PostMediaItem): Publi
     height: item.height,
     filename: item.filename,
     altText: item.altText,
+    durationMs: item.durationMs,
+    frameRate: item.frameRate,
+    videoCodec: item.videoCodec,
+    audioCodec: item.audioCodec,
+    bitrate: item.bitrate,
     open: () => media.open(item.id),
     publicUrl: () => Promise.resolve(media.signedUrl(item.id)),
+    asVideo: async (requirements) => {
+      const found = await media.videoFor(item.id, requirements);
+      if (found.state === 'pending') throw new ProcessingPendingError(`Media ${item.filename}: ${found.message}`, 2000);
+      if (found.state === 'refused') {
+        throw new MediaRejectedError(`Media ${item.filename}: ${found.problems.join('; ')}`);
+      }
+      if (found.variant === null) return original;
+      const variant = found.variant;
+      return {
+        ...original,
+        mimeType: found.mimeType,
+        size: found.size,
+        open: () => media.openVariant(item.id, variant),
+        publicUrl: () => Promise.resolve(media.signedVariantUrl(item.id, variant)),
+      };
+    },
     as: (mimeType) => {
       if (mimeType === item.mimeType) return Promise.resolve(original);
       let converted = conversions.get(mimeType);

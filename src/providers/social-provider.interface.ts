@@ -12,6 +12,44 @@ export interface ChannelLimits {
   supportedMimeTypes: string[];
   /** Whether a post may carry a thread: follow-up parts published as a chain of replies. */
   threads: boolean;
+  /**
+   * What the account takes as video, or null when it takes none (or this service cannot publish video
+   * to it yet). Absent in limits stored before video arrived: read as null.
+   */
+  video?: VideoLimits | null;
+}
+
+/**
+ * A network's video limits, as it documents them. The five first fields always; the others only where
+ * the network enforces them (absent: no limit). Sizes are as displayed (rotation applied).
+ */
+export interface VideoLimits {
+  /** Largest video file, in bytes. */
+  maxBytes: number;
+  minDurationSeconds: number;
+  maxDurationSeconds: number;
+  /** Container types taken (`video/mp4`, `video/quicktime`, `video/webm`). */
+  mimeTypes: string[];
+  /** Most videos in one post. */
+  maxPerPost: number;
+  /** Width over height, e.g. 0.5625 for 9:16 and 1.7778 for 16:9. */
+  minAspectRatio?: number;
+  maxAspectRatio?: number;
+  minFrameRate?: number;
+  maxFrameRate?: number;
+  /** Longest side in pixels (either orientation). */
+  maxLongSide?: number;
+  /** Shortest side in pixels (either orientation). */
+  minShortSide?: number;
+  maxShortSide?: number;
+  /** Bits per second of the whole file. */
+  maxBitrate?: number;
+  /** Video codecs taken, as ffmpeg names them (`h264`, `hevc`, ...); absent: any. */
+  videoCodecs?: string[];
+  /** Audio codecs taken (`aac`, ...); absent: any. A silent video is always fine. */
+  audioCodecs?: string[];
+  /** Whether images and videos may share a post; default true. */
+  mixWithImages?: boolean;
 }
 
 /**
@@ -51,6 +89,14 @@ export interface MediaDescriptor {
   filename: string;
   /** Text alternative for screen readers, when known (validation checks its length where a network limits it). */
   altText?: string | null;
+  /** A video's duration in milliseconds (probed at upload); null or absent for images. */
+  durationMs?: number | null;
+  /** A video's frames per second, when known. */
+  frameRate?: number | null;
+  /** A video's codecs and bitrate as probed (`h264`, `aac`, bits/s). */
+  videoCodec?: string | null;
+  audioCodec?: string | null;
+  bitrate?: number | null;
 }
 
 export interface PublishMedia extends MediaDescriptor {
@@ -60,8 +106,27 @@ export interface PublishMedia extends MediaDescriptor {
   altText: string | null;
   /** A fresh signed public URL of the bytes (`{PUBLIC_BASE_URL}/api/media/{id}/content?...`), valid MEDIA_URL_TTL_SECONDS; for networks that fetch media themselves. */
   publicUrl(): Promise<string>;
+  /**
+   * The video as the network takes it: itself, or a copy converted once in a background job (H.264/AAC
+   * MP4, index first, within the caps) and kept with the item. Throws ProcessingPendingError while the
+   * copy is being made (the publisher polls again later, holding no worker) and MediaRejectedError
+   * when no conversion makes it acceptable (or conversions are off), naming the limit.
+   */
+  asVideo?(requirements: VideoRequirementsForPublish): Promise<PublishMedia>;
   /** The same image converted to `mimeType` (e.g. 'image/jpeg' for Instagram), converted once and cached with the item; itself when already that type. Throws ProviderError('MEDIA_REJECTED', ...) when it cannot be converted. */
   as(mimeType: string): Promise<PublishMedia>;
+}
+
+/**
+ * What a network's publisher requires of a video file: its video limits, plus what a conversion can
+ * give (codecs, index first for progressive download). Absent fields: no requirement.
+ */
+export interface VideoRequirementsForPublish extends Partial<VideoLimits> {
+  /** The network's name in messages. */
+  label?: string;
+  /** MP4/MOV must have the index (moov) first. */
+  faststart?: boolean;
+  pixelFormats?: string[];
 }
 
 /** The content of a post to validate against one channel. */

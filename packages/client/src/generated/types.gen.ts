@@ -179,7 +179,78 @@ export type ReadinessDto = {
     checks: ReadinessChecksDto;
 };
 
+export type VideoLimitsDto = {
+    /**
+     * Largest video file, in bytes.
+     */
+    maxBytes: number;
+    /**
+     * Container types taken.
+     */
+    mimeTypes: Array<string>;
+    /**
+     * Most videos in one post.
+     */
+    maxPerPost: number;
+    /**
+     * Shortest video, in seconds.
+     */
+    minDurationSeconds: number;
+    /**
+     * Longest video, in seconds.
+     */
+    maxDurationSeconds: number;
+    /**
+     * Narrowest shape taken, width / height (0.5625 is 9:16).
+     */
+    minAspectRatio?: number;
+    /**
+     * Widest shape taken, width / height (1.7778 is 16:9).
+     */
+    maxAspectRatio?: number;
+    /**
+     * Lowest frame rate taken, frames per second.
+     */
+    minFrameRate?: number;
+    /**
+     * Highest frame rate taken (a faster video is converted, or refused when conversion is off).
+     */
+    maxFrameRate?: number;
+    /**
+     * Longest side in pixels, either orientation.
+     */
+    maxLongSide?: number;
+    /**
+     * Shortest side in pixels, at least.
+     */
+    minShortSide?: number;
+    /**
+     * Shortest side in pixels, at most.
+     */
+    maxShortSide?: number;
+    /**
+     * Bits per second of the whole file.
+     */
+    maxBitrate?: number;
+    /**
+     * Video codecs taken (`h264`, ...); absent: any.
+     */
+    videoCodecs?: Array<string>;
+    /**
+     * Audio codecs taken (`aac`, ...); absent: any.
+     */
+    audioCodecs?: Array<string>;
+    /**
+     * False when images and video may not share a post.
+     */
+    mixWithImages?: boolean;
+};
+
 export type ProviderLimitsDto = {
+    /**
+     * What the network takes as video through this service; null when it takes none (or not yet).
+     */
+    video: VideoLimitsDto | null;
     /**
      * Maximum post length, counted as the network counts it.
      */
@@ -233,7 +304,7 @@ export type PostThreadPartDto = {
 };
 
 export type TargetErrorDto = {
-    code: 'CREDENTIALS_REVOKED' | 'CHANNEL_DISCONNECTED' | 'CONTENT_REJECTED' | 'MEDIA_REJECTED' | 'PROVIDER_RATE_LIMITED' | 'PROVIDER_UNAVAILABLE' | 'API_VERSION_RETIRED' | 'INTERNAL';
+    code: 'CREDENTIALS_REVOKED' | 'CHANNEL_DISCONNECTED' | 'CONTENT_REJECTED' | 'MEDIA_REJECTED' | 'PROVIDER_RATE_LIMITED' | 'PROVIDER_UNAVAILABLE' | 'API_VERSION_RETIRED' | 'VIDEO_PROCESSING_FAILED' | 'VIDEO_PROCESSING_TIMEOUT' | 'INTERNAL';
     /**
      * The provider's own message: why the publication failed.
      */
@@ -356,6 +427,10 @@ export type PostDto = {
 
 export type ChannelLimitsDto = {
     /**
+     * What the channel takes as video; null when it takes none (or this service cannot publish video to it yet).
+     */
+    video: VideoLimitsDto | null;
+    /**
      * Longest post the account may publish (Mastodon: characters; Bluesky: graphemes).
      */
     maxCharacters: number;
@@ -475,13 +550,42 @@ export type MediaDto = {
      */
     sha256: string | null;
     /**
-     * Pixel width of an image once ready; null for videos and unfinished uploads.
+     * Pixel width once ready (a video's as displayed, rotation applied); null for unfinished uploads.
      */
     width: number | null;
     /**
-     * Pixel height of an image once ready; null for videos and unfinished uploads.
+     * Pixel height once ready (a video's as displayed, rotation applied); null for unfinished uploads.
      */
     height: number | null;
+    /**
+     * A ready video's duration in milliseconds; null for images.
+     */
+    durationMs: number | null;
+    /**
+     * A ready video's frames per second (null for images, and when the container does not say).
+     */
+    frameRate: number | null;
+    /**
+     * A ready video's video codec as ffmpeg names it (`h264`, `hevc`, `vp8`, `vp9`, `av1`, ...); null for images.
+     */
+    videoCodec: string | null;
+    /**
+     * A ready video's audio codec (`aac`, `opus`, `mp3`, ...); null for images and silent videos.
+     */
+    audioCodec: string | null;
+    /**
+     * A ready video's bitrate in bits per second (the whole file); null for images.
+     */
+    bitrate: number | null;
+    /**
+     * A signed URL of the item's bytes (no API key needed), valid `MEDIA_URL_TTL_SECONDS` from this
+     * answer; null until the item is ready. Ask again for a fresh one.
+     */
+    contentUrl: string | null;
+    /**
+     * A ready video's poster frame (a JPEG, the variant `poster`) as a signed URL like `contentUrl`; null for images.
+     */
+    posterUrl: string | null;
     /**
      * Text alternative for screen readers (up to 1500 characters), sent with the media to the networks that
      * take one (Mastodon, Bluesky, X, LinkedIn); null when none was given.
@@ -541,6 +645,14 @@ export type SandboxCredentialsDto = {
      * Whether posts may carry a thread; false plays a network without replies (threads refused)
      */
     threads?: boolean;
+    /**
+     * Longest video the account takes, in seconds; 0: no video (limits.video is null)
+     */
+    maxVideoSeconds?: number;
+    /**
+     * How long the sandbox "processes" a video after receiving it before the post appears (the publisher polls meanwhile); 0: at once
+     */
+    videoProcessingSeconds?: number;
 };
 
 export type MastodonCredentialsDto = {
@@ -1160,6 +1272,10 @@ export type SandboxMediaDto = {
      * Hex SHA-256 of the bytes the network received.
      */
     sha256: string;
+    /**
+     * A video's duration in milliseconds; null for images.
+     */
+    durationMs: number | null;
     mimeType: string;
     /**
      * Bytes the network received.
@@ -2445,7 +2561,7 @@ export type MediaContentData = {
          */
         signature: string;
         /**
-         * A converted copy (`jpeg`, `png`, `webp`) instead of the original; part of the signature
+         * A derived file instead of the original: an image converted (`jpeg`, `png`, `webp`), a video's poster frame (`poster`) or converted copy; part of the signature
          */
         variant?: string;
         /**
