@@ -4,6 +4,7 @@ import { instagramPlugin } from './instagram/instagram.provider';
 import { linkedinPlugin } from './linkedin/linkedin.provider';
 import { mastodonPlugin } from './mastodon/mastodon.provider';
 import { sandboxPlugin } from './sandbox/sandbox.provider';
+import { telegramPlugin } from './telegram/telegram.provider';
 import { threadsPlugin } from './threads/threads.provider';
 import { xPlugin } from './x/x.provider';
 
@@ -20,6 +21,7 @@ export const PROVIDER_PLUGINS = [
   threadsPlugin,
   instagramPlugin,
   facebookPlugin,
+  telegramPlugin,
 ] as const;
 
 /** Identifier of a registered social network ('mastodon' | 'bluesky' | ...). */

@@ -271,6 +271,7 @@ describe('threads: a post with follow-up parts published as a reply chain', () =
         threads: true,
         instagram: false,
         facebook: false,
+        telegram: true,
       });
     });
 

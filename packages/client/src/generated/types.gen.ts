@@ -299,7 +299,7 @@ export type ChannelLimitsDto = {
 
 export type ChannelDisconnectedDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -488,20 +488,31 @@ export type BlueskyCredentialsDto = {
     appPassword: string;
 };
 
+export type TelegramCredentialsDto = {
+    /**
+     * The bot token @BotFather gave, `<bot id>:<secret>`.
+     */
+    botToken: string;
+    /**
+     * The chat: its numeric id (channels and supergroups start with -100) or a public channel's @username.
+     */
+    chatId: string;
+};
+
 export type ConnectChannelDto = {
     /**
      * A network connected by credentials; OAuth networks connect through `POST /api/channels/connect/{provider}`.
      */
-    provider: 'sandbox' | 'mastodon' | 'bluesky';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'telegram';
     /**
      * Provider-specific credentials; they are verified with the provider, stored encrypted and never returned.
      */
-    credentials: SandboxCredentialsDto | MastodonCredentialsDto | BlueskyCredentialsDto;
+    credentials: SandboxCredentialsDto | MastodonCredentialsDto | BlueskyCredentialsDto | TelegramCredentialsDto;
 };
 
 export type ChannelDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -1394,7 +1405,7 @@ export type ListChannelsData = {
          */
         cursor?: string;
         status?: 'active' | 'disconnected';
-        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook';
+        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram';
     };
     url: '/channels';
 };
