@@ -1,4 +1,5 @@
 import { blueskyPlugin } from './bluesky/bluesky.provider';
+import { discordPlugin } from './discord/discord.provider';
 import { facebookPlugin } from './facebook/facebook.provider';
 import { instagramPlugin } from './instagram/instagram.provider';
 import { linkedinPlugin } from './linkedin/linkedin.provider';
@@ -22,6 +23,7 @@ export const PROVIDER_PLUGINS = [
   instagramPlugin,
   facebookPlugin,
   telegramPlugin,
+  discordPlugin,
 ] as const;
 
 /** Identifier of a registered social network ('mastodon' | 'bluesky' | ...). */

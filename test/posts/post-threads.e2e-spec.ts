@@ -272,6 +272,7 @@ describe('threads: a post with follow-up parts published as a reply chain', () =
         instagram: false,
         facebook: false,
         telegram: true,
+        discord: false,
       });
     });
 

@@ -299,7 +299,7 @@ export type ChannelLimitsDto = {
 
 export type ChannelDisconnectedDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -499,20 +499,27 @@ export type TelegramCredentialsDto = {
     chatId: string;
 };
 
+export type DiscordCredentialsDto = {
+    /**
+     * The webhook's URL, `https://discord.com/api/webhooks/<id>/<token>`; it is a secret (its token posts to the channel).
+     */
+    webhookUrl: string;
+};
+
 export type ConnectChannelDto = {
     /**
      * A network connected by credentials; OAuth networks connect through `POST /api/channels/connect/{provider}`.
      */
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'telegram';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'telegram' | 'discord';
     /**
      * Provider-specific credentials; they are verified with the provider, stored encrypted and never returned.
      */
-    credentials: SandboxCredentialsDto | MastodonCredentialsDto | BlueskyCredentialsDto | TelegramCredentialsDto;
+    credentials: SandboxCredentialsDto | MastodonCredentialsDto | BlueskyCredentialsDto | TelegramCredentialsDto | DiscordCredentialsDto;
 };
 
 export type ChannelDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -1405,7 +1412,7 @@ export type ListChannelsData = {
          */
         cursor?: string;
         status?: 'active' | 'disconnected';
-        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram';
+        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord';
     };
     url: '/channels';
 };
