@@ -5,6 +5,7 @@ import { instagramPlugin } from './instagram/instagram.provider';
 import { linkedinPlugin } from './linkedin/linkedin.provider';
 import { mastodonPlugin } from './mastodon/mastodon.provider';
 import { sandboxPlugin } from './sandbox/sandbox.provider';
+import { slackPlugin } from './slack/slack.provider';
 import { telegramPlugin } from './telegram/telegram.provider';
 import { threadsPlugin } from './threads/threads.provider';
 import { xPlugin } from './x/x.provider';
@@ -24,6 +25,7 @@ export const PROVIDER_PLUGINS = [
   facebookPlugin,
   telegramPlugin,
   discordPlugin,
+  slackPlugin,
 ] as const;
 
 /** Identifier of a registered social network ('mastodon' | 'bluesky' | ...). */

@@ -273,6 +273,7 @@ describe('threads: a post with follow-up parts published as a reply chain', () =
         facebook: false,
         telegram: true,
         discord: false,
+        slack: false,
       });
     });
 

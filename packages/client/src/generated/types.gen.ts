@@ -299,7 +299,7 @@ export type ChannelLimitsDto = {
 
 export type ChannelDisconnectedDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -519,7 +519,7 @@ export type ConnectChannelDto = {
 
 export type ChannelDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -1412,7 +1412,7 @@ export type ListChannelsData = {
          */
         cursor?: string;
         status?: 'active' | 'disconnected';
-        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord';
+        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack';
     };
     url: '/channels';
 };
