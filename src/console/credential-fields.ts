@@ -34,6 +34,7 @@ export function credentialFields(dto: new () => object): CredentialField[] {
     const swagger = (Reflect.getMetadata(SWAGGER_PROPERTY, dto.prototype as object, name) ?? {}) as {
       example?: string | number;
       description?: string;
+      format?: string;
     };
     return {
       name,
@@ -45,7 +46,7 @@ export function credentialFields(dto: new () => object): CredentialField[] {
           ? 'number'
           : has('isBoolean')
             ? 'boolean'
-            : /token|password|secret/i.test(name)
+            : /token|password|secret/i.test(name) || swagger.format === 'password'
               ? 'password'
               : 'text',
       placeholder: swagger.example === undefined ? null : String(swagger.example),

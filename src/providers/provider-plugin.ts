@@ -21,6 +21,13 @@ export type ConnectKind = 'credentials' | 'oauth';
 export interface ProviderCapabilities {
   /** Images reach the network with their alt text (`media.altText`), and its fake reports what it received. */
   readonly altText: boolean;
+  /**
+   * The figures `fetchMetrics` reads from the network; absent: likes, reposts and replies. Empty: the
+   * network offers no figures for these posts, and `fetchMetrics` answers nulls without calling it
+   * (Telegram's Bot API gives bots no counts of messages). The contract suite checks the figures
+   * listed and expects null for the others.
+   */
+  readonly metrics?: readonly MetricName[];
 }
 
 /**
@@ -36,6 +43,9 @@ export interface OptionsSchema {
   required?: readonly string[];
   [keyword: string]: unknown;
 }
+
+/** A figure of `Metrics` a network can report. */
+export type MetricName = 'likes' | 'reposts' | 'replies' | 'quotes' | 'impressions';
 
 /** A class-validator class: the one schema of what a user sends to connect (validation and OpenAPI). */
 export type CredentialsSchema = new () => object;

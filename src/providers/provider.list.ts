@@ -1,9 +1,12 @@
 import { blueskyPlugin } from './bluesky/bluesky.provider';
+import { discordPlugin } from './discord/discord.provider';
 import { facebookPlugin } from './facebook/facebook.provider';
 import { instagramPlugin } from './instagram/instagram.provider';
 import { linkedinPlugin } from './linkedin/linkedin.provider';
 import { mastodonPlugin } from './mastodon/mastodon.provider';
 import { sandboxPlugin } from './sandbox/sandbox.provider';
+import { slackPlugin } from './slack/slack.provider';
+import { telegramPlugin } from './telegram/telegram.provider';
 import { threadsPlugin } from './threads/threads.provider';
 import { xPlugin } from './x/x.provider';
 
@@ -20,6 +23,9 @@ export const PROVIDER_PLUGINS = [
   threadsPlugin,
   instagramPlugin,
   facebookPlugin,
+  telegramPlugin,
+  discordPlugin,
+  slackPlugin,
 ] as const;
 
 /** Identifier of a registered social network ('mastodon' | 'bluesky' | ...). */

@@ -272,6 +272,9 @@ describe('threads: a post with follow-up parts published as a reply chain', () =
         threads: true,
         instagram: false,
         facebook: false,
+        telegram: true,
+        discord: false,
+        slack: false,
       });
     });
 

@@ -295,11 +295,16 @@ describe('provider contract', () => {
         await expect(adapter.publish(input({ idempotencyKey: 'k-4xx' }))).rejects.toBeInstanceOf(ContentRejectedError);
       });
 
-      it('reads metrics of a published post', async () => {
+      it('reads the metrics the network offers of a published post, and null for the others', async () => {
         const ref = await adapter.publish(input({ content: `contract metrics ${id}`, idempotencyKey: 'k-metrics' }));
         fake.setCounts(ref.platformPostId, { likes: 5, reposts: 3, replies: 2 });
         const { metrics } = await adapter.fetchMetrics(account.credentials, ref);
-        expect(metrics).toEqual(expect.objectContaining({ likes: 5, reposts: 3, replies: 2 }));
+        const offered: readonly string[] = plugin.capabilities.metrics ?? ['likes', 'reposts', 'replies'];
+        const set = { likes: 5, reposts: 3, replies: 2 };
+        const expected = Object.fromEntries(
+          Object.entries(set).map(([name, value]) => [name, offered.includes(name) ? value : null]),
+        );
+        expect(metrics).toEqual(expect.objectContaining(expected));
       });
     });
 

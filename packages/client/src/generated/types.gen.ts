@@ -446,7 +446,7 @@ export type ChannelLimitsDto = {
 
 export type ChannelDisconnectedDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -672,20 +672,38 @@ export type BlueskyCredentialsDto = {
     appPassword: string;
 };
 
+export type TelegramCredentialsDto = {
+    /**
+     * The bot token @BotFather gave, `<bot id>:<secret>`.
+     */
+    botToken: string;
+    /**
+     * The chat: its numeric id (channels and supergroups start with -100) or a public channel's @username.
+     */
+    chatId: string;
+};
+
+export type DiscordCredentialsDto = {
+    /**
+     * The webhook's URL, `https://discord.com/api/webhooks/<id>/<token>`; it is a secret (its token posts to the channel).
+     */
+    webhookUrl: string;
+};
+
 export type ConnectChannelDto = {
     /**
      * A network connected by credentials; OAuth networks connect through `POST /api/channels/connect/{provider}`.
      */
-    provider: 'sandbox' | 'mastodon' | 'bluesky';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'telegram' | 'discord';
     /**
      * Provider-specific credentials; they are verified with the provider, stored encrypted and never returned.
      */
-    credentials: SandboxCredentialsDto | MastodonCredentialsDto | BlueskyCredentialsDto;
+    credentials: SandboxCredentialsDto | MastodonCredentialsDto | BlueskyCredentialsDto | TelegramCredentialsDto | DiscordCredentialsDto;
 };
 
 export type ChannelDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -1724,7 +1742,7 @@ export type ListChannelsData = {
          */
         cursor?: string;
         status?: 'active' | 'disconnected';
-        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook';
+        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack';
     };
     url: '/channels';
 };

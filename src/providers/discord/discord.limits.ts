@@ -1,0 +1,37 @@
+import type { ChannelLimits } from '../social-provider.interface';
+
+/** Message content: 2,000 characters. */
+export const DISCORD_MAX_CONTENT = 2000;
+/** Attachments per message. */
+export const DISCORD_MAX_ATTACHMENTS = 10;
+/**
+ * Upload limit of a message, all its files together, on a server without boosts (10 MiB; boosted
+ * servers take 50 or 100 MiB, which a webhook cannot see).
+ */
+export const DISCORD_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** An attachment's description (its alt text). */
+export const DISCORD_MAX_DESCRIPTION = 1024;
+/** A forum post's title (`thread_name`). */
+export const DISCORD_MAX_THREAD_NAME = 100;
+
+/**
+ * Discord through a channel webhook. Images and the videos Discord plays inline (MP4, WebM,
+ * QuickTime) are attachments; `maxImageBytes` is the upload limit, which holds for all the files of a
+ * message together (validation checks the sum), videos included.
+ */
+export const DISCORD_LIMITS: ChannelLimits = Object.freeze({
+  maxCharacters: DISCORD_MAX_CONTENT,
+  maxMedia: DISCORD_MAX_ATTACHMENTS,
+  maxImageBytes: DISCORD_MAX_UPLOAD_BYTES,
+  supportedMimeTypes: [
+    'image/jpeg',
+    'image/png',
+    'image/gif',
+    'image/webp',
+    'video/mp4',
+    'video/webm',
+    'video/quicktime',
+  ],
+  // Webhook messages cannot reply to other messages.
+  threads: false,
+});

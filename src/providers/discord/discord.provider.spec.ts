@@ -1,0 +1,63 @@
+import { OutboundHttp } from '../../common/http/outbound-http';
+import { InvalidCredentialsError } from '../provider.errors';
+import { parseDiscordCredentials } from './discord.credentials';
+import { DISCORD_LIMITS } from './discord.limits';
+import { DISCORD_WEBHOOK_ORIGINS, DiscordProvider } from './discord.provider';
+
+const TOKEN = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+const MiB = 1024 * 1024;
+const media = (id: string, size: number, altText?: string) => ({
+  id,
+  mimeType: 'image/png',
+  size,
+  width: null,
+  height: null,
+  filename: id,
+  altText,
+});
+
+describe('Discord', () => {
+  const http = new OutboundHttp({ allowPrivate: false });
+  const provider = new DiscordProvider(http, DISCORD_WEBHOOK_ORIGINS);
+  afterAll(() => http.close());
+
+  it("takes webhook URLs on Discord's hosts only, normalized, with a thread id from the query", () => {
+    for (const host of ['discord.com', 'discordapp.com', 'ptb.discord.com', 'canary.discord.com']) {
+      expect(
+        parseDiscordCredentials(
+          { webhookUrl: `https://${host}/api/v10/webhooks/123/${TOKEN}/` },
+          DISCORD_WEBHOOK_ORIGINS,
+        ),
+      ).toMatchObject({ webhookUrl: `https://${host}/api/webhooks/123/${TOKEN}`, webhookId: '123', threadId: null });
+    }
+    expect(
+      parseDiscordCredentials(
+        { webhookUrl: `https://discord.com/api/webhooks/123/${TOKEN}?thread_id=456` },
+        DISCORD_WEBHOOK_ORIGINS,
+      ).threadId,
+    ).toBe('456');
+    for (const webhookUrl of [
+      `http://discord.com/api/webhooks/123/${TOKEN}`,
+      `https://discord.com.evil.example/api/webhooks/123/${TOKEN}`,
+      `https://user:pw@discord.com/api/webhooks/123/${TOKEN}`,
+      `https://169.254.169.254/api/webhooks/123/${TOKEN}`,
+    ]) {
+      expect(() => parseDiscordCredentials({ webhookUrl }, DISCORD_WEBHOOK_ORIGINS)).toThrow(InvalidCredentialsError);
+    }
+  });
+
+  it('counts characters up to 2000, and the upload limit over all the files of a message', () => {
+    expect(provider.validate({ content: 'é'.repeat(2000), media: [] }, DISCORD_LIMITS)).toEqual([]);
+    expect(provider.validate({ content: 'x'.repeat(2001), media: [] }, DISCORD_LIMITS)).toEqual([
+      { field: 'content', message: 'The text is 2001 characters long; Discord allows 2000' },
+    ]);
+    expect(
+      provider.validate({ content: 'ok', media: [media('a', 6 * MiB), media('b', 6 * MiB)] }, DISCORD_LIMITS),
+    ).toEqual([
+      expect.objectContaining({ message: 'The files are 12.0 MiB together; Discord takes 10 MiB per message' }),
+    ]);
+    expect(provider.validate({ content: 'ok', media: [media('a', 10, 'x'.repeat(1025))] }, DISCORD_LIMITS)).toEqual([
+      expect.objectContaining({ message: expect.stringContaining("longer than Discord's 1024 characters") }),
+    ]);
+  });
+});

@@ -1,0 +1,29 @@
+import type { ChannelLimits } from '../social-provider.interface';
+
+/** The text goes in one section block, whose text Slack limits to 3,000 characters. */
+export const SLACK_MAX_TEXT = 3000;
+/** Files shared in one message (files.completeUploadExternal). */
+export const SLACK_MAX_FILES = 10;
+/** Slack's file size limit. */
+export const SLACK_MAX_FILE_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * Slack through a bot token. Images and videos are files shared into the channel with the text as
+ * their message; `maxImageBytes` is Slack's file limit (1 GB), the same for videos.
+ */
+export const SLACK_LIMITS: ChannelLimits = Object.freeze({
+  maxCharacters: SLACK_MAX_TEXT,
+  maxMedia: SLACK_MAX_FILES,
+  maxImageBytes: SLACK_MAX_FILE_BYTES,
+  supportedMimeTypes: [
+    'image/jpeg',
+    'image/png',
+    'image/gif',
+    'image/webp',
+    'video/mp4',
+    'video/quicktime',
+    'video/webm',
+  ],
+  // Slack threads are flat (every reply answers the first message), not chains of replies.
+  threads: false,
+});

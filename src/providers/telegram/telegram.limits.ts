@@ -1,0 +1,26 @@
+import type { ChannelLimits } from '../social-provider.interface';
+
+/** A text message: 1-4096 characters after entity parsing (Telegram counts UTF-16 code units). */
+export const TELEGRAM_MAX_TEXT = 4096;
+/** A media caption: 0-1024 characters. */
+export const TELEGRAM_MAX_CAPTION = 1024;
+/** sendPhoto: at most 10 MB. */
+export const TELEGRAM_MAX_PHOTO_BYTES = 10 * 1024 * 1024;
+/** Files bots upload (sendVideo): at most 50 MB. */
+export const TELEGRAM_MAX_VIDEO_BYTES = 50 * 1024 * 1024;
+/** sendMediaGroup: 2-10 photos and videos. */
+export const TELEGRAM_MAX_MEDIA = 10;
+
+/**
+ * Telegram through the Bot API. `maxImageBytes` is the photo limit; videos (MPEG-4, the format
+ * Telegram clients play inline) may be up to 50 MB, which validation checks per item
+ * (`TELEGRAM_MAX_VIDEO_BYTES`), since the limits carry no video size of their own.
+ */
+export const TELEGRAM_LIMITS: ChannelLimits = Object.freeze({
+  maxCharacters: TELEGRAM_MAX_TEXT,
+  maxMedia: TELEGRAM_MAX_MEDIA,
+  maxImageBytes: TELEGRAM_MAX_PHOTO_BYTES,
+  supportedMimeTypes: ['image/jpeg', 'image/png', 'image/webp', 'video/mp4'],
+  // A thread part is a message replying to the previous one (reply_parameters).
+  threads: true,
+});

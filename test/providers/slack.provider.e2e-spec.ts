@@ -1,0 +1,149 @@
+import { OutboundHttp } from '../../src/common/http/outbound-http';
+import { SlackProvider } from '../../src/providers/slack/slack.provider';
+import { makePng } from '../factories/png.factory';
+import { SlackFake } from '../fakes/slack.fake';
+import { CLIENT_ORIGIN, browse, pathOf, useOAuthApp } from '../oauth/oauth-harness';
+import { makeMp4, publishNow, uploadMedia } from './chat-network-support';
+
+describe('Slack through the app, against a Web API fake', () => {
+  const fake = new SlackFake({
+    channels: [
+      { id: 'C0GENERAL', name: 'general' },
+      { id: 'C0RELEASES', name: 'releases' },
+      { id: 'G0PRIVATE', name: 'leads', isPrivate: true, isMember: true },
+      { id: 'G0HIDDEN', name: 'hidden', isPrivate: true, isMember: false },
+    ],
+    lateShares: false,
+  });
+  const h = useOAuthApp('slack', fake);
+  let releases: string;
+  let leads: string;
+
+  it('is listed by GET /providers as an OAuth network, enabled by SLACK_CLIENT_ID and SLACK_CLIENT_SECRET', async () => {
+    const providers = (await h.t.request('GET', '/api/providers', { key: h.key })).body.data;
+    expect(providers.find((p: { id: string }) => p.id === 'slack')).toMatchObject({
+      id: 'slack',
+      name: 'Slack',
+      connect: 'oauth',
+      enabled: true,
+      limits: { maxCharacters: 3000, maxMedia: 10, threads: false },
+    });
+  });
+
+  it('installs the app and lets the caller choose among the channels the bot may post to', async () => {
+    const start = await h.start({ redirectUri: `${CLIENT_ORIGIN}/done` });
+    expect(start.status).toBe(201);
+    const authorize = new URL(start.body.authorizationUrl);
+    expect(authorize.pathname).toBe('/oauth/v2/authorize');
+    expect(authorize.searchParams.get('scope')).toBe(
+      'chat:write,chat:write.public,channels:read,groups:read,files:write,reactions:read',
+    );
+    const callback = await fake.consent(start.body.authorizationUrl);
+    const landed = await browse(h.t, pathOf(callback));
+    expect(landed.status).toBe(302);
+    const connectionId = new URL(landed.headers.get('location')!).searchParams.get('connectionId')!;
+    const connection = await h.t.request('GET', `/api/oauth/connections/${connectionId}`, { key: h.key });
+    expect(connection.body.targets.map((t: { handle: string }) => t.handle)).toEqual([
+      '#general',
+      '#releases',
+      '#leads',
+    ]);
+    const ids = connection.body.targets.map((t: { id: string }) => t.id);
+    const chosen = await h.t.request('POST', `/api/oauth/connections/${connectionId}/channels`, {
+      key: h.key,
+      body: { targetIds: [ids[1], ids[2]] },
+    });
+    expect(chosen.status).toBe(201);
+    [releases, leads] = chosen.body.data.map((c: { id: string }) => c.id);
+    expect(chosen.body.data[0]).toMatchObject({ provider: 'slack', name: '#releases (Acme)', status: 'active' });
+  });
+
+  it('posts text as a section block, with the characters Slack reserves escaped', async () => {
+    const post = await publishNow(h.t, h.key, releases, 'Ship it <!channel> & <@U123> https://example.com');
+    expect(post.status).toBe('published');
+    const message = fake.messages[fake.messages.length - 1];
+    const escaped = 'Ship it &lt;!channel&gt; &amp; &lt;@U123&gt; https://example.com';
+    expect(message).toMatchObject({ channel: 'C0RELEASES', text: escaped });
+    expect(message.blocks).toEqual([{ type: 'section', text: { type: 'mrkdwn', text: escaped } }]);
+    expect(post.targets[0].platformPostId).toBe(message.ts);
+  });
+
+  it("uploads an image and a video through Slack's external upload flow and shares them with the text", async () => {
+    const png = await uploadMedia(h.t, h.key, makePng(32, 24), 'chart.png', 'image/png', 'A rising chart');
+    const mp4 = await uploadMedia(h.t, h.key, makeMp4(), 'demo.mp4', 'video/mp4');
+    fake.clearRequests();
+    const post = await publishNow(h.t, h.key, releases, 'Release notes', [png, mp4]);
+    expect(post.status).toBe('published');
+    expect(fake.requests.map((r) => r.route)).toEqual([
+      'files.getUploadURLExternal',
+      'upload',
+      'files.getUploadURLExternal',
+      'upload',
+      'files.completeUploadExternal',
+    ]);
+    const message = fake.messages[fake.messages.length - 1];
+    expect(message).toMatchObject({ channel: 'C0RELEASES', text: 'Release notes' });
+    expect(message.files).toEqual([
+      expect.objectContaining({ filename: 'chart.png', altText: 'A rising chart' }),
+      expect.objectContaining({ filename: 'demo.mp4', altText: null }),
+    ]);
+    expect(post.targets[0].platformPostId).toBe(message.ts);
+  });
+
+  it('refuses text over the 3,000 characters of a section block before sending', async () => {
+    const res = await h.t.request('POST', '/api/posts/validate', {
+      key: h.key,
+      body: { content: 'x'.repeat(3001), channelIds: [releases] },
+    });
+    expect(res.body.problems).toEqual([
+      expect.objectContaining({
+        field: 'content',
+        message: expect.stringContaining('The text is 3001 characters long; Slack allows 3000'),
+      }),
+    ]);
+  });
+
+  it("waits the Retry-After of Slack's 429 before trying again", async () => {
+    fake.retryAfterSeconds = 2;
+    fake.failNext(1, 429, 'chat.postMessage');
+    fake.clearRequests();
+    const post = await publishNow(h.t, h.key, releases, 'after the rate limit');
+    expect(post.status).toBe('published');
+    const sends = fake.requests.filter((r) => r.route === 'chat.postMessage');
+    expect(sends).toHaveLength(2);
+    expect(sends[1].at - sends[0].at).toBeGreaterThanOrEqual(1900);
+  });
+
+  it('reads reactions as likes and the thread replies as replies', async () => {
+    const http = new OutboundHttp({ allowPrivate: true });
+    try {
+      const adapter = new SlackProvider(http);
+      const account = await adapter.connect({ accessToken: fake.issueToken(), apiBaseUrl: fake.baseUrl });
+      const ref = await adapter.publish({
+        credentials: account.credentials,
+        content: 'metrics',
+        media: [],
+        idempotencyKey: 'k',
+        createdAt: new Date(),
+        checkpoint: null,
+        saveCheckpoint: async () => undefined,
+      });
+      fake.setCounts(ref.platformPostId, { likes: 4, replies: 3 });
+      const { metrics } = await adapter.fetchMetrics(account.credentials, ref);
+      expect(metrics).toMatchObject({ likes: 4, replies: 3, reposts: null, impressions: null });
+    } finally {
+      http.close();
+    }
+  });
+
+  it('disconnects a channel the bot was removed from (not_in_channel)', async () => {
+    fake.channels.find((c) => c.id === 'G0PRIVATE')!.isMember = false;
+    const post = await publishNow(h.t, h.key, leads, 'to the leads');
+    expect(post.status).toBe('failed');
+    expect(post.targets[0].error).toEqual({
+      code: 'CREDENTIALS_REVOKED',
+      message: expect.stringContaining('not_in_channel'),
+    });
+    expect((await h.t.request('GET', `/api/channels/${leads}`, { key: h.key })).body.status).toBe('disconnected');
+  });
+});
