@@ -71,7 +71,15 @@ describe('Telegram through the app, against a Bot API fake', () => {
         maxImageBytes: 10 * 1024 * 1024,
         supportedMimeTypes: ['image/jpeg', 'image/png', 'image/webp', 'video/mp4'],
         threads: true,
+        video: {
+          maxBytes: 50 * 1024 * 1024,
+          minDurationSeconds: 0,
+          maxDurationSeconds: 86400,
+          mimeTypes: ['video/mp4'],
+          maxPerPost: 10,
+        },
       },
+      optionsSchema: null,
     });
   });
 
@@ -159,7 +167,7 @@ describe('Telegram through the app, against a Bot API fake', () => {
       key,
       body: { content: long, channelIds: [channelId] },
     });
-    expect(textOnly.body).toEqual({ valid: true, problems: [] });
+    expect(textOnly.body).toEqual({ valid: true, problems: [], warnings: [] });
   });
 
   it("waits the retry_after Telegram's 429 asks for before trying again", async () => {

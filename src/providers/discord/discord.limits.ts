@@ -34,4 +34,12 @@ export const DISCORD_LIMITS: ChannelLimits = Object.freeze({
   ],
   // Webhook messages cannot reply to other messages.
   threads: false,
+  // Attachments have no duration limit (a day stands for none); the upload limit holds for all files.
+  video: Object.freeze({
+    maxBytes: DISCORD_MAX_UPLOAD_BYTES,
+    minDurationSeconds: 0,
+    maxDurationSeconds: 24 * 60 * 60,
+    mimeTypes: ['video/mp4', 'video/webm', 'video/quicktime'],
+    maxPerPost: DISCORD_MAX_ATTACHMENTS,
+  }),
 });

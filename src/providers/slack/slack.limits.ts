@@ -26,4 +26,12 @@ export const SLACK_LIMITS: ChannelLimits = Object.freeze({
   ],
   // Slack threads are flat (every reply answers the first message), not chains of replies.
   threads: false,
+  // Videos are files like any other: Slack's file limit, no duration limit (a day stands for none).
+  video: Object.freeze({
+    maxBytes: SLACK_MAX_FILE_BYTES,
+    minDurationSeconds: 0,
+    maxDurationSeconds: 24 * 60 * 60,
+    mimeTypes: ['video/mp4', 'video/quicktime', 'video/webm'],
+    maxPerPost: SLACK_MAX_FILES,
+  }),
 });

@@ -14,7 +14,7 @@ export const TELEGRAM_MAX_MEDIA = 10;
 /**
  * Telegram through the Bot API. `maxImageBytes` is the photo limit; videos (MPEG-4, the format
  * Telegram clients play inline) may be up to 50 MB, which validation checks per item
- * (`TELEGRAM_MAX_VIDEO_BYTES`), since the limits carry no video size of their own.
+ * (`limits.video`).
  */
 export const TELEGRAM_LIMITS: ChannelLimits = Object.freeze({
   maxCharacters: TELEGRAM_MAX_TEXT,
@@ -23,4 +23,12 @@ export const TELEGRAM_LIMITS: ChannelLimits = Object.freeze({
   supportedMimeTypes: ['image/jpeg', 'image/png', 'image/webp', 'video/mp4'],
   // A thread part is a message replying to the previous one (reply_parameters).
   threads: true,
+  // Bots send MPEG-4 up to 50 MB; the Bot API sets no duration limit (a day stands for none).
+  video: Object.freeze({
+    maxBytes: TELEGRAM_MAX_VIDEO_BYTES,
+    minDurationSeconds: 0,
+    maxDurationSeconds: 24 * 60 * 60,
+    mimeTypes: ['video/mp4'],
+    maxPerPost: TELEGRAM_MAX_MEDIA,
+  }),
 });

@@ -20,7 +20,7 @@ import type {
 } from '../social-provider.interface';
 import { TELEGRAM, TELEGRAM_DEFAULT_API_BASE_URL, TelegramApi, telegramFailure } from './telegram-api.client';
 import { TelegramCredentials, TelegramCredentialsDto, parseTelegramCredentials } from './telegram.credentials';
-import { TELEGRAM_LIMITS, TELEGRAM_MAX_CAPTION, TELEGRAM_MAX_VIDEO_BYTES } from './telegram.limits';
+import { TELEGRAM_LIMITS, TELEGRAM_MAX_CAPTION } from './telegram.limits';
 
 /** Bot uploads of up to 50 MB take time; the budget of one media request. */
 const MEDIA_TIMEOUT_MS = 120_000;
@@ -108,12 +108,12 @@ export class TelegramProvider implements SocialProvider {
       ...limits,
       maxImageBytes: Number.MAX_SAFE_INTEGER,
     });
+    // Videos are checked against limits.video by the shared validation; photos here.
     for (const item of post.media) {
-      const max = isVideo(item) ? TELEGRAM_MAX_VIDEO_BYTES : limits.maxImageBytes;
-      if (item.size > max) {
+      if (!isVideo(item) && item.size > limits.maxImageBytes) {
         problems.push({
           field: 'mediaIds',
-          message: `Media ${item.id} is ${(item.size / MiB).toFixed(1)} MiB; Telegram takes ${isVideo(item) ? 'videos' : 'photos'} of at most ${max / MiB} MiB from bots`,
+          message: `Media ${item.id} is ${(item.size / MiB).toFixed(1)} MiB; Telegram takes photos of at most ${limits.maxImageBytes / MiB} MiB from bots`,
         });
       }
     }
