@@ -3,6 +3,7 @@ import { facebookPlugin } from './facebook/facebook.provider';
 import { instagramPlugin } from './instagram/instagram.provider';
 import { linkedinPlugin } from './linkedin/linkedin.provider';
 import { mastodonPlugin } from './mastodon/mastodon.provider';
+import { pinterestPlugin } from './pinterest/pinterest.provider';
 import { sandboxPlugin } from './sandbox/sandbox.provider';
 import { threadsPlugin } from './threads/threads.provider';
 import { xPlugin } from './x/x.provider';
@@ -20,6 +21,7 @@ export const PROVIDER_PLUGINS = [
   threadsPlugin,
   instagramPlugin,
   facebookPlugin,
+  pinterestPlugin,
 ] as const;
 
 /** Identifier of a registered social network ('mastodon' | 'bluesky' | ...). */
