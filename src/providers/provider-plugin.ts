@@ -21,6 +21,11 @@ export type ConnectKind = 'credentials' | 'oauth';
 export interface ProviderCapabilities {
   /** Images reach the network with their alt text (`media.altText`), and its fake reports what it received. */
   readonly altText: boolean;
+  /**
+   * The network reports figures of a post (`fetchMetrics`); default true. False: `fetchMetrics`
+   * answers every figure null without calling the network (Google Business Profile offers none).
+   */
+  readonly metrics?: boolean;
 }
 
 /** A class-validator class: the one schema of what a user sends to connect (validation and OpenAPI). */

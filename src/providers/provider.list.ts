@@ -1,5 +1,6 @@
 import { blueskyPlugin } from './bluesky/bluesky.provider';
 import { facebookPlugin } from './facebook/facebook.provider';
+import { googleBusinessPlugin } from './google-business/google-business.provider';
 import { instagramPlugin } from './instagram/instagram.provider';
 import { linkedinPlugin } from './linkedin/linkedin.provider';
 import { mastodonPlugin } from './mastodon/mastodon.provider';
@@ -22,6 +23,7 @@ export const PROVIDER_PLUGINS = [
   instagramPlugin,
   facebookPlugin,
   pinterestPlugin,
+  googleBusinessPlugin,
 ] as const;
 
 /** Identifier of a registered social network ('mastodon' | 'bluesky' | ...). */
