@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
 import { oauthContractFake, type ProviderContractFake } from './provider-contract';
 
@@ -18,6 +18,9 @@ export const PINTEREST_ROUTES = {
   boardPins: 'GET /v5/boards/:id/pins',
   createPin: 'POST /v5/pins',
   pinAnalytics: 'GET /v5/pins/:id/analytics',
+  registerMedia: 'POST /v5/media',
+  mediaStatus: 'GET /v5/media/:id',
+  mediaUpload: 'POST /media-upload/',
 } as const;
 
 export const ALL_PINTEREST_SCOPES = ['user_accounts:read', 'boards:read', 'pins:read', 'pins:write'];
@@ -31,6 +34,17 @@ export interface PinterestFakeOptions extends FakeServerOptions {
   boards?: FakePinterestBoard[];
   /** Retry-After (seconds) of injected 429 answers. Default 1. */
   rateLimitResetSeconds?: number;
+  /** Status reads of an uploaded video answered `processing` before `succeeded`. Default 1. */
+  processingPolls?: number;
+}
+
+/** A video registered with the media API. */
+export interface FakePinterestMedia {
+  id: string;
+  key: string;
+  status: 'registered' | 'processing' | 'succeeded' | 'failed';
+  bytes: number;
+  pollsLeft: number;
 }
 
 export interface FakePinterestBoard {
@@ -46,8 +60,10 @@ export interface FakePin {
   altText: string | null;
   title: string | null;
   link: string | null;
-  /** What the image bytes are, by their signature. */
+  /** What the image bytes are, by their signature ('video' for a video pin). */
   imageType: string;
+  /** The media id of a video pin. */
+  videoMediaId?: string;
   imageBytes: number;
   createdAt: string;
   counts: FakeCounts & { impressions: number; clicks: number };
@@ -83,11 +99,17 @@ export class PinterestFake extends FakeHttpServer {
   private readonly grants = new Map<string, { redirectUri: string; scopes: string[]; used: boolean }>();
   private nextId = 1_090_000_000_000_000_000n;
   private failAfterCreate: number[] = [];
+  readonly media = new Map<string, FakePinterestMedia>();
+  /** The next uploaded video fails processing. */
+  failNextVideo = false;
+  /** Status reads of an uploaded video answered `processing` before it is done. */
+  videoProcessingPolls: number;
 
   constructor(private readonly opts: PinterestFakeOptions = {}) {
     super(opts);
     this.clientId = opts.clientId ?? 'pinterest-client-id';
     this.clientSecret = opts.clientSecret ?? 'pinterest-client-secret';
+    this.videoProcessingPolls = opts.processingPolls ?? 1;
     this.boards = opts.boards ?? [{ id: '549755885175', name: 'Contract board' }];
   }
 
@@ -149,6 +171,9 @@ export class PinterestFake extends FakeHttpServer {
     if (method === 'GET' && /^\/v5\/boards\/[^/]+\/pins$/.test(path)) return PINTEREST_ROUTES.boardPins;
     if (method === 'POST' && path === '/v5/pins') return PINTEREST_ROUTES.createPin;
     if (method === 'GET' && /^\/v5\/pins\/[^/]+\/analytics$/.test(path)) return PINTEREST_ROUTES.pinAnalytics;
+    if (method === 'POST' && path === '/v5/media') return PINTEREST_ROUTES.registerMedia;
+    if (method === 'GET' && /^\/v5\/media\/[^/]+$/.test(path)) return PINTEREST_ROUTES.mediaStatus;
+    if (method === 'POST' && path === '/media-upload/') return PINTEREST_ROUTES.mediaUpload;
     return undefined;
   }
 
@@ -173,6 +198,7 @@ export class PinterestFake extends FakeHttpServer {
   protected async handle(req: FakeRequest): Promise<FakeReply> {
     if (req.route === PINTEREST_ROUTES.authorize) return this.authorize(req);
     if (req.route === PINTEREST_ROUTES.token) return this.token(req);
+    if (req.route === PINTEREST_ROUTES.mediaUpload) return this.upload(req);
     const token = this.authenticate(req);
     if (!token) return UNAUTHORIZED;
     const q = req.url.searchParams;
@@ -224,6 +250,48 @@ export class PinterestFake extends FakeHttpServer {
         return scope('pins:write') ?? (await this.createPin(req));
       case PINTEREST_ROUTES.pinAnalytics:
         return scope('pins:read') ?? this.analytics(req);
+      case PINTEREST_ROUTES.registerMedia: {
+        const denied = scope('pins:write');
+        if (denied) return denied;
+        let body: { media_type?: unknown };
+        try {
+          body = JSON.parse(req.body.toString()) as typeof body;
+        } catch {
+          return error(400, 1, 'Invalid JSON.');
+        }
+        if (body.media_type !== 'video') return error(400, 1, 'Invalid parameters: media_type must be video.');
+        const id = String(this.nextId++);
+        const key = `uploads/${randomBytes(6).toString('hex')}/${id}.mp4`;
+        this.media.set(id, { id, key, status: 'registered', bytes: 0, pollsLeft: this.videoProcessingPolls });
+        return {
+          status: 201,
+          body: {
+            media_id: id,
+            media_type: 'video',
+            upload_url: `${this.baseUrl}/media-upload/`,
+            upload_parameters: {
+              'x-amz-date': '20261127T000000Z',
+              'x-amz-signature': createHash('sha256').update(key).digest('hex'),
+              'x-amz-security-token': 'fake-token',
+              'x-amz-algorithm': 'AWS4-HMAC-SHA256',
+              key,
+              policy: Buffer.from('{}').toString('base64'),
+              'x-amz-credential': 'fake/20261127/us-east-1/s3/aws4_request',
+              'Content-Type': 'multipart/form-data',
+            },
+          },
+        };
+      }
+      case PINTEREST_ROUTES.mediaStatus: {
+        const media = this.media.get(req.path.split('/')[3]);
+        if (!media) return error(404, 404, 'Media not found.');
+        if (media.status === 'processing') {
+          if (media.pollsLeft > 0) media.pollsLeft--;
+          else media.status = this.failNextVideo ? 'failed' : 'succeeded';
+          if (media.status === 'failed') this.failNextVideo = false;
+        }
+        return { status: 200, body: { media_id: media.id, media_type: 'video', status: media.status } };
+      }
       default:
         return error(404, 404, `No route ${req.method} ${req.path}`);
     }
@@ -294,7 +362,15 @@ export class PinterestFake extends FakeHttpServer {
       alt_text?: unknown;
       title?: unknown;
       link?: unknown;
-      media_source?: { source_type?: unknown; content_type?: unknown; data?: unknown; url?: unknown };
+      media_source?: {
+        source_type?: unknown;
+        content_type?: unknown;
+        data?: unknown;
+        url?: unknown;
+        media_id?: unknown;
+        cover_image_url?: unknown;
+        cover_image_key_frame_time?: unknown;
+      };
     };
     try {
       body = JSON.parse(req.body.toString()) as typeof body;
@@ -311,7 +387,17 @@ export class PinterestFake extends FakeHttpServer {
     }
     let bytes: Buffer;
     const source = body.media_source ?? {};
-    if (source.source_type === 'image_base64') {
+    let videoMediaId: string | undefined;
+    if (source.source_type === 'video_id') {
+      const media = this.media.get(typeof source.media_id === 'string' ? source.media_id : '');
+      if (!media) return error(400, 1, 'Invalid parameters: unknown media_id.');
+      if (media.status !== 'succeeded') return error(400, 1, 'Invalid parameters: the video is not processed yet.');
+      if (typeof source.cover_image_url !== 'string' && typeof source.cover_image_key_frame_time !== 'number') {
+        return error(400, 1, 'Invalid parameters: a cover image is required for a video Pin.');
+      }
+      videoMediaId = media.id;
+      bytes = Buffer.alloc(media.bytes);
+    } else if (source.source_type === 'image_base64') {
       if (source.content_type !== 'image/jpeg' && source.content_type !== 'image/png') {
         return error(400, 1, 'Invalid parameters: content_type must be image/jpeg or image/png.');
       }
@@ -333,8 +419,9 @@ export class PinterestFake extends FakeHttpServer {
       altText: typeof body.alt_text === 'string' ? body.alt_text : null,
       title: typeof body.title === 'string' ? body.title : null,
       link: typeof body.link === 'string' ? body.link : null,
-      imageType: sniff(bytes),
+      imageType: videoMediaId ? 'video' : sniff(bytes),
       imageBytes: bytes.length,
+      ...(videoMediaId ? { videoMediaId } : {}),
       createdAt: new Date().toISOString(),
       counts: { likes: 0, reposts: 0, replies: 0, impressions: 0, clicks: 0 },
     };
@@ -343,6 +430,32 @@ export class PinterestFake extends FakeHttpServer {
     const failStatus = this.failAfterCreate.shift();
     if (failStatus !== undefined) return this.injectedFailure(failStatus);
     return { status: 201, body: this.pinBody(pin) };
+  }
+
+  /** The storage upload: a multipart form with the signed fields, then `file`. */
+  private upload(req: FakeRequest): FakeReply {
+    const boundary = /boundary=([^;]+)/.exec(String(req.headers['content-type'] ?? ''))?.[1];
+    if (!boundary) return { status: 400, raw: Buffer.from('<Error><Code>MalformedPOSTRequest</Code></Error>') };
+    const parts = req.body.toString('latin1').split(`--${boundary}`);
+    const fields = new Map<string, string>();
+    let fileBytes = -1;
+    for (const part of parts) {
+      const name = /name="([^"]+)"/.exec(part)?.[1];
+      const split = part.indexOf('\r\n\r\n');
+      if (!name || split < 0) continue;
+      const value = part.slice(split + 4, part.length - 2);
+      if (/filename="/.test(part.slice(0, split))) fileBytes = Buffer.byteLength(value, 'latin1');
+      else fields.set(name, value);
+    }
+    const media = [...this.media.values()].find((m) => m.key === fields.get('key'));
+    if (!media || fields.get('x-amz-signature') !== createHash('sha256').update(media.key).digest('hex')) {
+      return { status: 403, raw: Buffer.from('<Error><Code>AccessDenied</Code></Error>') };
+    }
+    if (fileBytes <= 0)
+      return { status: 400, raw: Buffer.from('<Error><Code>IncorrectNumberOfFilesInPostRequest</Code></Error>') };
+    media.bytes = fileBytes;
+    media.status = 'processing';
+    return { status: 204 };
   }
 
   private pinBody(p: FakePin) {

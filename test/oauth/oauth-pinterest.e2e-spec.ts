@@ -1,4 +1,9 @@
+import { OutboundHttp } from '../../src/common/http/outbound-http';
+import { PinterestProvider } from '../../src/providers/pinterest/pinterest.provider';
+import { MediaRejectedError, TransientProviderError } from '../../src/providers/provider.errors';
+import type { PublishInput } from '../../src/providers/social-provider.interface';
 import { PINTEREST_ROUTES, PinterestFake } from '../fakes/pinterest.fake';
+import { mediaFrom } from '../providers/media.fixture';
 import { MediaClient } from '../media/media-support';
 import { makePng } from '../factories/png.factory';
 import { TestApp } from '../support/test-app';
@@ -171,5 +176,59 @@ describe('Pinterest (against the fake)', () => {
     const after = await h.storedCredentials(recipes);
     expect(after.accessToken).not.toBe(before.accessToken);
     expect(after.refreshToken).toBe(before.refreshToken);
+  });
+
+  describe('video pins through the media upload (the adapter alone, until the limits list video)', () => {
+    const http = new OutboundHttp({ allowPrivate: true, defaultTimeoutMs: 10_000 });
+    const adapter = new PinterestProvider(http);
+    afterAll(() => http.close());
+    const checkpoints = new Map<string, Record<string, unknown>>();
+    const clip = () => mediaFrom(Buffer.alloc(4096, 7), { id: 'video-1', mimeType: 'video/mp4', filename: 'clip.mp4' });
+    const input = async (content: string, attempt = 1): Promise<PublishInput> => ({
+      credentials: await h.storedCredentials(recipes),
+      content,
+      media: [clip()],
+      idempotencyKey: content,
+      attempt,
+      createdAt: new Date(),
+      checkpoint: checkpoints.get(content) ?? null,
+      saveCheckpoint: async (state) => void checkpoints.set(content, state),
+    });
+    const calls = (route: string) => pinterest.requests.filter((r) => r.route === route).length;
+
+    it('registers the video, uploads it with the signed fields, waits for processing and pins it', async () => {
+      pinterest.videoProcessingPolls = 1;
+      const pin = await adapter.publish(await input('a video pin'));
+      const [onPinterest] = pinsWith('a video pin');
+      expect(pin.platformPostId).toBe(onPinterest.id);
+      expect(onPinterest).toEqual(expect.objectContaining({ imageType: 'video', imageBytes: 4096, boardId: RECIPES }));
+      expect(checkpoints.get('a video pin')).toEqual({ videoMediaId: onPinterest.videoMediaId });
+      // The storage upload carries no bearer token.
+      const upload = pinterest.requests.filter((r) => r.route === PINTEREST_ROUTES.mediaUpload).at(-1)!;
+      expect(upload.headers.authorization).toBeUndefined();
+    });
+
+    it('fails the attempt as transient while the video processes, and the retry resumes without uploading again', async () => {
+      pinterest.videoProcessingPolls = 10;
+      const registered = calls(PINTEREST_ROUTES.registerMedia);
+      const first = adapter.publish(await input('a slow video'));
+      await expect(first).rejects.toBeInstanceOf(TransientProviderError);
+      await expect(first).rejects.toThrow(/still processing/);
+      const mediaId = checkpoints.get('a slow video')?.videoMediaId as string;
+      expect(pinterest.media.get(mediaId)?.status).toBe('processing');
+      pinterest.media.get(mediaId)!.pollsLeft = 0;
+      const pin = await adapter.publish(await input('a slow video', 2));
+      expect(pinsWith('a slow video')).toEqual([
+        expect.objectContaining({ id: pin.platformPostId, videoMediaId: mediaId }),
+      ]);
+      expect(calls(PINTEREST_ROUTES.registerMedia) - registered).toBe(1);
+    });
+
+    it('refuses the video when Pinterest cannot process it', async () => {
+      pinterest.videoProcessingPolls = 0;
+      pinterest.failNextVideo = true;
+      await expect(adapter.publish(await input('a broken video'))).rejects.toBeInstanceOf(MediaRejectedError);
+      expect(pinsWith('a broken video')).toHaveLength(0);
+    });
   });
 });

@@ -3,7 +3,8 @@ import type { ChannelLimits } from '../social-provider.interface';
 /**
  * A Pinterest board: a pin is one image with a description of up to 800 characters. Images go as
  * base64 (`image_base64`), which takes JPEG and PNG; Pinterest documents 20 MB as the largest image.
- * Video pins (media upload, then a pin with `video_id`) are not published yet.
+ * Video pins (media upload, then a pin with `video_id`) are in the adapter, but no video type is
+ * listed until channel limits describe video (docs/adr/0038).
  */
 export const PINTEREST_LIMITS: ChannelLimits = Object.freeze({
   maxCharacters: 800,

@@ -1,8 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { OutboundHttp } from '../../common/http/outbound-http';
 import { commonDraftProblems } from '../draft-validation.util';
 import { exactSizeChunks } from '../media-stream.util';
 import { comparableText, copyLimits } from '../plugin-helpers.util';
-import { mapThrown } from '../provider-http.util';
+import { multipartFileBody } from '../mastodon/multipart-body';
+import { mapHttpFailure, mapThrown } from '../provider-http.util';
 import { asArray, asNumber, asObject, asString } from '../provider-json.util';
 import { defineProvider } from '../provider-plugin';
 import { oauthAppSettings } from '../provider-settings';
@@ -45,6 +47,10 @@ const PIN_METRICS: Array<[string, keyof Omit<Metrics, 'raw'>]> = [
   ['SAVE', 'reposts'],
   ['TOTAL_COMMENTS', 'replies'],
 ];
+/** Waits between reads of a video's processing status within one attempt, in ms. */
+const VIDEO_POLLS = [500, 1000, 2000];
+/** Seconds before the next attempt reads the status of a video still processing. */
+const VIDEO_RETRY_SECONDS = 30;
 /** Figures read besides those, kept in `raw`. */
 const OTHER_METRICS = ['PIN_CLICK', 'OUTBOUND_CLICK'];
 
@@ -133,7 +139,9 @@ export class PinterestProvider implements SocialProvider {
     const body: Record<string, unknown> = {
       board_id: creds.boardId,
       description: input.content,
-      media_source: await this.imageSource(image),
+      media_source: image.mimeType.startsWith('video/')
+        ? await this.videoSource(api, image, input)
+        : await this.imageSource(image),
     };
     if (image.altText) body.alt_text = image.altText;
     const res = await api.call({ method: 'POST', path: '/pins', json: body, timeoutMs: 120_000 }, 'content');
@@ -179,6 +187,72 @@ export class PinterestProvider implements SocialProvider {
       content_type: image.mimeType,
       data: Buffer.concat(chunks).toString('base64'),
     };
+  }
+
+  /**
+   * A video goes through Pinterest's media upload: register it, send the bytes to the upload URL
+   * with the form fields Pinterest gave, then wait for its processing. The media id is saved as the
+   * publish checkpoint once uploaded; a video still processing after a short wait fails the attempt
+   * as transient, and the retry resumes from the checkpoint (polls, then pins) instead of uploading
+   * again. Not reachable through the publisher yet: the limits list no video type until the channel
+   * limits say what Pinterest takes (docs/adr/0038).
+   */
+  private async videoSource(
+    api: PinterestApi,
+    video: PublishMedia,
+    input: PublishInput,
+  ): Promise<Record<string, unknown>> {
+    let mediaId = typeof input.checkpoint?.videoMediaId === 'string' ? input.checkpoint.videoMediaId : null;
+    if (!mediaId) {
+      const registered = await api.call({ method: 'POST', path: '/media', json: { media_type: 'video' } }, 'media');
+      const data = asObject(registered.data);
+      const id = asString(data?.media_id);
+      const uploadUrl = asString(data?.upload_url);
+      const parameters = asObject(data?.upload_parameters) ?? {};
+      if (!id || !uploadUrl) {
+        throw new TransientProviderError(
+          'Pinterest registered the video but returned no upload URL',
+          registered.status,
+        );
+      }
+      const fields = Object.fromEntries(
+        Object.entries(parameters).filter((e): e is [string, string] => typeof e[1] === 'string'),
+      );
+      const form = multipartFileBody('file', video, fields);
+      let res;
+      try {
+        // The upload URL is Pinterest's storage (S3), authorized by the signed fields: no bearer token.
+        res = await this.http.request({
+          method: 'POST',
+          url: uploadUrl,
+          headers: { 'content-type': form.contentType, 'content-length': String(form.contentLength) },
+          body: form.body,
+          timeoutMs: 600_000,
+        });
+      } catch (err) {
+        throw mapThrown(PINTEREST_NAME, err);
+      }
+      if (res.status < 200 || res.status >= 300) {
+        throw mapHttpFailure(PINTEREST_NAME, res.status, res.headers, '', 'media');
+      }
+      mediaId = id;
+      await input.saveCheckpoint({ videoMediaId: mediaId });
+    }
+    for (let poll = 0; ; poll++) {
+      const res = await api.call({ method: 'GET', path: `/media/${encodeURIComponent(mediaId)}` }, 'media');
+      const status = asString(asObject(res.data)?.status);
+      if (status === 'succeeded') break;
+      if (status === 'failed') throw new MediaRejectedError(`Pinterest could not process the video (media ${mediaId})`);
+      if (poll >= VIDEO_POLLS.length) {
+        throw new TransientProviderError(
+          `Pinterest is still processing the video (media ${mediaId})`,
+          undefined,
+          VIDEO_RETRY_SECONDS,
+        );
+      }
+      await sleep(VIDEO_POLLS[poll]);
+    }
+    return { source_type: 'video_id', media_id: mediaId, cover_image_key_frame_time: 0 };
   }
 
   /** The board's pin with this description created since the publication started, if any. */
