@@ -271,6 +271,8 @@ describe('threads: a post with follow-up parts published as a reply chain', () =
         threads: true,
         instagram: false,
         facebook: false,
+        pinterest: false,
+        google_business: false,
       });
     });
 
