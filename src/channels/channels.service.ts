@@ -178,6 +178,7 @@ export class ChannelsService {
   ): Promise<{ channel: Channel; created: boolean }> {
     const existing = await this.channels.lockByAccount(em, workspaceId, provider, account.externalId);
     const id = existing?.id ?? randomUUID();
+    const credentials = existing ? this.keepRefreshToken(existing, account.credentials) : account.credentials;
     this.opened.forget(id);
     const profile: ChannelProfile = {
       name: account.name,
@@ -186,7 +187,7 @@ export class ChannelsService {
       profileUrl: account.profileUrl,
       limits: account.limits,
       status: 'active',
-      credentials: this.box.sealJson(account.credentials, this.aad(workspaceId, id)),
+      credentials: this.box.sealJson(credentials, this.aad(workspaceId, id)),
       credentialsGroup,
       connectedAt: new Date(),
       disconnectedAt: null,
@@ -201,6 +202,17 @@ export class ChannelsService {
       ...profile,
     });
     return { channel, created: true };
+  }
+
+  /**
+   * A reconnect whose token answer carried no refresh token (Google issues one only on the first
+   * consent unless asked again) keeps the one stored: it still works, and an empty one would leave
+   * the channel to die with its access token.
+   */
+  private keepRefreshToken(existing: Channel, fresh: Record<string, unknown>): Record<string, unknown> {
+    if (typeof fresh.refreshToken === 'string' && fresh.refreshToken !== '') return fresh;
+    const stored = this.credentialsOf(existing)?.refreshToken;
+    return typeof stored === 'string' && stored !== '' ? { ...fresh, refreshToken: stored } : fresh;
   }
 
   /** Checks the request against the provider's credentials schema (the one its adapter parses with). */

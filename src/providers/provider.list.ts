@@ -1,9 +1,11 @@
 import { blueskyPlugin } from './bluesky/bluesky.provider';
 import { discordPlugin } from './discord/discord.provider';
 import { facebookPlugin } from './facebook/facebook.provider';
+import { googleBusinessPlugin } from './google-business/google-business.provider';
 import { instagramPlugin } from './instagram/instagram.provider';
 import { linkedinPlugin } from './linkedin/linkedin.provider';
 import { mastodonPlugin } from './mastodon/mastodon.provider';
+import { pinterestPlugin } from './pinterest/pinterest.provider';
 import { sandboxPlugin } from './sandbox/sandbox.provider';
 import { slackPlugin } from './slack/slack.provider';
 import { telegramPlugin } from './telegram/telegram.provider';
@@ -26,6 +28,8 @@ export const PROVIDER_PLUGINS = [
   telegramPlugin,
   discordPlugin,
   slackPlugin,
+  pinterestPlugin,
+  googleBusinessPlugin,
 ] as const;
 
 /** Identifier of a registered social network ('mastodon' | 'bluesky' | ...). */

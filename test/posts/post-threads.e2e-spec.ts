@@ -275,6 +275,8 @@ describe('threads: a post with follow-up parts published as a reply chain', () =
         telegram: true,
         discord: false,
         slack: false,
+        pinterest: false,
+        google_business: false,
       });
     });
 

@@ -446,7 +446,7 @@ export type ChannelLimitsDto = {
 
 export type ChannelDisconnectedDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -703,7 +703,7 @@ export type ConnectChannelDto = {
 
 export type ChannelDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -1742,7 +1742,7 @@ export type ListChannelsData = {
          */
         cursor?: string;
         status?: 'active' | 'disconnected';
-        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack';
+        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business';
     };
     url: '/channels';
 };
