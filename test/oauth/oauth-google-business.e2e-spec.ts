@@ -52,7 +52,9 @@ describe('Google Business Profile (against the fake)', () => {
         maxImageBytes: 5 * 1024 * 1024,
         supportedMimeTypes: ['image/jpeg', 'image/png'],
         threads: false,
+        video: null,
       },
+      optionsSchema: null,
     });
   });
 

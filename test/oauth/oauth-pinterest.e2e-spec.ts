@@ -52,7 +52,9 @@ describe('Pinterest (against the fake)', () => {
         maxImageBytes: 20 * 1024 * 1024,
         supportedMimeTypes: ['image/jpeg', 'image/png'],
         threads: false,
+        video: null,
       },
+      optionsSchema: null,
     });
   });
 
