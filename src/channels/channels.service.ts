@@ -178,6 +178,7 @@ export class ChannelsService {
   ): Promise<{ channel: Channel; created: boolean }> {
     const existing = await this.channels.lockByAccount(em, workspaceId, provider, account.externalId);
     const id = existing?.id ?? randomUUID();
+    const credentials = this.keepRefreshToken(existing, account.credentials);
     this.opened.forget(id);
     const profile: ChannelProfile = {
       name: account.name,
@@ -186,7 +187,7 @@ export class ChannelsService {
       profileUrl: account.profileUrl,
       limits: account.limits,
       status: 'active',
-      credentials: this.box.sealJson(account.credentials, this.aad(workspaceId, id)),
+      credentials: this.box.sealJson(credentials, this.aad(workspaceId, id)),
       credentialsGroup,
       connectedAt: new Date(),
       disconnectedAt: null,
@@ -201,6 +202,18 @@ export class ChannelsService {
       ...profile,
     });
     return { channel, created: true };
+  }
+
+  /**
+   * A reconnect's credentials, keeping the stored refresh token when the network issued none this
+   * time (Google gives one only at the first consent of an account to the app): an empty refresh
+   * token never replaces a stored one, or the channel would die at the access token's expiry.
+   */
+  private keepRefreshToken(existing: Channel | null, fresh: Record<string, unknown>): Record<string, unknown> {
+    const given = fresh.refreshToken;
+    if (!existing || (typeof given === 'string' && given !== '') || !('accessToken' in fresh)) return fresh;
+    const stored = existing.credentials ? this.credentialsOf(existing)?.refreshToken : null;
+    return typeof stored === 'string' && stored !== '' ? { ...fresh, refreshToken: stored } : fresh;
   }
 
   /** Checks the request against the provider's credentials schema (the one its adapter parses with). */

@@ -66,6 +66,11 @@ export interface ProviderPlugin<Id extends string = string, S extends SettingsSp
   readonly defaultLimits: ChannelLimits;
   /** What the network takes beyond the limits, for every account. */
   readonly capabilities: ProviderCapabilities;
+  /**
+   * The JSON Schema of the network's own post settings (`targets[i].options`), closed; absent when
+   * the network takes none.
+   */
+  readonly optionsSchema?: Readonly<Record<string, unknown>>;
   /** Endpoints and scopes, for `connectKind: 'oauth'`. */
   readonly oauth?: OAuthSpec;
   /**
