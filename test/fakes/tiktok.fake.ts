@@ -404,13 +404,16 @@ export class TikTokFake extends FakeHttpServer {
         if (post.postInfo.privacy_level !== 'SELF_ONLY') post.postId = String(this.nextPost++);
       }
     }
-    return ok({
+    const answer = ok({
       status: post.status,
       ...(post.failReason ? { fail_reason: post.failReason } : {}),
-      ...(post.postId ? { publicaly_available_post_id: [Number(post.postId)] } : {}),
+      ...(post.postId ? { publicaly_available_post_id: ['@POST_ID@'] } : {}),
       uploaded_bytes: post.source === 'FILE_UPLOAD' ? post.receivedBytes : 0,
       downloaded_bytes: post.source === 'PULL_FROM_URL' ? post.receivedBytes : 0,
     });
+    // TikTok sends post ids as int64 JSON numbers, beyond a double's exact integers (as the real API does).
+    const json = JSON.stringify(answer.body).replace('"@POST_ID@"', post.postId ?? '');
+    return { status: 200, raw: Buffer.from(json), headers: { 'content-type': 'application/json; charset=utf-8' } };
   }
 }
 

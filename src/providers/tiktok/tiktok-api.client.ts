@@ -94,6 +94,31 @@ export class TikTokApi {
     return asObject(asObject(res.data)?.data) ?? {};
   }
 
+  /**
+   * status/fetch. TikTok sends `publicaly_available_post_id` as int64 JSON numbers, which lose digits
+   * as doubles: the ids are read from the raw text.
+   */
+  async status(publishId: string): Promise<{ res: ApiResponse; postIds: string[] }> {
+    let raw;
+    try {
+      raw = await this.http.request({
+        method: 'POST',
+        url: `${this.credentials.apiBaseUrl}/v2/post/publish/status/fetch/`,
+        headers: {
+          accept: 'application/json',
+          authorization: `Bearer ${this.credentials.accessToken}`,
+          'content-type': 'application/json; charset=UTF-8',
+        },
+        body: JSON.stringify({ publish_id: publishId }),
+      });
+    } catch (err) {
+      throw mapThrown(TIKTOK_NAME, err);
+    }
+    const list = /"publicaly_available_post_id"\s*:\s*\[([^\]]*)\]/.exec(raw.body.toString('utf8'))?.[1] ?? '';
+    const postIds = [...list.matchAll(/"?(\d+)"?/g)].map((m) => m[1]);
+    return { res: { status: raw.status, headers: raw.headers, data: parseJsonBody(raw.body) }, postIds };
+  }
+
   /** PUTs one chunk to the upload URL TikTok returned (no token: the URL carries the upload's authority). */
   async putChunk(
     uploadUrl: string,

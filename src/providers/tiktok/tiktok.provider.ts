@@ -316,18 +316,13 @@ export class TikTokProvider implements SocialProvider {
   private async waitPublished(api: TikTokApi, creds: TikTokCredentials, publishId: string): Promise<PublishResult> {
     const deadline = Date.now() + this.settings.statusWaitSeconds * 1000;
     for (;;) {
-      const res = await api.send({
-        method: 'POST',
-        path: '/v2/post/publish/status/fetch/',
-        json: { publish_id: publishId },
-      });
+      const { res, postIds } = await api.status(publishId);
       const ok = res.status === 200 && (tiktokError(res.data).code || 'ok') === 'ok';
       if (!ok) throw mapTikTokFailure(res, 'content');
       const data = asObject(asObject(res.data)?.data) ?? {};
       const status = asString(data.status);
       if (status === 'PUBLISH_COMPLETE' || status === 'SEND_TO_USER_INBOX') {
-        const ids = asArray(data.publicaly_available_post_id) ?? [];
-        const postId = ids.length ? String(ids[0]) : null;
+        const postId = postIds[0] ?? null;
         const profile = creds.username ? `https://www.tiktok.com/@${creds.username}` : 'https://www.tiktok.com/';
         // A private (SELF_ONLY) post has no public id: the publish id stands for it.
         return postId
