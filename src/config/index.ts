@@ -11,6 +11,7 @@ import { oauthConfig } from './oauth.config';
 import { publishingConfig } from './publishing.config';
 import { rateLimitConfig } from './rate-limit.config';
 import { redisConfig } from './redis.config';
+import { videoConfig } from './video.config';
 import { webhooksConfig } from './webhooks.config';
 
 export * from './app.config';
@@ -32,6 +33,7 @@ export const allConfigs = [
   rateLimitConfig,
   publishingConfig,
   mediaConfig,
+  videoConfig,
   webhooksConfig,
   analyticsConfig,
   metricsConfig,

@@ -24,6 +24,10 @@ const UNSET = {
   VIDEO_CONVERT_TIMEOUT_SECONDS: undefined,
   VIDEO_FFMPEG_THREADS: undefined,
   VIDEO_X264_PRESET: undefined,
+  MEDIA_MAX_VIDEO_BYTES: undefined,
+  MEDIA_VIDEO_CONCURRENCY: undefined,
+  MEDIA_VIDEO_TRANSCODE: undefined,
+  VIDEO_PROCESSING_MAX_WAIT_SECONDS: undefined,
 };
 
 describe('video configuration', () => {
@@ -35,6 +39,10 @@ describe('video configuration', () => {
       convertTimeoutMs: 3_600_000,
       threads: 2,
       x264Preset: 'veryfast',
+      maxVideoBytes: 4 * 1024 ** 3,
+      concurrency: 2,
+      transcode: true,
+      processingMaxWaitMs: 1_800_000,
     });
   });
 

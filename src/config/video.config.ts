@@ -1,6 +1,7 @@
 import { registerAs } from '@nestjs/config';
-import { IsIn, IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
-import { validateEnv } from './validate-env';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { toBool, validateEnv } from './validate-env';
 
 /** x264's speed presets, fastest first: a slower one makes smaller files for the same quality. */
 export const X264_PRESETS = [
@@ -57,6 +58,36 @@ export class VideoEnv {
   /** x264 preset of transcodes to H.264: faster presets use less CPU and make bigger files. */
   @IsIn(X264_PRESETS)
   VIDEO_X264_PRESET: string = 'veryfast';
+
+  /** Largest declared size of a video upload (video/mp4, video/quicktime, video/webm), 413 above; default 4 GiB. */
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  MEDIA_MAX_VIDEO_BYTES: number = 4 * 1024 * 1024 * 1024;
+
+  /** Videos one process probes or converts at a time (finalize, posters, conversions); the others wait their turn. */
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  MEDIA_VIDEO_CONCURRENCY: number = 2;
+
+  /**
+   * Whether the service converts a video a network cannot take as it is (HEVC or WebM where H.264/AAC MP4
+   * is needed, the index at the end) in a background job. False: no conversion; validation refuses what
+   * the network would refuse.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  MEDIA_VIDEO_TRANSCODE: boolean = true;
+
+  /**
+   * Longest a publication waits for a network to finish processing a video (checked by delayed polls, no
+   * worker held); beyond it the target fails with `video_processing_timeout`.
+   */
+  @IsInt()
+  @Min(10)
+  @Max(24 * 60 * 60)
+  VIDEO_PROCESSING_MAX_WAIT_SECONDS: number = 1800;
 }
 
 /**
@@ -73,6 +104,10 @@ export const videoConfig = registerAs('video', () => {
     convertTimeoutMs: env.VIDEO_CONVERT_TIMEOUT_SECONDS * 1000,
     threads: env.VIDEO_FFMPEG_THREADS,
     x264Preset: env.VIDEO_X264_PRESET as X264Preset,
+    maxVideoBytes: env.MEDIA_MAX_VIDEO_BYTES,
+    concurrency: env.MEDIA_VIDEO_CONCURRENCY,
+    transcode: env.MEDIA_VIDEO_TRANSCODE,
+    processingMaxWaitMs: env.VIDEO_PROCESSING_MAX_WAIT_SECONDS * 1000,
   };
 });
 export type VideoConfig = ReturnType<typeof videoConfig>;

@@ -5,8 +5,10 @@ import { AppError } from '../common/errors';
 import { isUuid } from '../common/validators';
 import { appConfig } from '../config';
 import { mediaConfig } from '../config/media.config';
-import { variantMimeType, variantName } from './image-convert.util';
+import { variantName } from './image-convert.util';
+import { MediaItem } from './media-item.entity';
 import { MediaItemsStore } from './media-items.store';
+import { POSTER_VARIANT } from './video-media.util';
 import { MediaUrlSigner } from './media-url-signer';
 import { MediaVariantsService } from './media-variants.service';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage.interface';
@@ -57,6 +59,23 @@ export class MediaContentService {
     return `${this.app.publicBaseUrl}/api/media/${mediaId}/content?${this.signer.queryString(mediaId, variant)}`;
   }
 
+  /** A fresh signed URL of one of the item's variants by name (`poster`, `mp4...`), valid MEDIA_URL_TTL_SECONDS. */
+  signedVariantUrl(mediaId: string, variant: string): string {
+    return `${this.app.publicBaseUrl}/api/media/${mediaId}/content?${this.signer.queryString(mediaId, variant)}`;
+  }
+
+  /**
+   * The signed URLs a ready item carries: its bytes, and a video's poster; null while not ready (and
+   * the poster for images and for videos finalized before posters were kept).
+   */
+  urlsOf(item: MediaItem): { contentUrl: string | null; posterUrl: string | null } {
+    if (item.status !== 'ready') return { contentUrl: null, posterUrl: null };
+    return {
+      contentUrl: this.signedUrl(item.id),
+      posterUrl: item.durationMs !== null ? this.signedVariantUrl(item.id, POSTER_VARIANT) : null,
+    };
+  }
+
   /**
    * The content behind a signed URL. The signature is checked before anything is read (403 FORBIDDEN
    * for a missing, malformed, wrong or expired one), so unsigned requests cost no database or storage
@@ -83,8 +102,7 @@ export class MediaContentService {
     if (verdict.variant === null) {
       file = { mimeType: item.mimeType, size: item.size, sha256: item.sha256 ?? '' };
     } else {
-      const mimeType = variantMimeType(verdict.variant);
-      const stored = mimeType ? await this.variants.find(item.id, mimeType) : null;
+      const stored = await this.variants.findNamed(item.id, verdict.variant);
       if (!stored) throw AppError.notFound('Media variant');
       file = { mimeType: stored.mimeType, size: stored.size, sha256: stored.sha256, variant: verdict.variant };
     }

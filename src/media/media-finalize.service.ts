@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { AppError } from '../common/errors';
@@ -21,6 +22,12 @@ import { MIME_SNIFF_BYTES, mimeMatches, sniffMimeType } from './media-type.util'
 import { MimeMismatchError } from './mime-sniffer';
 import { MEDIA_STORAGE, MediaStorage, MissingPartsError } from './storage/media-storage.interface';
 import { ReceivingStatus, assertReceiving } from './upload-state';
+import { MediaVariantsStore } from './media-variants.store';
+import { MediaContentService } from './media-content.service';
+import { POSTER_VARIANT, VideoSlots, isVideoType, probeColumns } from './video-media.util';
+import { VideoToolkit } from './video/video-toolkit.service';
+import { VideoError } from './video/video.errors';
+import type { VideoPoster, VideoProbe } from './video/video.interface';
 
 /** How many missing indexes a 409 message names before it summarizes the rest. */
 const MISSING_LISTED = 50;
@@ -44,6 +51,10 @@ export class MediaFinalizeService {
     @Inject(mediaConfig.KEY) private readonly cfg: ConfigType<typeof mediaConfig>,
     private readonly events: EventsService,
     private readonly slots: ImageSlots,
+    private readonly videoSlots: VideoSlots,
+    private readonly video: VideoToolkit,
+    private readonly variants: MediaVariantsStore,
+    private readonly content: MediaContentService,
   ) {}
 
   /**
@@ -58,6 +69,9 @@ export class MediaFinalizeService {
     const peek = isUuid(mediaId) ? await this.items.find(workspaceId, mediaId) : null;
     if (peek?.status === via && peek.mimeType.startsWith('image/')) {
       return this.slots.run(() => this.finalizeLocked(workspaceId, mediaId, via));
+    }
+    if (peek?.status === via && isVideoType(peek.mimeType)) {
+      return this.videoSlots.run(() => this.finalizeLocked(workspaceId, mediaId, via));
     }
     return this.finalizeLocked(workspaceId, mediaId, via);
   }
@@ -102,19 +116,35 @@ export class MediaFinalizeService {
           });
         return checked;
       }
-      const { dims } = checked;
+      const { dims, video } = checked;
+      if (video) {
+        // The poster's bytes before its row: a failure leaves the item `uploading`, and finalizing again
+        // overwrites them.
+        await this.storage.writeVariant(item.id, POSTER_VARIANT, video.poster.data);
+        await this.variants.insert(em, {
+          mediaId: item.id,
+          variant: POSTER_VARIANT,
+          mimeType: 'image/jpeg',
+          size: video.poster.data.length,
+          width: video.poster.width,
+          height: video.poster.height,
+          durationMs: null,
+          sha256: createHash('sha256').update(video.poster.data).digest('hex'),
+        });
+      }
       await this.items.update(em, item.id, {
         status: 'ready',
         sha256: digest.sha256,
         width: dims?.width ?? null,
         height: dims?.height ?? null,
+        ...(video ? probeColumns(video.probe) : {}),
         expiresAt: null,
         importClaimedUntil: null,
         finalizedAt: () => 'now()',
       });
       const ready = await this.items.reload(em, item.id);
       if (via === 'processing') {
-        await this.events.record(em, { type: 'media.ready', workspaceId, data: MediaDto.from(ready) });
+        await this.events.record(em, { type: 'media.ready', workspaceId, data: MediaDto.from(ready, this.content.urlsOf(ready)) });
       }
       return { item: ready };
     });
@@ -136,7 +166,9 @@ export class MediaFinalizeService {
   private async inspect(
     item: MediaItem,
     digest: { size: number; sha256: string },
-  ): Promise<{ problem: AppError } | { dims: ImageSize | null }> {
+  ): Promise<
+    { problem: AppError } | { dims: ImageSize | null; video?: { probe: VideoProbe; poster: VideoPoster } }
+  > {
     if (digest.size !== item.size) {
       return { problem: AppError.conflict(`The chunks add up to ${digest.size} bytes, not the declared ${item.size}`) };
     }
@@ -148,6 +180,7 @@ export class MediaFinalizeService {
     if (!mimeMatches(item.mimeType, sniffed)) {
       return { problem: new AppError('UNSUPPORTED_MEDIA_TYPE', new MimeMismatchError(item.mimeType, sniffed).message) };
     }
+    if (isVideoType(item.mimeType)) return this.inspectVideo(item);
     if (!item.mimeType.startsWith('image/')) return { dims: null };
     const dims = await readImageSizeFromStream(this.storage.open(item.id), item.mimeType);
     if (!dims) {
@@ -161,6 +194,31 @@ export class MediaFinalizeService {
       return { problem: new AppError('UNPROCESSABLE_MEDIA', err.message) };
     }
     return { dims };
+  }
+
+  /**
+   * Probes a video with ffprobe and takes its poster frame with ffmpeg (child processes, bounded by
+   * VIDEO_PROBE_TIMEOUT_SECONDS): the file in place on local disk, a temporary copy otherwise. Bytes at
+   * fault are a 422 `UNPROCESSABLE_MEDIA` problem naming what is wrong; the server at fault (ffmpeg
+   * missing, too slow) is a 503 thrown, so the item stays `uploading` and finalize can be repeated.
+   */
+  private async inspectVideo(
+    item: MediaItem,
+  ): Promise<{ problem: AppError } | { dims: null; video: { probe: VideoProbe; poster: VideoPoster } }> {
+    const work = async (path: string) => {
+      const probe = await this.video.probe(path, { declaredType: item.mimeType });
+      const poster = await this.video.extractPoster(path, { probe });
+      return { probe, poster };
+    };
+    try {
+      const local = this.storage.localPath?.(item.id);
+      const video = local ? await work(local) : await withTemporaryCopy(this.storage.open(item.id), [], work);
+      return { dims: null, video };
+    } catch (err) {
+      if (!(err instanceof VideoError)) throw err;
+      if (err.inputProblem) return { problem: new AppError('UNPROCESSABLE_MEDIA', err.message) };
+      throw new AppError('SERVICE_UNAVAILABLE', err.message);
+    }
   }
 
   /** Refuses an image above the pixel limit at once; otherwise checks its file and decodes it. */

@@ -67,6 +67,34 @@ export class MediaItem {
   @Column({ type: 'integer', nullable: true })
   height!: number | null;
 
+  /** A video's duration in milliseconds (probed at finalize); null for images. */
+  @Column({ type: 'integer', nullable: true })
+  durationMs!: number | null;
+
+  /** A video's frames per second, when its container says; null for images. */
+  @Column({ type: 'double precision', nullable: true })
+  frameRate!: number | null;
+
+  /** A video's video codec as ffmpeg names it (`h264`, `hevc`, `vp9`, ...); null for images. */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  videoCodec!: string | null;
+
+  /** A video's audio codec (`aac`, `opus`, ...); null for images and silent videos. */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  audioCodec!: string | null;
+
+  /** A video's bits per second (whole file); null for images. */
+  @Column({ type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  bitrate!: number | null;
+
+  /** MP4/MOV: whether the index precedes the media data (progressive download); null for WebM and images. */
+  @Column({ type: 'boolean', nullable: true })
+  faststart!: boolean | null;
+
+  /** A video's pixel format (`yuv420p`, ...); null for images. */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  pixelFormat!: string | null;
+
   /** Text alternative for screen readers, sent to the networks that take one; null when none was given. */
   @Column({ type: 'text', nullable: true })
   altText!: string | null;

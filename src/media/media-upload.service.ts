@@ -5,6 +5,8 @@ import { ConfigType } from '@nestjs/config';
 import { AppError } from '../common/errors';
 import { isUuid } from '../common/validators';
 import { mediaConfig } from '../config/media.config';
+import { videoConfig, type VideoConfig } from '../config/video.config';
+import { isVideoType } from './video-media.util';
 import { Transactions } from '../database/transactions';
 import { MediaItem } from './media-item.entity';
 import { MediaItemsStore } from './media-items.store';
@@ -75,7 +77,13 @@ export class MediaUploadService {
     private readonly transactions: Transactions,
     @Inject(MEDIA_STORAGE) private readonly storage: MediaStorage,
     @Inject(mediaConfig.KEY) private readonly cfg: ConfigType<typeof mediaConfig>,
+    @Inject(videoConfig.KEY) private readonly video: VideoConfig,
   ) {}
+
+  /** Largest upload of a type: MEDIA_MAX_VIDEO_BYTES for videos, MEDIA_MAX_BYTES for the rest. */
+  maxBytesFor(mimeType: string): number {
+    return isVideoType(mimeType) ? this.video.maxVideoBytes : this.cfg.maxBytes;
+  }
 
   /** Largest chunk the service ever asks for (the multipart parser's file size limit is derived from it). */
   get maxChunkBytes(): number {
@@ -91,11 +99,10 @@ export class MediaUploadService {
         `Media type '${input.mimeType}' is not supported; use one of ${this.cfg.allowedTypes.join(', ')}`,
       );
     }
-    if (input.size > this.cfg.maxBytes) {
-      throw new AppError(
-        'PAYLOAD_TOO_LARGE',
-        `Media of ${input.size} bytes exceeds the limit of ${this.cfg.maxBytes} bytes`,
-      );
+    const maxBytes = this.maxBytesFor(mimeType);
+    if (input.size > maxBytes) {
+      const limit = isVideoType(mimeType) ? ' for videos (MEDIA_MAX_VIDEO_BYTES)' : '';
+      throw new AppError('PAYLOAD_TOO_LARGE', `Media of ${input.size} bytes exceeds the limit of ${maxBytes} bytes${limit}`);
     }
     const { chunkSize, totalChunks } = this.planChunks(input.size);
     const createdAt = new Date();
@@ -184,8 +191,8 @@ export class MediaUploadService {
         `Media type '${mimeType}' is not supported; use one of ${this.cfg.allowedTypes.join(', ')}`,
       );
     }
-    if (size > this.cfg.maxBytes) {
-      throw new AppError('PAYLOAD_TOO_LARGE', `Media of ${size} bytes exceeds the limit of ${this.cfg.maxBytes} bytes`);
+    if (size > this.maxBytesFor(type)) {
+      throw new AppError('PAYLOAD_TOO_LARGE', `Media of ${size} bytes exceeds the limit of ${this.maxBytesFor(type)} bytes`);
     }
     const { chunkSize, totalChunks } = this.planChunks(size);
     await this.storage.remove(item.id);

@@ -282,7 +282,6 @@ export class MediaUrlImportService implements OnApplicationShutdown {
     file: string,
     opts: { deadline?: number; deferAboveBytes?: number },
   ): Promise<Downloaded | Deferred> {
-    const max = this.cfg.maxBytes;
     const opening = this.http.stream({
       method: 'GET',
       url: input.url,
@@ -316,9 +315,10 @@ export class MediaUrlImportService implements OnApplicationShutdown {
         throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The server sent no Content-Type; give mimeType in the request');
       }
       this.assertAllowedType(mimeType);
+      const max = this.uploads.maxBytesFor(normalizeMimeType(mimeType));
       const declared = Number(res.headers['content-length']);
       const announced = Number.isFinite(declared) && declared >= 0 ? declared : undefined;
-      if (announced !== undefined && announced > max) throw this.tooLarge(announced);
+      if (announced !== undefined && announced > max) throw this.tooLarge(announced, max);
       if (announced !== undefined && opts.deferAboveBytes !== undefined && announced > opts.deferAboveBytes) {
         return { deferred: DEFERRED, mimeType, size: announced };
       }
@@ -336,7 +336,7 @@ export class MediaUrlImportService implements OnApplicationShutdown {
       try {
         copied = await until(copying, opts.deadline);
       } catch (err) {
-        if (err instanceof DownloadTooLargeError) throw this.tooLarge(null);
+        if (err instanceof DownloadTooLargeError) throw this.tooLarge(null, max);
         throw this.downloadProblem(err);
       }
       if (copied === DEFERRED) {
@@ -359,12 +359,12 @@ export class MediaUrlImportService implements OnApplicationShutdown {
     }
   }
 
-  private tooLarge(declared: number | null): AppError {
+  private tooLarge(declared: number | null, max: number): AppError {
     return new AppError(
       'PAYLOAD_TOO_LARGE',
       declared === null
-        ? `The download exceeds the limit of ${this.cfg.maxBytes} bytes; it was stopped`
-        : `Media of ${declared} bytes exceeds the limit of ${this.cfg.maxBytes} bytes`,
+        ? `The download exceeds the limit of ${max} bytes; it was stopped`
+        : `Media of ${declared} bytes exceeds the limit of ${max} bytes`,
     );
   }
 

@@ -38,9 +38,15 @@ export class MediaVariantsService {
     private readonly slots: ImageSlots,
   ) {}
 
-  /** The stored variant of the item in that type, or null when there is none (yet). */
+  /** The stored image conversion of the item to that type, or null when there is none (yet). */
   find(mediaId: string, mimeType: string): Promise<MediaVariant | null> {
-    return this.variants.find(mediaId, mimeType);
+    const name = variantName(mimeType);
+    return name ? this.variants.find(mediaId, name) : Promise.resolve(null);
+  }
+
+  /** The item's stored variant of that name (`jpeg`, `poster`, `mp4...`), or null. */
+  findNamed(mediaId: string, variant: string): Promise<MediaVariant | null> {
+    return this.variants.find(mediaId, variant);
   }
 
   /** The variants of an item, read in `em`'s transaction (its deletion removes their bytes). */
@@ -74,7 +80,7 @@ export class MediaVariantsService {
     const variant = this.nameOf(mimeType);
     return this.transactions.run(async (em) => {
       await this.variants.lockConversion(em, mediaId, variant);
-      const done = await this.variants.find(mediaId, mimeType, em);
+      const done = await this.variants.find(mediaId, variant, em);
       if (done) return done;
       const item = await this.items.lockForShare(em, mediaId);
       if (!item) throw AppError.notFound('Media');
@@ -98,8 +104,10 @@ export class MediaVariantsService {
       await this.storage.writeVariant(item.id, variant, converted.data);
       const stored = await this.variants.insert(em, {
         mediaId,
+        variant,
         mimeType,
         size: converted.data.length,
+        durationMs: null,
         width: converted.width,
         height: converted.height,
         sha256: converted.sha256,

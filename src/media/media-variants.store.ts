@@ -8,8 +8,9 @@ import { MediaVariant } from './media-variant.entity';
 export class MediaVariantsStore {
   constructor(@InjectRepository(MediaVariant) private readonly variants: Repository<MediaVariant>) {}
 
-  find(mediaId: string, mimeType: string, em: EntityManager = this.variants.manager): Promise<MediaVariant | null> {
-    return em.getRepository(MediaVariant).findOneBy({ mediaId, mimeType });
+  /** The item's variant of that name (`jpeg`, `poster`, ...). */
+  find(mediaId: string, variant: string, em: EntityManager = this.variants.manager): Promise<MediaVariant | null> {
+    return em.getRepository(MediaVariant).findOneBy({ mediaId, variant });
   }
 
   /** The variants of an item, read in `em`'s transaction. */
@@ -28,6 +29,6 @@ export class MediaVariantsStore {
   async insert(em: EntityManager, variant: Omit<MediaVariant, 'createdAt' | 'media'>): Promise<MediaVariant> {
     const repo = em.getRepository(MediaVariant);
     await repo.createQueryBuilder().insert().values(variant).orIgnore().execute();
-    return repo.findOneByOrFail({ mediaId: variant.mediaId, mimeType: variant.mimeType });
+    return repo.findOneByOrFail({ mediaId: variant.mediaId, variant: variant.variant });
   }
 }

@@ -25,6 +25,7 @@ import { IdParamDto } from '../common/id-param.dto';
 import { FinalizeUploadDto } from './dto/finalize-upload.dto';
 import { InitializeUploadDto } from './dto/initialize-upload.dto';
 import { MediaDto } from './dto/media.dto';
+import { MediaItem } from './media-item.entity';
 import { ChunkReceiptDto, UPLOAD_CHUNK_BODY_SCHEMA, parseUploadChunkFields } from './dto/upload-chunk.dto';
 import { ACCEPTS_MULTIPART } from './media-multipart';
 import { UploadFromUrlDto } from './dto/upload-from-url.dto';
@@ -85,7 +86,7 @@ export class MediaController {
   @ApiCreatedResponse({ type: MediaDto, description: 'The `uploading` item' })
   @ApiErrors(400, 413, 415)
   async initializeUpload(@WorkspaceId() workspaceId: string, @Body() body: InitializeUploadDto): Promise<MediaDto> {
-    return MediaDto.from(await this.uploads.initialize(workspaceId, body));
+    return this.dto(await this.uploads.initialize(workspaceId, body));
   }
 
   @Post('upload/url')
@@ -113,7 +114,7 @@ export class MediaController {
   ): Promise<MediaDto> {
     const { item, accepted } = await this.urlImport.importFromUrl(workspaceId, body);
     if (accepted) void reply.status(202);
-    return MediaDto.from(item);
+    return this.dto(item);
   }
 
   @Post('upload/file')
@@ -210,7 +211,7 @@ export class MediaController {
   @ApiOkResponse({ type: MediaDto, description: 'The `ready` item' })
   @ApiErrors(400, 404, 409, 415, 'UNPROCESSABLE_MEDIA')
   async finalizeUpload(@WorkspaceId() workspaceId: string, @Body() body: FinalizeUploadDto): Promise<MediaDto> {
-    return MediaDto.from(await this.finalizer.finalize(workspaceId, body.mediaId));
+    return this.dto(await this.finalizer.finalize(workspaceId, body.mediaId));
   }
 
   @Get(':id')
@@ -221,7 +222,7 @@ export class MediaController {
   @ApiOkResponse({ type: MediaDto })
   @ApiErrors(400, 404)
   async getMedia(@WorkspaceId() workspaceId: string, @Param() { id }: IdParamDto): Promise<MediaDto> {
-    return MediaDto.from(await this.media.get(workspaceId, id));
+    return this.dto(await this.media.get(workspaceId, id));
   }
 
   @Patch(':id')
@@ -239,7 +240,7 @@ export class MediaController {
     @Param() { id }: IdParamDto,
     @Body() body: UpdateMediaDto,
   ): Promise<MediaDto> {
-    return MediaDto.from(await this.media.updateAltText(workspaceId, id, body.altText));
+    return this.dto(await this.media.updateAltText(workspaceId, id, body.altText));
   }
 
   @Get(':id/content')
@@ -262,7 +263,9 @@ export class MediaController {
     name: 'variant',
     required: false,
     type: String,
-    description: 'A converted copy (`jpeg`, `png`, `webp`) instead of the original; part of the signature',
+    description:
+      'A derived file instead of the original: an image converted (`jpeg`, `png`, `webp`), a ' +
+      "video's poster frame (`poster`) or converted copy; part of the signature",
   })
   @ApiQuery({ name: 'signature', required: true, type: String, description: 'base64url HMAC-SHA256' })
   @ApiOkResponse({
@@ -334,5 +337,10 @@ export class MediaController {
   @ApiErrors(400, 404, 409)
   async deleteMedia(@WorkspaceId() workspaceId: string, @Param() { id }: IdParamDto): Promise<void> {
     await this.media.remove(workspaceId, id);
+  }
+
+  /** The item as answered, with its signed URLs once ready. */
+  private dto(item: MediaItem): MediaDto {
+    return MediaDto.from(item, this.content.urlsOf(item));
   }
 }

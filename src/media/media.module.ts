@@ -5,6 +5,9 @@ import { DataSource } from 'typeorm';
 import { OutboundHttp } from '../common/http/outbound-http';
 import { appConfig } from '../config';
 import { mediaConfig } from '../config/media.config';
+import { videoConfig, type VideoConfig } from '../config/video.config';
+import { VideoSlots } from './video-media.util';
+import { VideoToolkit } from './video/video-toolkit.service';
 import { ImageSlots } from './image-slots';
 import { MediaContentService } from './media-content.service';
 import { MediaItem } from './media-item.entity';
@@ -53,6 +56,12 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
     MediaVariantsService,
     MediaContentService,
     MediaQueue,
+    VideoToolkit,
+    {
+      provide: VideoSlots,
+      inject: [videoConfig.KEY],
+      useFactory: (cfg: VideoConfig) => new VideoSlots(cfg.concurrency),
+    },
     {
       provide: ImageSlots,
       inject: [mediaConfig.KEY],

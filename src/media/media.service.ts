@@ -3,7 +3,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../common/errors';
 import { isUuid } from '../common/validators';
 import { Transactions } from '../database/transactions';
-import { variantName } from './image-convert.util';
 import { MediaContentService } from './media-content.service';
 import { MediaItem } from './media-item.entity';
 import { MediaItemsStore } from './media-items.store';
@@ -89,10 +88,7 @@ export class MediaService {
       }
       // Bytes first: if this fails the row stays and the client can retry; the reverse would leak bytes.
       // Conversions hold the item FOR SHARE, so every variant made is listed here.
-      for (const v of await this.variants.listIn(em, id)) {
-        const name = variantName(v.mimeType);
-        if (name) await this.storage.removeVariant(id, name);
-      }
+      for (const v of await this.variants.listIn(em, id)) await this.storage.removeVariant(id, v.variant);
       await this.storage.remove(id);
       await this.items.delete(em, workspaceId, id);
     });

@@ -6,7 +6,7 @@
  * Deadlines are generous and nothing asserts a duration: on a loaded machine everything is slower, never
  * different. The spec prints its own runtime.
  */
-import { createHash, randomBytes, randomFillSync, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { MASTODON_ROUTES, MastodonFake } from '../fakes/mastodon.fake';
 import { testS3Env } from '../setup/s3-server';
@@ -14,6 +14,7 @@ import { FAST_PUBLISHING_ENV, waitFor } from '../support/publishing-env';
 import { ServiceProcess, compiledService, runCli } from '../support/service-process';
 import { TestEnvironment } from '../support/test-environment';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { paddedMp4 } from '../factories/video.factory';
 
 const MiB = 1024 * 1024;
 /** Period of the analytics collection in this spec. */
@@ -52,13 +53,6 @@ async function pool(n: number, concurrency: number, task: (i: number) => Promise
       while (next < n) await task(next++);
     }),
   );
-}
-
-/** Random bytes behind an ISO-BMFF `ftyp` box: sniffed as video/mp4. */
-function mp4(bytes: number): Buffer {
-  const file = randomFillSync(Buffer.allocUnsafe(bytes));
-  Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex').copy(file, 0);
-  return file;
 }
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -161,7 +155,7 @@ describe('two API and two worker processes behave like one', () => {
   });
 
   it('finalizes an upload whose chunks went to different APIs (S3 multipart, bookkeeping in Postgres)', async () => {
-    const file = mp4(11 * MiB);
+    const file = paddedMp4(11 * MiB);
     const init = await call(api(0), 'POST', '/api/media/upload/initialize', {
       key: admin,
       body: { filename: 'topology.mp4', mimeType: 'video/mp4', size: file.length },

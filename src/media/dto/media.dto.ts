@@ -45,13 +45,44 @@ export class MediaDto {
   @ApiProperty({ type: String, nullable: true, pattern: '^[0-9a-f]{64}$' })
   sha256!: string | null;
 
-  /** Pixel width of an image once ready; null for videos and unfinished uploads. */
+  /** Pixel width once ready (a video's as displayed, rotation applied); null for unfinished uploads. */
   @ApiProperty({ type: 'integer', nullable: true, example: 2000 })
   width!: number | null;
 
-  /** Pixel height of an image once ready; null for videos and unfinished uploads. */
+  /** Pixel height once ready (a video's as displayed, rotation applied); null for unfinished uploads. */
   @ApiProperty({ type: 'integer', nullable: true, example: 2000 })
   height!: number | null;
+
+  /** A ready video's duration in milliseconds; null for images. */
+  @ApiProperty({ type: 'integer', nullable: true, example: 12_480 })
+  durationMs!: number | null;
+
+  /** A ready video's frames per second (null for images, and when the container does not say). */
+  @ApiProperty({ type: Number, nullable: true, example: 29.97 })
+  frameRate!: number | null;
+
+  /** A ready video's video codec as ffmpeg names it (`h264`, `hevc`, `vp8`, `vp9`, `av1`, ...); null for images. */
+  @ApiProperty({ type: String, nullable: true, example: 'h264' })
+  videoCodec!: string | null;
+
+  /** A ready video's audio codec (`aac`, `opus`, `mp3`, ...); null for images and silent videos. */
+  @ApiProperty({ type: String, nullable: true, example: 'aac' })
+  audioCodec!: string | null;
+
+  /** A ready video's bitrate in bits per second (the whole file); null for images. */
+  @ApiProperty({ type: 'integer', nullable: true, example: 4_500_000 })
+  bitrate!: number | null;
+
+  /**
+   * A signed URL of the item's bytes (no API key needed), valid `MEDIA_URL_TTL_SECONDS` from this
+   * answer; null until the item is ready. Ask again for a fresh one.
+   */
+  @ApiProperty({ type: String, nullable: true, format: 'uri' })
+  contentUrl!: string | null;
+
+  /** A ready video's poster frame (a JPEG, the variant `poster`) as a signed URL like `contentUrl`; null for images. */
+  @ApiProperty({ type: String, nullable: true, format: 'uri' })
+  posterUrl!: string | null;
 
   /**
    * Text alternative for screen readers (up to 1500 characters), sent with the media to the networks that
@@ -83,8 +114,15 @@ export class MediaDto {
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;
 
-  /** An `uploading` item past its deadline reads as `expired` even before the sweep has removed its parts. */
-  static from(m: MediaItem, now: Date = new Date()): MediaDto {
+  /**
+   * An `uploading` item past its deadline reads as `expired` even before the sweep has removed its parts.
+   * `urls`: the signed URLs of a ready item (MediaContentService.urlsOf); null when not given.
+   */
+  static from(
+    m: MediaItem,
+    urls: { contentUrl: string | null; posterUrl: string | null } | null = null,
+    now: Date = new Date(),
+  ): MediaDto {
     const lapsed = m.status === 'uploading' && m.expiresAt !== null && m.expiresAt.getTime() <= now.getTime();
     return {
       id: m.id,
@@ -95,6 +133,13 @@ export class MediaDto {
       sha256: m.sha256,
       width: m.width,
       height: m.height,
+      durationMs: m.durationMs ?? null,
+      frameRate: m.frameRate ?? null,
+      videoCodec: m.videoCodec ?? null,
+      audioCodec: m.audioCodec ?? null,
+      bitrate: m.bitrate ?? null,
+      contentUrl: urls?.contentUrl ?? null,
+      posterUrl: urls?.posterUrl ?? null,
       altText: m.altText,
       chunkSize: m.chunkSize,
       totalChunks: m.totalChunks,

@@ -19,7 +19,7 @@
 import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { access, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, copyFile, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -329,6 +329,26 @@ export class LocalDiskStorage implements MediaStorage {
       await rm(temp, { force: true });
       throw err;
     }
+  }
+
+  async writeVariantFile(mediaId: string, variant: string, path: string): Promise<void> {
+    const id = assertMediaId(mediaId);
+    const target = this.variantPath(id, assertVariant(variant));
+    await mkdir(dirname(target), { recursive: true });
+    const temp = `${target}.${randomUUID()}.tmp`;
+    try {
+      await copyFile(path, temp);
+      await fsyncFile(temp);
+      await rename(temp, target);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
+  }
+
+  localPath(mediaId: string, variant?: string): string {
+    const id = assertMediaId(mediaId);
+    return variant === undefined ? this.objectPath(id) : this.variantPath(id, assertVariant(variant));
   }
 
   async removeVariant(mediaId: string, variant: string): Promise<void> {

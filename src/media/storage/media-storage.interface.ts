@@ -123,6 +123,17 @@ export interface MediaStorage {
    */
   writeVariant(mediaId: string, variant: string, data: Buffer): Promise<void>;
 
+  /**
+   * Like `writeVariant`, from a file on local disk (a converted video), streamed: never held in memory.
+   */
+  writeVariantFile(mediaId: string, variant: string, path: string): Promise<void>;
+
+  /**
+   * The path of the final object (or a variant) on this machine's disk, for drivers that keep one (local
+   * disk), so programs such as ffprobe read it in place; absent for remote storage (S3): copy it first.
+   */
+  localPath?(mediaId: string, variant?: string): string;
+
   /** Deletes one derived file; no error if absent. */
   removeVariant(mediaId: string, variant: string): Promise<void>;
 

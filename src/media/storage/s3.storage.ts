@@ -13,6 +13,8 @@
  * checks pass, so a refused part never reaches S3 whole: the request is aborted and any earlier copy stays.
  */
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat as statFile } from 'node:fs/promises';
 import { PassThrough, Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
@@ -294,6 +296,19 @@ export class S3Storage implements MediaStorage {
         Key: this.variantKey(id, assertVariant(variant)),
         Body: data,
         ContentLength: data.length,
+      }),
+    );
+  }
+
+  async writeVariantFile(mediaId: string, variant: string, path: string): Promise<void> {
+    const id = assertMediaId(mediaId);
+    const { size } = await statFile(path);
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: this.variantKey(id, assertVariant(variant)),
+        Body: createReadStream(path),
+        ContentLength: size,
       }),
     );
   }

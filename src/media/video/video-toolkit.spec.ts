@@ -29,6 +29,10 @@ const CONFIG: VideoConfig = {
   convertTimeoutMs: 120_000,
   threads: 2,
   x264Preset: 'veryfast',
+  maxVideoBytes: 4 * 1024 ** 3,
+  concurrency: 2,
+  transcode: true,
+  processingMaxWaitMs: 1_800_000,
 };
 
 function alive(pid: number): boolean {
