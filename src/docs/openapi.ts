@@ -6,6 +6,7 @@ import { ERROR_EXAMPLES, errorCodeOf } from '../common/decorators/api-errors.dec
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { ServerEnvironment, serverEnvironments } from '../config/http.config';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../common/http/idempotency-key';
+import { PROVIDER_OPTIONS_SCHEMAS } from '../providers/provider.list';
 
 export const API_KEY_SCHEME = 'ApiKey';
 /** The same key as `Authorization: Bearer <key>`: either scheme authenticates an operation. */
@@ -131,6 +132,7 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
     operationIdFactory: (_controllerKey: string, methodKey: string) => methodKey,
     extraModels: [ErrorResponseDto],
   });
+  describeProviderOptions(doc);
   for (const item of Object.values(doc.paths)) {
     for (const op of [item.get, item.put, item.post, item.delete, item.patch]) {
       if (!op) continue;
@@ -218,6 +220,32 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
     }
   }
   return doc;
+}
+
+/**
+ * Each network's options schema as a component (`SandboxOptions`), and `ProviderOptions`: the options
+ * by provider id, so generated clients type `targets[i].options` per network (`ProviderOptions['sandbox']`).
+ * `targets[i].options` of the request is any of them.
+ */
+function describeProviderOptions(doc: OpenAPIObject): void {
+  const schemas = (doc.components ??= {}).schemas ?? (doc.components.schemas = {});
+  for (const { name, schema } of PROVIDER_OPTIONS_SCHEMAS) schemas[name] = structuredClone(schema) as never;
+  schemas.ProviderOptions = {
+    type: 'object',
+    description:
+      "A network's own settings for a target (`targets[i].options`), by provider id: the JSON Schema each " +
+      'provider lists as `optionsSchema` in `GET /providers`. Networks not listed take no options.',
+    properties: Object.fromEntries(
+      PROVIDER_OPTIONS_SCHEMAS.map(({ id, name }) => [id, { $ref: `#/components/schemas/${name}` }]),
+    ),
+  };
+  const override = schemas.TargetOverrideDto as { properties?: Record<string, Record<string, unknown>> } | undefined;
+  const options = override?.properties?.options;
+  if (options && PROVIDER_OPTIONS_SCHEMAS.length > 0) {
+    delete options.type;
+    delete options.additionalProperties;
+    options.anyOf = PROVIDER_OPTIONS_SCHEMAS.map(({ name }) => ({ $ref: `#/components/schemas/${name}` }));
+  }
 }
 
 /**

@@ -7,7 +7,7 @@ export const POST_COLUMNS =
   'id, workspace_id, content, status, media_ids, thread, scheduled_at, timeline_at, published_at, metadata, external_id, queued, publication, created_at, updated_at';
 
 export const TARGET_COLUMNS =
-  'id, post_id, channel_id, position, content_override, media_ids_override, status, publication, due_at, publication_started_at, claim_job_id, claimed_until, ' +
+  'id, post_id, channel_id, position, content_override, media_ids_override, options, status, publication, due_at, publication_started_at, claim_job_id, claimed_until, ' +
   'attempts, platform_post_id, url, published_at, error_code, error_message, updated_at';
 
 export const PART_COLUMNS = 'target_id, index, platform_post_id, url, reply_ref, published_at';
@@ -42,6 +42,7 @@ export function toTarget(r: Row): PostTarget {
     position: r.position,
     contentOverride: r.content_override ?? null,
     mediaIdsOverride: r.media_ids_override ?? null,
+    options: r.options ?? null,
     status: r.status,
     publication: r.publication,
     dueAt: r.due_at ?? null,

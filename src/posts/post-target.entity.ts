@@ -51,6 +51,13 @@ export class PostTarget {
   @Column({ type: 'uuid', array: true, nullable: true })
   mediaIdsOverride!: string[] | null;
 
+  /**
+   * The network's own settings for this channel (`targets[i].options`), validated against the
+   * provider's options schema; null when none were given.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  options!: Record<string, unknown> | null;
+
   @Column({ type: 'varchar', length: 16 })
   status!: TargetStatus;
 

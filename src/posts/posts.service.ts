@@ -47,11 +47,15 @@ function threadOf(dto: CreatePostDto): ThreadPart[] {
   return (dto.thread ?? []).map((p) => ({ content: p.content, mediaIds: p.mediaIds ?? [] }));
 }
 
-/** A channel's own content and media (null: the post's), by channel id, with its index in `targets`. */
+/**
+ * A channel's own content and media (null: the post's) and its network's options (null: none), by
+ * channel id, with its index in `targets`.
+ */
 interface Override {
   index: number;
   content: string | null;
   mediaIds: string[] | null;
+  options: Record<string, unknown> | null;
 }
 
 /**
@@ -67,10 +71,14 @@ function overridesOf(dto: CreatePostDto): Map<string, Override> {
       details.push({ field, message: `channel ${t.channelId} is not one of channelIds` });
     } else if (overrides.has(t.channelId)) {
       details.push({ field, message: `channel ${t.channelId} is given twice; give each channel once` });
-    } else if (t.content === undefined && t.mediaIds === undefined) {
-      details.push({ field: `targets[${index}]`, message: 'give content or mediaIds (or leave the channel out)' });
+    } else if (t.content === undefined && t.mediaIds === undefined && t.options === undefined) {
+      details.push({
+        field: `targets[${index}]`,
+        message: 'give content, mediaIds or options (or leave the channel out)',
+      });
     } else {
-      overrides.set(t.channelId, { index, content: t.content ?? null, mediaIds: t.mediaIds ?? null });
+      const options = t.options && Object.keys(t.options).length > 0 ? t.options : null;
+      overrides.set(t.channelId, { index, content: t.content ?? null, mediaIds: t.mediaIds ?? null, options });
     }
   });
   if (details.length) {
@@ -80,8 +88,14 @@ function overridesOf(dto: CreatePostDto): Map<string, Override> {
 }
 
 /** The override columns of a channel's target. */
-function overrideColumns(override: Override | undefined): Pick<PostTarget, 'contentOverride' | 'mediaIdsOverride'> {
-  return { contentOverride: override?.content ?? null, mediaIdsOverride: override?.mediaIds ?? null };
+function overrideColumns(
+  override: Override | undefined,
+): Pick<PostTarget, 'contentOverride' | 'mediaIdsOverride' | 'options'> {
+  return {
+    contentOverride: override?.content ?? null,
+    mediaIdsOverride: override?.mediaIds ?? null,
+    options: override?.options ?? null,
+  };
 }
 
 /** Problems of a provider's validate that concern one part (the others are the post's, reported once). */
@@ -353,6 +367,13 @@ export class PostsService {
       for (const p of provider.validate(first, channel.limits)) {
         const field = overridden(p.field) ? `targets[${override!.index}].${p.field}` : p.field;
         problems.push({ channelId, field, message: `${prefix}${p.message}` });
+      }
+      if (override?.options) {
+        const at = `targets[${override.index}].options`;
+        for (const p of this.providers.checkOptions(channel.provider, override.options)) {
+          const field = p.field ? `${at}.${p.field}` : at;
+          problems.push({ channelId, field, message: `${prefix}${field} ${p.message}` });
+        }
       }
       if (thread.length === 0) continue;
       if (!channel.limits.threads) {

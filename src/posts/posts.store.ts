@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Page } from '../common/pagination/pagination';
 import { paginate } from '../database/keyset-pagination';
 import { ListPostsQueryDto } from './dto/list-posts.query.dto';
@@ -75,7 +76,8 @@ export class PostsStore {
   }
 
   async updateTarget(em: EntityManager, id: string, changes: Partial<PostTarget>): Promise<void> {
-    await em.getRepository(PostTarget).update(id, changes);
+    // A jsonb column (options) is beyond TypeORM's deep-partial type; the columns are the entity's own.
+    await em.getRepository(PostTarget).update(id, changes as QueryDeepPartialEntity<PostTarget>);
   }
 
   async deleteTargets(em: EntityManager, ids: string[]): Promise<void> {

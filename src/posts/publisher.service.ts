@@ -155,6 +155,7 @@ export class PublisherService {
         credentials,
         content: first.content,
         media: media[0],
+        options: target.options ?? {},
         idempotencyKey: `${target.id}:${target.publication}`,
         attempt: target.attempts,
         createdAt: target.publicationStartedAt ?? post.createdAt,
@@ -210,6 +211,7 @@ export class PublisherService {
           credentials: current,
           content: part.content,
           media: media[part.index],
+          options: target.options ?? {},
           idempotencyKey: partKey(target, part.index),
           // Only the part this attempt starts with may have reached the network before; later ones are first tries.
           attempt: firstTry ? target.attempts : 1,

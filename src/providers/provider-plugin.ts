@@ -15,12 +15,26 @@ export type ConnectKind = 'credentials' | 'oauth';
  * What a network takes that is the same for every account, declared by its plugin and read from the
  * registry (the contract suite checks each against the network's fake). What varies by account is in
  * the channel's limits (`ChannelLimits.threads`; the limits are the place for further per-account
- * facts, such as video limits or first comments), and a network's own post settings would be a JSON
- * Schema of the plugin beside these (docs/adr/0031).
+ * facts, such as video limits or first comments), and a network's own post settings are the JSON
+ * Schema of the plugin's `optionsSchema` (docs/adr/0031, docs/adr/0035).
  */
 export interface ProviderCapabilities {
   /** Images reach the network with their alt text (`media.altText`), and its fake reports what it received. */
   readonly altText: boolean;
+}
+
+/**
+ * The JSON Schema (draft 07, as ajv reads it) of a network's own settings for a target
+ * (`targets[i].options`). Closed: `type: 'object'` and `additionalProperties: false`, so an unknown
+ * field is refused. Declare it as `JSONSchemaType<YourOptions>` so the schema and the type the adapter
+ * reads in `PublishInput.options` cannot drift apart.
+ */
+export interface OptionsSchema {
+  type: 'object';
+  additionalProperties: false;
+  properties: Record<string, unknown>;
+  required?: readonly string[];
+  [keyword: string]: unknown;
 }
 
 /** A class-validator class: the one schema of what a user sends to connect (validation and OpenAPI). */
@@ -67,10 +81,11 @@ export interface ProviderPlugin<Id extends string = string, S extends SettingsSp
   /** What the network takes beyond the limits, for every account. */
   readonly capabilities: ProviderCapabilities;
   /**
-   * The JSON Schema of the network's own post settings (`targets[i].options`), closed; absent when
-   * the network takes none.
+   * The JSON Schema of the network's own settings for a target (`targets[i].options`), listed as
+   * `optionsSchema` by `GET /api/providers` and in the OpenAPI document. The API validates options
+   * against it (compiled once, when the registry is built); without it, a target's options are refused.
    */
-  readonly optionsSchema?: Readonly<Record<string, unknown>>;
+  readonly optionsSchema?: OptionsSchema;
   /** Endpoints and scopes, for `connectKind: 'oauth'`. */
   readonly oauth?: OAuthSpec;
   /**

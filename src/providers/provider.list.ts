@@ -26,3 +26,13 @@ export const PROVIDER_PLUGINS = [
 export type ProviderId = (typeof PROVIDER_PLUGINS)[number]['id'];
 
 export const PROVIDER_IDS: readonly ProviderId[] = PROVIDER_PLUGINS.map((p) => p.id);
+
+/** The OpenAPI schema name of a network's options (`sandbox` -> `SandboxOptions`, `google_business` -> `GoogleBusinessOptions`). */
+export function optionsSchemaName(id: string): string {
+  return `${id.replace(/(^|_)([a-z])/g, (_m, _sep, c: string) => c.toUpperCase())}Options`;
+}
+
+/** The networks that take options, each with its schema and its OpenAPI name, in registration order. */
+export const PROVIDER_OPTIONS_SCHEMAS = PROVIDER_PLUGINS.flatMap((p) =>
+  p.optionsSchema ? [{ id: p.id, name: optionsSchemaName(p.id), schema: p.optionsSchema }] : [],
+);

@@ -89,4 +89,42 @@ describe('ProviderRegistry', () => {
     const bare = defineProvider({ ...mastodonPlugin, connectKind: 'oauth', oauth: xPlugin.oauth });
     expect(() => new ProviderRegistry([bare], context, {})).toThrow(/declares no oauth spec or client id and secret/);
   });
+
+  it("checks a target's options against the plugin's schema, naming each field in the API's words", () => {
+    const registry = createProviderRegistry(context, {});
+    expect(registry.checkOptions('sandbox', { visibility: 'unlisted', contentWarning: 'spoilers' })).toEqual([]);
+    expect(registry.checkOptions('sandbox', {})).toEqual([]);
+    expect(
+      registry.checkOptions('sandbox', { visibility: 'friends', contentWarning: 'x'.repeat(201), pin: true }),
+    ).toEqual([
+      { field: 'pin', message: 'is not a known field' },
+      { field: 'visibility', message: 'must be one of: public, unlisted, private' },
+      { field: 'contentWarning', message: 'must be at most 200 characters long' },
+    ]);
+    expect(registry.checkOptions('sandbox', { contentWarning: 3 })).toEqual([
+      { field: 'contentWarning', message: 'must be a string' },
+    ]);
+    // A network without an options schema takes none.
+    expect(registry.checkOptions('mastodon', {})).toEqual([]);
+    expect(registry.checkOptions('mastodon', { visibility: 'unlisted' })).toEqual([
+      { field: 'visibility', message: 'is not a known field: Mastodon takes no options' },
+    ]);
+  });
+
+  it('refuses an options schema that is open or does not compile', () => {
+    const open = defineProvider({
+      ...mastodonPlugin,
+      optionsSchema: { type: 'object', additionalProperties: true, properties: {} } as never,
+    });
+    expect(() => new ProviderRegistry([open], context, {})).toThrow(/must be a closed object/);
+    const typo = defineProvider({
+      ...mastodonPlugin,
+      optionsSchema: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { a: { type: 'string', maxLenght: 3 } },
+      },
+    });
+    expect(() => new ProviderRegistry([typo], context, {})).toThrow(/does not compile: .*maxLenght/);
+  });
 });

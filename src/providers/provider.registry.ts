@@ -1,8 +1,10 @@
+import type { ValidateFunction } from 'ajv';
 import { CredentialsProblem, checkCredentials } from './credentials-schema';
+import { compileOptionsSchema, optionsProblems } from './options-schema';
 import type { ProviderContext, ProviderPlugin } from './provider-plugin';
 import { OAuthClientSettings, oauthClientSettings, readProviderSettings } from './provider-settings';
 import { PROVIDER_PLUGINS, ProviderId } from './provider.list';
-import type { SocialProvider } from './social-provider.interface';
+import type { Problem, SocialProvider } from './social-provider.interface';
 
 /** Asked for a provider id that is not registered. */
 export class UnknownProviderError extends Error {
@@ -17,6 +19,8 @@ interface Registered {
   adapter: SocialProvider;
   /** The values of the plugin's settings. */
   settings: Record<string, unknown>;
+  /** The plugin's options schema, compiled once; null when it takes no options. */
+  options: ValidateFunction | null;
 }
 
 /** What every plugin shares to build its adapter; each gets its own settings besides. */
@@ -44,7 +48,8 @@ export class ProviderRegistry {
       const values = settings.get(plugin.id) ?? {};
       const adapter = plugin.create({ ...context, settings: values });
       if (adapter.id !== plugin.id) throw new Error(`Provider ${plugin.id} built an adapter for ${adapter.id}`);
-      this.providers.set(plugin.id, { plugin, adapter, settings: values });
+      const options = plugin.optionsSchema ? compileOptionsSchema(plugin.id, plugin.optionsSchema) : null;
+      this.providers.set(plugin.id, { plugin, adapter, settings: values, options });
     }
   }
 
@@ -75,6 +80,19 @@ export class ProviderRegistry {
    */
   checkCredentials(id: string, credentials: unknown): CredentialsProblem[] {
     return checkCredentials(this.plugin(id).credentials, credentials, true);
+  }
+
+  /**
+   * Checks a target's `options` against the plugin's schema; fields are named inside the options
+   * (`visibility`). A plugin without a schema takes no options: any field given is a problem.
+   */
+  checkOptions(id: string, options: Record<string, unknown>): Problem[] {
+    const { plugin, options: validate } = this.entry(id);
+    if (validate) return optionsProblems(validate, options);
+    return Object.keys(options).map((field) => ({
+      field,
+      message: `is not a known field: ${plugin.displayName} takes no options`,
+    }));
   }
 
   has(id: string): id is ProviderId {

@@ -21,6 +21,7 @@ export class ProvidersService {
         connect: plugin.connectKind,
         enabled: plugin.connectKind !== 'oauth' || Boolean(plugin.oauth && client?.clientId && client.clientSecret),
         limits: { ...plugin.defaultLimits, supportedMimeTypes: [...plugin.defaultLimits.supportedMimeTypes] },
+        optionsSchema: plugin.optionsSchema ? structuredClone(plugin.optionsSchema) : null,
       };
     });
   }

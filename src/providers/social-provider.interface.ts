@@ -15,6 +15,12 @@ export interface ChannelLimits {
 }
 
 /**
+ * A network's own settings for one target (`targets[i].options`), already validated against the
+ * plugin's `optionsSchema`; `{}` when none were given (and always for a plugin without options).
+ */
+export type ProviderOptions = Record<string, unknown>;
+
+/**
  * What a connected account is on its network: `personal`, the account of the person who connected
  * it; `organization`, a page they administer and publish as (LinkedIn organization, Facebook Page).
  */
@@ -82,10 +88,16 @@ export interface ReplyTo {
   parent: ThreadPost;
 }
 
-export interface PublishInput {
+export interface PublishInput<O extends object = ProviderOptions> {
   credentials: Record<string, unknown>;
   content: string;
   media: PublishMedia[];
+  /**
+   * The target's `options`, validated against the plugin's `optionsSchema` before they were stored:
+   * an adapter types them with the type its schema is declared for (`JSONSchemaType<O>`). The same
+   * on every part of a thread. Absent or `{}` when the target has none.
+   */
+  options?: Partial<O>;
   /**
    * Stable for one publication of one target, the same on every retry.
    * Mastodon: sent as `Idempotency-Key`. Bluesky: derives the record key.

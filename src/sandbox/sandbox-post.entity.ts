@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import type { SandboxMedia, SandboxTimelinePost } from '../providers/sandbox/sandbox-timeline.port';
+import type { SandboxMedia, SandboxPostOptions, SandboxTimelinePost } from '../providers/sandbox/sandbox-timeline.port';
 
 /**
  * A post on a sandbox account's timeline (the sandbox network's own storage, owned by the
@@ -32,6 +32,10 @@ export class SandboxPost implements SandboxTimelinePost {
 
   @Column({ type: 'uuid', nullable: true })
   inReplyTo!: string | null;
+
+  /** The target's options it was published with (`targets[i].options`; `{}` on posts from before options). */
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  options!: Partial<SandboxPostOptions>;
 
   /** When the post appeared on the timeline; null while its attempts fail. */
   @Column({ type: 'timestamptz', nullable: true })

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Page } from '../common/pagination/pagination';
 import { paginate } from '../database/keyset-pagination';
-import type { SandboxMedia, SandboxTimeline } from '../providers/sandbox/sandbox-timeline.port';
+import type { SandboxMedia, SandboxPostOptions, SandboxTimeline } from '../providers/sandbox/sandbox-timeline.port';
 import { SandboxPost } from './sandbox-post.entity';
 
 /** The `sandbox_posts` table: the sandbox network's timelines (the sandbox provider's SandboxTimeline port). */
@@ -26,11 +26,12 @@ export class SandboxTimelineStore implements SandboxTimeline {
     content: string,
     media: SandboxMedia[],
     inReplyTo: string | null = null,
+    options: SandboxPostOptions = { visibility: 'public', contentWarning: null },
   ): Promise<SandboxPost> {
     await this.posts
       .createQueryBuilder()
       .update()
-      .set({ content, media, inReplyTo, publishedAt: () => 'clock_timestamp()' })
+      .set({ content, media, inReplyTo, options, publishedAt: () => 'clock_timestamp()' })
       .where('id = :id AND published_at IS NULL', { id })
       .execute();
     return this.posts.findOneByOrFail({ id });

@@ -110,7 +110,12 @@ describe('console: network tiles and the sandbox timeline', () => {
     const channelId = await t.connectChannel(ws.key, 'sandbox', { name: 'Timeline sandbox' });
     const created = await t.request('POST', '/api/posts', {
       key: ws.key,
-      body: { content: 'Hello timeline', channelIds: [channelId], publishNow: true },
+      body: {
+        content: 'Hello timeline',
+        channelIds: [channelId],
+        targets: [{ channelId, options: { visibility: 'unlisted', contentWarning: 'Greetings ahead' } }],
+        publishNow: true,
+      },
     });
     expect(created.status).toBe(201);
     const post = await waitFor(
@@ -122,7 +127,12 @@ describe('console: network tiles and the sandbox timeline', () => {
     expect(target.url).toMatch(/^sandbox:/); // the API's own address of it, which a browser cannot open
 
     await page.goto(`${t.baseUrl}/console/posts`);
-    const view = page.getByTestId('post-row').filter({ hasText: 'Hello timeline' }).getByRole('link', { name: 'view' });
+    const row = page.getByTestId('post-row').filter({ hasText: 'Hello timeline' });
+    // The post view shows the target's network options.
+    expect(await row.getByTestId('target-options').textContent()).toBe(
+      'visibility: unlisted · contentWarning: Greetings ahead',
+    );
+    const view = row.getByRole('link', { name: 'view' });
     expect(await view.getAttribute('href')).toBe(
       `/console/channels/${channelId}/timeline#post-${target.platformPostId}`,
     );
@@ -131,6 +141,8 @@ describe('console: network tiles and the sandbox timeline', () => {
     expect(await page.getByRole('heading', { name: /Sandbox timeline of Timeline sandbox/ }).isVisible()).toBe(true);
     const item = page.locator(`#post-${target.platformPostId}`);
     expect(await item.textContent()).toContain('Hello timeline');
+    expect(await item.getByTestId('content-warning').textContent()).toBe('CW: Greetings ahead');
+    expect(await item.textContent()).toContain('unlisted');
     expect(await item.evaluate((el) => el.matches(':target'))).toBe(true);
     await screenshot(page, 'sandbox-timeline');
 

@@ -145,6 +145,7 @@ describe('first run: from a key to a verified webhook on the sandbox network', (
             },
           ],
           inReplyTo: null,
+          options: { visibility: 'public', contentWarning: null },
           createdAt: expect.any(String),
         },
       ],

@@ -116,6 +116,7 @@ describe('sandbox provider', () => {
             },
           ],
           inReplyTo: null,
+          options: { visibility: 'public', contentWarning: null },
           createdAt: expect.stringMatching(/Z$/),
         },
       ],

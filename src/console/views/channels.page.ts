@@ -235,9 +235,10 @@ export function sandboxTimelinePage(
               ${o.posts.map(
                 (p) =>
                   html`<li class="card timeline-item" id="post-${p.id}" data-testid="timeline-item">
+                    ${p.options.contentWarning ? html`<p class="badge" data-testid="content-warning">CW: ${p.options.contentWarning}</p>` : ''}
                     <p class="content">${p.content}</p>
                     <p class="muted">
-                      ${when(p.createdAt)}${p.media.length ? ` · ${p.media.length} media` : ''}${
+                      ${when(p.createdAt)}${p.options.visibility !== 'public' ? ` · ${p.options.visibility}` : ''}${p.media.length ? ` · ${p.media.length} media` : ''}${
                         p.inReplyTo ? html` · reply to <a href="#post-${p.inReplyTo}">an earlier post</a>` : ''
                       }
                       · <span class="mono wrap">${p.id}</span>

@@ -15,6 +15,13 @@ function badge(status: string): Html {
   return html`<span class="badge ${kind}">${status}</span>`;
 }
 
+/** A target's network options as one line: `visibility: unlisted · contentWarning: Spoilers`. */
+function optionsText(options: Record<string, unknown>): string {
+  return Object.entries(options)
+    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' · ');
+}
+
 /**
  * Where a target's "view" link goes: a sandbox post to its place on the channel's timeline in the
  * console (its API url, `sandbox:posts/<id>`, opens nothing in a browser), any other to the public
@@ -100,7 +107,13 @@ export function postsPage(
                               (t) =>
                                 html`<li data-testid="post-target">
                                   <span class="wrap">${names.get(t.channelId) ?? t.channelId}:</span>
-                                  ${badge(t.status)}${viewLink(t, channels.get(t.channelId))}${t.error ? html` <span class="muted wrap">${t.error.message}</span>` : ''}
+                                  ${badge(t.status)}${viewLink(t, channels.get(t.channelId))}${t.error ? html` <span class="muted wrap">${t.error.message}</span>` : ''}${
+                                    t.options
+                                      ? html` <span class="muted wrap" data-testid="target-options"
+                                          >${optionsText(t.options)}</span
+                                        >`
+                                      : ''
+                                  }
                                 </li>`,
                             )}
                           </ul>

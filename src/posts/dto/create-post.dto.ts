@@ -69,6 +69,20 @@ export class TargetOverrideDto {
   @ArrayUnique()
   @IsUUID('all', { each: true, message: 'each value must be a UUID' })
   mediaIds?: string[];
+
+  /**
+   * The network's own settings for this channel, checked against the JSON Schema its provider lists as
+   * `optionsSchema` in `GET /providers` (problems name `targets[i].options.<field>`). A network without
+   * a schema takes none. On `PUT`, replaced with the rest of the entry.
+   */
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { visibility: 'unlisted', contentWarning: 'Spoilers for the finale' },
+  })
+  @IsOptional()
+  @IsObject()
+  options?: Record<string, unknown>;
 }
 
 /** Body of POST /posts, PUT /posts/{id} and POST /posts/validate. */
@@ -112,15 +126,15 @@ export class CreatePostDto {
   thread?: ThreadPartDto[];
 
   /**
-   * Per-channel content: a channel listed here publishes its own `content` and/or `mediaIds` instead of
-   * the post's (thread parts stay shared). Each `channelId` must be one of `channelIds`, once. On
+   * Per-channel content and settings: a channel listed here publishes its own `content` and/or
+   * `mediaIds` instead of the post's (thread parts stay shared), with its network's `options`. Each `channelId` must be one of `channelIds`, once. On
    * `PUT`, the list replaces the post's overrides (left out: none).
    */
   @ApiPropertyOptional({ type: [TargetOverrideDto], maxItems: 20 })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)
-  @IsObject({ each: true, message: 'each entry must be an object {channelId, content?, mediaIds?}' })
+  @IsObject({ each: true, message: 'each entry must be an object {channelId, content?, mediaIds?, options?}' })
   @ValidateNested({ each: true })
   @Type(() => TargetOverrideDto)
   targets?: TargetOverrideDto[];

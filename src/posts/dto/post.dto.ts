@@ -49,6 +49,10 @@ export class PostTargetDto {
   @ApiPropertyOptional({ type: [String], format: 'uuid' })
   mediaIds?: string[];
 
+  /** The network's own settings for this channel (`targets[].options` of the request); absent when none. */
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  options?: Record<string, unknown>;
+
   @ApiProperty({ enum: TARGET_STATUSES })
   status!: TargetStatus;
 
@@ -154,6 +158,7 @@ export class PostDto {
         channelId: t.channelId,
         ...(t.contentOverride !== null ? { content: t.contentOverride } : {}),
         ...(t.mediaIdsOverride !== null ? { mediaIds: t.mediaIdsOverride } : {}),
+        ...(t.options !== null ? { options: t.options } : {}),
         status: t.status,
         platformPostId: t.platformPostId,
         url: t.url,
@@ -175,7 +180,8 @@ export class PostProblemDto {
 
   /**
    * `content`, `mediaIds`, `channelIds`, `scheduledAt`, `thread`, a thread part's `thread[i].content` /
-   * `thread[i].mediaIds`, or a channel's override `targets[i].content` / `targets[i].mediaIds`.
+   * `thread[i].mediaIds`, or a channel's override `targets[i].content` / `targets[i].mediaIds` /
+   * `targets[i].options.<field>`.
    */
   field!: string;
 

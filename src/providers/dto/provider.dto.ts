@@ -25,6 +25,13 @@ export class ProviderDto {
 
   /** Limits of a typical account; a connected channel carries its own. */
   limits!: ProviderLimitsDto;
+
+  /**
+   * The JSON Schema (draft 07) of the network's own settings for a target (`targets[i].options` of a
+   * post); closed: unknown fields are refused. Null when the network takes no options.
+   */
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
+  optionsSchema!: Record<string, unknown> | null;
 }
 
 export class ProviderListDto {

@@ -14,6 +14,12 @@ export interface SandboxMedia {
   sha256: string;
 }
 
+/** The target's options as the sandbox timeline shows them (defaults filled in). */
+export interface SandboxPostOptions {
+  visibility: 'public' | 'unlisted' | 'private';
+  contentWarning: string | null;
+}
+
 /**
  * A post on a sandbox account's timeline. One per publication (account + idempotency key): created
  * at the first attempt, it counts attempts and is on the timeline once `publishedAt` is set.
@@ -28,6 +34,8 @@ export interface SandboxTimelinePost {
   content: string;
   media: SandboxMedia[];
   inReplyTo: string | null;
+  /** The options it was published with (empty on posts from before options). */
+  options: Partial<SandboxPostOptions>;
   /** When the post appeared on the timeline; null while its attempts fail. */
   publishedAt: Date | null;
   createdAt: Date;
@@ -49,6 +57,7 @@ export abstract class SandboxTimeline {
     content: string,
     media: SandboxMedia[],
     inReplyTo?: string | null,
+    options?: SandboxPostOptions,
   ): Promise<SandboxTimelinePost>;
   /** A published post of the account, or null. */
   abstract find(accountId: string, id: string): Promise<SandboxTimelinePost | null>;

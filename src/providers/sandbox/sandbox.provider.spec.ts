@@ -7,7 +7,7 @@ import {
   TransientProviderError,
 } from '../provider.errors';
 import type { PublishInput } from '../social-provider.interface';
-import type { SandboxMedia, SandboxTimeline, SandboxTimelinePost } from './sandbox-timeline.port';
+import type { SandboxMedia, SandboxPostOptions, SandboxTimeline, SandboxTimelinePost } from './sandbox-timeline.port';
 import { SandboxProvider, sandboxMetrics } from './sandbox.provider';
 
 /** The timeline's contract in memory (the e2e spec runs the real table). */
@@ -25,6 +25,7 @@ class MemoryTimeline implements SandboxTimeline {
         content: '',
         media: [],
         inReplyTo: null,
+        options: { visibility: 'public', contentWarning: null },
         publishedAt: null,
         createdAt: new Date(),
       };
@@ -39,9 +40,10 @@ class MemoryTimeline implements SandboxTimeline {
     content: string,
     media: SandboxMedia[],
     inReplyTo: string | null = null,
+    options: SandboxPostOptions = { visibility: 'public', contentWarning: null },
   ): Promise<SandboxTimelinePost> {
     const row = this.rows.find((r) => r.id === id)!;
-    if (!row.publishedAt) Object.assign(row, { content, media, inReplyTo, publishedAt: new Date() });
+    if (!row.publishedAt) Object.assign(row, { content, media, inReplyTo, options, publishedAt: new Date() });
     return Promise.resolve({ ...row });
   }
 
@@ -75,6 +77,17 @@ describe('SandboxProvider', () => {
     const b = await sandbox.publish(input('hello', key));
     expect(b.platformPostId).toBe(a.platformPostId);
     expect(timeline.rows.filter((r) => r.idempotencyKey === key)).toHaveLength(1);
+  });
+
+  it("publishes with the target's options, and the defaults when there are none", async () => {
+    const shown = await sandbox.publish({
+      ...input('options'),
+      options: { visibility: 'unlisted', contentWarning: 'spoilers' },
+    });
+    const plain = await sandbox.publish(input('no options'));
+    const row = (id: string) => timeline.rows.find((r) => r.id === id)!;
+    expect(row(shown.platformPostId).options).toEqual({ visibility: 'unlisted', contentWarning: 'spoilers' });
+    expect(row(plain.platformPostId).options).toEqual({ visibility: 'public', contentWarning: null });
   });
 
   it('#fail-transient fails twice per publication, then succeeds', async () => {

@@ -24,6 +24,7 @@ import type {
 } from '../social-provider.interface';
 import { SandboxCredentialsDto, parseSandboxCredentials, parseStoredSandboxAccount } from './sandbox.credentials';
 import { SANDBOX_DEFAULT_LIMITS, sandboxLimits } from './sandbox.limits';
+import { SANDBOX_OPTIONS_SCHEMA, SandboxOptions } from './sandbox.options';
 import { SandboxMedia, SandboxTimeline } from './sandbox-timeline.port';
 
 /** Content switches that make the sandbox fail on purpose (docs/guide.md section 11). */
@@ -130,7 +131,7 @@ export class SandboxProvider implements SocialProvider {
     return problems;
   }
 
-  async publish(input: PublishInput): Promise<PublishResult> {
+  async publish(input: PublishInput<SandboxOptions>): Promise<PublishResult> {
     if (!this.options.enabled) throw new ContentRejectedError(DISABLED);
     const account = parseStoredSandboxAccount(input.credentials);
     const row = await this.timeline.attempt(account.accountId, input.idempotencyKey);
@@ -153,7 +154,11 @@ export class SandboxProvider implements SocialProvider {
     }
     const media: SandboxMedia[] = [];
     for (const item of input.media) media.push(await receive(item));
-    const published = await this.timeline.publish(row.id, input.content, media, parent);
+    const options = {
+      visibility: input.options?.visibility ?? 'public',
+      contentWarning: input.options?.contentWarning ?? null,
+    };
+    const published = await this.timeline.publish(row.id, input.content, media, parent, options);
     return this.ref(published.id);
   }
 
@@ -181,6 +186,7 @@ export const sandboxPlugin = defineProvider({
   connectKind: 'credentials',
   credentials: SandboxCredentialsDto,
   defaultLimits: SANDBOX_DEFAULT_LIMITS,
+  optionsSchema: SANDBOX_OPTIONS_SCHEMA,
   // The timeline keeps the bytes the network received, not their alt text.
   capabilities: { altText: false },
   settings: {

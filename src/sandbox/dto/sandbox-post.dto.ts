@@ -16,6 +16,16 @@ export class SandboxMediaDto {
   sha256!: string;
 }
 
+/** The options a sandbox post was published with (`targets[i].options`, defaults filled in). */
+export class SandboxPostOptionsDto {
+  @ApiProperty({ enum: ['public', 'unlisted', 'private'] })
+  visibility!: 'public' | 'unlisted' | 'private';
+
+  /** Shown before the post's text; null when none. */
+  @ApiProperty({ type: String, nullable: true })
+  contentWarning!: string | null;
+}
+
 /** A post on a sandbox account's timeline: what the network received and shows. */
 export class SandboxPostDto {
   /** Id on the sandbox network: the target's `platformPostId`. */
@@ -31,6 +41,10 @@ export class SandboxPostDto {
   @ApiProperty({ format: 'uuid', nullable: true, type: String })
   inReplyTo!: string | null;
 
+  /** The target's options the post was published with. */
+  @ApiProperty({ type: SandboxPostOptionsDto })
+  options!: SandboxPostOptionsDto;
+
   /** When it appeared on the timeline. */
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;
@@ -41,6 +55,7 @@ export class SandboxPostDto {
       content: p.content,
       media: p.media.map((m) => ({ id: m.id, mimeType: m.mimeType, size: m.size, sha256: m.sha256 })),
       inReplyTo: p.inReplyTo,
+      options: { visibility: p.options.visibility ?? 'public', contentWarning: p.options.contentWarning ?? null },
       createdAt: (p.publishedAt ?? p.createdAt).toISOString(),
     };
   }

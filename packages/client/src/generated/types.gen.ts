@@ -168,6 +168,13 @@ export type ProviderDto = {
      */
     connect: 'credentials' | 'oauth';
     /**
+     * The JSON Schema (draft 07) of the network's own settings for a target (`targets[i].options` of a
+     * post); closed: unknown fields are refused. Null when the network takes no options.
+     */
+    optionsSchema: {
+        [key: string]: unknown;
+    } | null;
+    /**
      * Stable id, used as `provider` everywhere in the API.
      */
     id: string;
@@ -228,6 +235,12 @@ export type PostTargetDto = {
      * This channel's own media (`targets[].mediaIds` of the request); absent when it publishes the post's.
      */
     mediaIds?: Array<string>;
+    /**
+     * The network's own settings for this channel (`targets[].options` of the request); absent when none.
+     */
+    options?: {
+        [key: string]: unknown;
+    };
     status: 'pending' | 'publishing' | 'published' | 'failed';
     /**
      * Id of the post on the network (Mastodon status id, Bluesky at:// URI); of a thread, its first part.
@@ -686,6 +699,12 @@ export type TargetOverrideDto = {
      * This channel's media (`ready` media of this workspace), in order; `[]` publishes it without media.
      */
     mediaIds?: Array<string>;
+    /**
+     * The network's own settings for this channel, checked against the JSON Schema its provider lists as
+     * `optionsSchema` in `GET /providers` (problems name `targets[i].options.<field>`). A network without
+     * a schema takes none. On `PUT`, replaced with the rest of the entry.
+     */
+    options?: SandboxOptions;
 };
 
 export type CreatePostDto = {
@@ -708,8 +727,8 @@ export type CreatePostDto = {
      */
     thread?: Array<ThreadPartDto>;
     /**
-     * Per-channel content: a channel listed here publishes its own `content` and/or `mediaIds` instead of
-     * the post's (thread parts stay shared). Each `channelId` must be one of `channelIds`, once. On
+     * Per-channel content and settings: a channel listed here publishes its own `content` and/or
+     * `mediaIds` instead of the post's (thread parts stay shared), with its network's `options`. Each `channelId` must be one of `channelIds`, once. On
      * `PUT`, the list replaces the post's overrides (left out: none).
      */
     targets?: Array<TargetOverrideDto>;
@@ -747,7 +766,8 @@ export type PostProblemDto = {
     channelId: string | null;
     /**
      * `content`, `mediaIds`, `channelIds`, `scheduledAt`, `thread`, a thread part's `thread[i].content` /
-     * `thread[i].mediaIds`, or a channel's override `targets[i].content` / `targets[i].mediaIds`.
+     * `thread[i].mediaIds`, or a channel's override `targets[i].content` / `targets[i].mediaIds` /
+     * `targets[i].options.<field>`.
      */
     field: string;
     message: string;
@@ -1075,6 +1095,14 @@ export type SandboxMediaDto = {
     size: number;
 };
 
+export type SandboxPostOptionsDto = {
+    visibility: 'public' | 'unlisted' | 'private';
+    /**
+     * Shown before the post's text; null when none.
+     */
+    contentWarning: string | null;
+};
+
 export type SandboxPostDto = {
     /**
      * Id on the sandbox network: the target's `platformPostId`.
@@ -1086,10 +1114,32 @@ export type SandboxPostDto = {
      */
     inReplyTo: string | null;
     /**
+     * The target's options the post was published with.
+     */
+    options: SandboxPostOptionsDto;
+    /**
      * When it appeared on the timeline.
      */
     createdAt: string;
     content: string;
+};
+
+export type SandboxOptions = {
+    /**
+     * Who sees the post on the sandbox timeline; public when left out.
+     */
+    visibility?: 'public' | 'unlisted' | 'private';
+    /**
+     * A warning shown before the post's text (like Mastodon's spoiler text).
+     */
+    contentWarning?: string | null;
+};
+
+/**
+ * A network's own settings for a target (`targets[i].options`), by provider id: the JSON Schema each provider lists as `optionsSchema` in `GET /providers`. Networks not listed take no options.
+ */
+export type ProviderOptions = {
+    sandbox?: SandboxOptions;
 };
 
 export type ListApiKeysData = {
