@@ -5,7 +5,9 @@ import { linkedinPlugin } from './linkedin/linkedin.provider';
 import { mastodonPlugin } from './mastodon/mastodon.provider';
 import { sandboxPlugin } from './sandbox/sandbox.provider';
 import { threadsPlugin } from './threads/threads.provider';
+import { tiktokPlugin } from './tiktok/tiktok.provider';
 import { xPlugin } from './x/x.provider';
+import { youtubePlugin } from './youtube/youtube.provider';
 
 /**
  * Every registered social network, in the order the API lists them (OpenAPI enums, `oneOf`).
@@ -20,6 +22,8 @@ export const PROVIDER_PLUGINS = [
   threadsPlugin,
   instagramPlugin,
   facebookPlugin,
+  youtubePlugin,
+  tiktokPlugin,
 ] as const;
 
 /** Identifier of a registered social network ('mastodon' | 'bluesky' | ...). */

@@ -68,6 +68,12 @@ export interface PublishMedia extends MediaDescriptor {
 export interface PostDraft {
   content: string;
   media: MediaDescriptor[];
+  /**
+   * The target's `options` (`{}` when none), already checked against the plugin's schema where they
+   * were given: `validate` adds what a schema cannot say (sums, dates, rules across fields), naming
+   * fields `options.<field>`.
+   */
+  options?: ProviderOptions;
 }
 
 /** One validation problem; `field` is `content` or `mediaIds`. */

@@ -49,18 +49,17 @@ describe('TikTok adapter (against the fake)', () => {
   const input = (
     key: string,
     overrides: Partial<PublishInput> & { options?: Record<string, unknown> } = {},
-  ): PublishInput =>
-    ({
-      credentials: account.credentials,
-      content: `TikTok ${key} #fyp`,
-      media: [video()],
-      idempotencyKey: key,
-      createdAt: new Date(),
-      checkpoint: checkpoints.get(key) ?? null,
-      saveCheckpoint: async (state: Record<string, unknown>) => void checkpoints.set(key, state),
-      options: { privacyLevel: 'PUBLIC_TO_EVERYONE' },
-      ...overrides,
-    });
+  ): PublishInput => ({
+    credentials: account.credentials,
+    content: `TikTok ${key} #fyp`,
+    media: [video()],
+    idempotencyKey: key,
+    createdAt: new Date(),
+    checkpoint: checkpoints.get(key) ?? null,
+    saveCheckpoint: async (state: Record<string, unknown>) => void checkpoints.set(key, state),
+    options: { privacyLevel: 'PUBLIC_TO_EVERYONE' },
+    ...overrides,
+  });
   const inits = () => fake.requests.filter((r) => r.route === TIKTOK_ROUTES.init).length;
 
   beforeAll(async () => {
@@ -139,12 +138,14 @@ describe('TikTok adapter (against the fake)', () => {
     const before = inits();
     const none = await adapter.publish(input('no-privacy', { options: {} })).catch((e: unknown) => e);
     expect(none).toBeInstanceOf(ContentRejectedError);
-    expect((none as Error).message).toContain('set privacyLevel to one of FOLLOWER_OF_CREATOR, SELF_ONLY');
+    expect((none as Error).message).toContain(
+      'is required (TikTok has the creator choose who can watch, never the app): one of FOLLOWER_OF_CREATOR, SELF_ONLY',
+    );
     const wrong = await adapter
       .publish(input('public', { options: { privacyLevel: 'PUBLIC_TO_EVERYONE' } }))
       .catch((e: unknown) => e);
     expect(wrong).toBeInstanceOf(ContentRejectedError);
-    expect((wrong as Error).message).toContain('allowed: FOLLOWER_OF_CREATOR, SELF_ONLY');
+    expect((wrong as Error).message).toContain('must be one of FOLLOWER_OF_CREATOR, SELF_ONLY for this creator');
     expect(inits()).toBe(before);
   });
 

@@ -31,18 +31,17 @@ describe('YouTube adapter (against the fake)', () => {
   const input = (
     key: string,
     overrides: Partial<PublishInput> & { options?: Record<string, unknown> } = {},
-  ): PublishInput =>
-    ({
-      credentials: account.credentials,
-      content: `Video ${key}\nA description`,
-      media: [video()],
-      idempotencyKey: key,
-      createdAt: new Date(),
-      checkpoint: checkpoints.get(key) ?? null,
-      saveCheckpoint: async (state) => void checkpoints.set(key, state),
-      options: { madeForKids: false },
-      ...overrides,
-    });
+  ): PublishInput => ({
+    credentials: account.credentials,
+    content: `Video ${key}\nA description`,
+    media: [video()],
+    idempotencyKey: key,
+    createdAt: new Date(),
+    checkpoint: checkpoints.get(key) ?? null,
+    saveCheckpoint: async (state) => void checkpoints.set(key, state),
+    options: { madeForKids: false },
+    ...overrides,
+  });
 
   beforeAll(async () => {
     const base = await fake.start();

@@ -96,12 +96,12 @@ export function readTikTokOptions(
   if (privacy === undefined) {
     problems.push({
       field: field('privacyLevel'),
-      message: `TikTok requires the creator to choose who can watch: set privacyLevel to one of ${levels.join(', ')}`,
+      message: `is required (TikTok has the creator choose who can watch, never the app): one of ${levels.join(', ')}`,
     });
   } else if (typeof privacy !== 'string' || !levels.includes(privacy)) {
     problems.push({
       field: field('privacyLevel'),
-      message: `${JSON.stringify(privacy)} is not available to this creator; allowed: ${levels.join(', ')}`,
+      message: `must be one of ${levels.join(', ')} for this creator (got ${JSON.stringify(privacy)})`,
     });
   }
   for (const name of BOOLEANS) {

@@ -25,12 +25,17 @@ describe('TikTok chunking', () => {
 describe('TikTok options', () => {
   it('requires a privacy level and names the allowed ones', () => {
     expect(readTikTokOptions({}, ['SELF_ONLY']).problems).toEqual([
-      { field: 'options.privacyLevel', message: expect.stringContaining('one of SELF_ONLY') },
+      {
+        field: 'options.privacyLevel',
+        message: expect.stringContaining(
+          'is required (TikTok has the creator choose who can watch, never the app): one of SELF_ONLY',
+        ),
+      },
     ]);
     expect(
       readTikTokOptions({ privacyLevel: 'PUBLIC_TO_EVERYONE' }, ['FOLLOWER_OF_CREATOR', 'SELF_ONLY']).problems[0]
         .message,
-    ).toBe('"PUBLIC_TO_EVERYONE" is not available to this creator; allowed: FOLLOWER_OF_CREATOR, SELF_ONLY');
+    ).toBe('must be one of FOLLOWER_OF_CREATOR, SELF_ONLY for this creator (got "PUBLIC_TO_EVERYONE")');
   });
 
   it('refuses branded content kept private', () => {

@@ -50,7 +50,7 @@ export const YOUTUBE_OPTIONS_SCHEMA = {
     },
     publishAt: {
       type: 'string',
-      format: 'date-time',
+      pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?(Z|[+-][0-9]{2}:[0-9]{2})$',
       description: 'Scheduled publication on YouTube (RFC 3339): uploaded private, public at this time',
     },
     tags: {
@@ -96,7 +96,7 @@ export function readYouTubeOptions(
   if (typeof o.madeForKids !== 'boolean') {
     problems.push({
       field: field('madeForKids'),
-      message: 'YouTube requires declaring whether the video is made for kids: set madeForKids to true or false',
+      message: 'is required: YouTube has every uploader declare whether the video is made for kids (true or false)',
     });
   }
   const title = o.title;

@@ -6,8 +6,15 @@ import { YOUTUBE_LIMITS } from './youtube.limits';
 import { defaultTitle, readYouTubeOptions, tagsLength } from './youtube.options';
 import { YouTubeProvider } from './youtube.provider';
 
-const media = (id: string, mimeType: string, width = 1080, height = 1920, extra: object = {}): MediaDescriptor =>
-  ({ id, mimeType, size: 1000, width, height, filename: id, ...extra });
+const media = (id: string, mimeType: string, width = 1080, height = 1920, extra: object = {}): MediaDescriptor => ({
+  id,
+  mimeType,
+  size: 1000,
+  width,
+  height,
+  filename: id,
+  ...extra,
+});
 
 describe('YouTube quota reset', () => {
   it('is the next midnight Pacific Time, in winter and in summer', () => {
@@ -41,7 +48,10 @@ describe('YouTube options', () => {
 
   it('requires madeForKids and reads the rest with defaults', () => {
     expect(readYouTubeOptions({}, now).problems).toEqual([
-      { field: 'options.madeForKids', message: expect.stringContaining('made for kids') },
+      {
+        field: 'options.madeForKids',
+        message: expect.stringContaining('is required: YouTube has every uploader declare'),
+      },
     ]);
     expect(readYouTubeOptions({ madeForKids: false }, now).options).toEqual({
       title: null,
@@ -99,7 +109,7 @@ describe('YouTubeProvider.validate', () => {
     };
     expect(provider.validate(ok, YOUTUBE_LIMITS)).toEqual([]);
     const none = provider.validate(
-      { content: 'x', media: [media('t', 'image/png')], options: { madeForKids: false } } as never,
+      { content: 'x', media: [media('t', 'image/png')], options: { madeForKids: false } },
       YOUTUBE_LIMITS,
     );
     expect(none).toEqual([{ field: 'mediaIds', message: expect.stringContaining('one video (got 0)') }]);
@@ -111,7 +121,7 @@ describe('YouTubeProvider.validate', () => {
         content: 'x',
         media: [media('v', 'video/mp4', 1920, 1080, { durationMs: 200_000 })],
         options: { madeForKids: false, short: true },
-      } as never,
+      },
       YOUTUBE_LIMITS,
     );
     expect(wide.map((p) => p.message)).toEqual([

@@ -312,7 +312,7 @@ export type ChannelLimitsDto = {
 
 export type ChannelDisconnectedDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'youtube' | 'tiktok';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -416,13 +416,42 @@ export type MediaDto = {
      */
     sha256: string | null;
     /**
-     * Pixel width of an image once ready; null for videos and unfinished uploads.
+     * Pixel width once ready (a video's as displayed, rotation applied); null for unfinished uploads.
      */
     width: number | null;
     /**
-     * Pixel height of an image once ready; null for videos and unfinished uploads.
+     * Pixel height once ready (a video's as displayed, rotation applied); null for unfinished uploads.
      */
     height: number | null;
+    /**
+     * A ready video's duration in milliseconds; null for images.
+     */
+    durationMs: number | null;
+    /**
+     * A ready video's frames per second (null for images, and when the container does not say).
+     */
+    frameRate: number | null;
+    /**
+     * A ready video's video codec as ffmpeg names it (`h264`, `hevc`, `vp8`, `vp9`, `av1`, ...); null for images.
+     */
+    videoCodec: string | null;
+    /**
+     * A ready video's audio codec (`aac`, `opus`, `mp3`, ...); null for images and silent videos.
+     */
+    audioCodec: string | null;
+    /**
+     * A ready video's bitrate in bits per second (the whole file); null for images.
+     */
+    bitrate: number | null;
+    /**
+     * A signed URL of the item's bytes (no API key needed), valid `MEDIA_URL_TTL_SECONDS` from this
+     * answer; null until the item is ready. Ask again for a fresh one.
+     */
+    contentUrl: string | null;
+    /**
+     * A ready video's poster frame (a JPEG, the variant `poster`) as a signed URL like `contentUrl`; null for images.
+     */
+    posterUrl: string | null;
     /**
      * Text alternative for screen readers (up to 1500 characters), sent with the media to the networks that
      * take one (Mastodon, Bluesky, X, LinkedIn); null when none was given.
@@ -514,7 +543,7 @@ export type ConnectChannelDto = {
 
 export type ChannelDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'youtube' | 'tiktok';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -704,7 +733,7 @@ export type TargetOverrideDto = {
      * `optionsSchema` in `GET /providers` (problems name `targets[i].options.<field>`). A network without
      * a schema takes none. On `PUT`, replaced with the rest of the entry.
      */
-    options?: SandboxOptions;
+    options?: SandboxOptions | YoutubeOptions | TiktokOptions;
 };
 
 export type CreatePostDto = {
@@ -1135,11 +1164,83 @@ export type SandboxOptions = {
     contentWarning?: string | null;
 };
 
+export type YoutubeOptions = {
+    /**
+     * Video title (at most 100 characters, no < or >); default: the first line of the text
+     */
+    title?: string;
+    /**
+     * Who can watch it; with publishAt the video stays private until then
+     */
+    privacy?: 'public' | 'unlisted' | 'private';
+    /**
+     * Whether the video is made for children (YouTube's audience setting, required)
+     */
+    madeForKids: boolean;
+    /**
+     * Whether subscribers are notified of the upload
+     */
+    notifySubscribers?: boolean;
+    /**
+     * Scheduled publication on YouTube (RFC 3339): uploaded private, public at this time
+     */
+    publishAt?: string;
+    /**
+     * Keyword tags (500 characters in all)
+     */
+    tags?: Array<string>;
+    /**
+     * Video category id (e.g. "22" People & Blogs); default: the channel default
+     */
+    categoryId?: string;
+    /**
+     * Published as a Short: the video must be vertical or square and at most 3 minutes
+     */
+    short?: boolean;
+};
+
+export type TiktokOptions = {
+    /**
+     * Who can watch it; must be one of the creator's privacy_level_options (an unaudited app: SELF_ONLY only)
+     */
+    privacyLevel: 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
+    /**
+     * Turn comments off (forced on when the creator disabled them)
+     */
+    disableComment?: boolean;
+    /**
+     * Turn Duets off (forced on when the creator disabled them)
+     */
+    disableDuet?: boolean;
+    /**
+     * Turn Stitches off (forced on when the creator disabled them)
+     */
+    disableStitch?: boolean;
+    /**
+     * Paid partnership promoting a third-party brand
+     */
+    brandContent?: boolean;
+    /**
+     * Promotes the creator's own business
+     */
+    brandOrganic?: boolean;
+    /**
+     * The video is AI-generated content
+     */
+    isAigc?: boolean;
+    /**
+     * Frame of the video used as its cover, in milliseconds
+     */
+    videoCoverTimestampMs?: number;
+};
+
 /**
  * A network's own settings for a target (`targets[i].options`), by provider id: the JSON Schema each provider lists as `optionsSchema` in `GET /providers`. Networks not listed take no options.
  */
 export type ProviderOptions = {
     sandbox?: SandboxOptions;
+    youtube?: YoutubeOptions;
+    tiktok?: TiktokOptions;
 };
 
 export type ListApiKeysData = {
@@ -1444,7 +1545,7 @@ export type ListChannelsData = {
          */
         cursor?: string;
         status?: 'active' | 'disconnected';
-        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook';
+        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'youtube' | 'tiktok';
     };
     url: '/channels';
 };
@@ -2225,7 +2326,7 @@ export type MediaContentData = {
          */
         signature: string;
         /**
-         * A converted copy (`jpeg`, `png`, `webp`) instead of the original; part of the signature
+         * A derived file instead of the original: an image converted (`jpeg`, `png`, `webp`), a video's poster frame (`poster`) or converted copy; part of the signature
          */
         variant?: string;
         /**
