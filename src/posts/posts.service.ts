@@ -383,9 +383,13 @@ export class PostsService {
         problems.push({ channelId, field, message: `${prefix}${p.message}` });
       }
       for (const [name, message] of optionProblems) {
-        const field = override ? `targets[${override.index}].${name}` : 'targets';
-        const named = override ? field : `targets[].${name} (none given for this channel)`;
-        problems.push({ channelId, field, message: `${prefix}${named} ${message}` });
+        if (override) {
+          const field = `targets[${override.index}].${name}`;
+          problems.push({ channelId, field, message: `${prefix}${field} ${message}` });
+        } else {
+          const hint = ' (give it in targets[].options for this channel)';
+          problems.push({ channelId, field: 'targets', message: `${prefix}${name} ${message}${hint}` });
+        }
       }
       if (thread.length === 0) continue;
       if (!channel.limits.threads) {

@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ChannelsService } from '../../src/channels/channels.service';
 import { ChannelCredentialsService } from '../../src/oauth/channel-credentials.service';
 import { YouTubeFake } from '../fakes/youtube.fake';
+import { MediaClient } from '../media/media-support';
+import { waitFor } from '../support/publishing-env';
 import { TestApp } from '../support/test-app';
 import { PUBLIC_BASE_URL, useOAuthApp } from './oauth-harness';
 
@@ -95,6 +99,95 @@ describe('OAuth connection of YouTube (against the fake)', () => {
       expect(Date.parse(opened!.expiresAt as string)).toBeGreaterThan(Date.now());
     } finally {
       yt.accounts[0].channels = [MAIN, BRAND];
+    }
+  });
+});
+
+describe('Publishing to YouTube through the API (against the fake)', () => {
+  const yt = new YouTubeFake({ processingPolls: 1 });
+  const h = useOAuthApp('youtube', yt);
+  let t: TestApp;
+  let channelId: string;
+  beforeAll(async () => {
+    ({ t } = h);
+    channelId = await h.connect();
+  });
+
+  const uploadVideo = async (): Promise<string> => {
+    const bytes = readFileSync(join(__dirname, '../fixtures/video/vertical-9x16.mp4'));
+    const client = new MediaClient(t, h.key);
+    const init = await client.initialize({ filename: 'v.mp4', mimeType: 'video/mp4', size: bytes.length });
+    expect((await client.chunk(init.body.id, 0, bytes)).status).toBe(200);
+    expect((await client.finalize(init.body.id)).body.status).toBe('ready');
+    return init.body.id as string;
+  };
+  const create = (body: Record<string, unknown>) => t.request('POST', '/api/posts', { key: h.key, body });
+
+  it('refuses a post without madeForKids, at the target when it has one and at targets when it has none', async () => {
+    const video = await uploadVideo();
+    const none = await create({ content: 'x', mediaIds: [video], channelIds: [channelId], publishNow: true });
+    expect(none.status).toBe(400);
+    expect(none.body.details).toContainEqual({
+      field: 'targets',
+      message: expect.stringContaining('options.madeForKids is required'),
+    });
+    const wrong = await create({
+      content: 'x',
+      mediaIds: [video],
+      channelIds: [channelId],
+      targets: [{ channelId, options: { madeForKids: false, privacy: 'unlisted', publishAt: '2099-01-01T00:00:00Z' } }],
+      publishNow: true,
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.details).toEqual([
+      {
+        field: 'targets[0].options.publishAt',
+        message: expect.stringContaining('YouTube schedules only public videos'),
+      },
+    ]);
+  });
+
+  it('publishes the video with its options and thumbnail, shown on the target', async () => {
+    const [video, thumbnail] = [await uploadVideo(), await h.uploadPng(64, 36)];
+    const options = { madeForKids: false, title: 'Fixture video', privacy: 'unlisted', tags: ['fixture'] };
+    const id = await h.publishNow(channelId, 'A description', [video, thumbnail], {
+      targets: [{ channelId, options }],
+    });
+    const post = await h.settled(id);
+    expect(post.status).toBe('published');
+    expect(post.targets[0]).toEqual(
+      expect.objectContaining({ options, url: expect.stringMatching(/^https:\/\/www\.youtube\.com\/watch\?v=/) }),
+    );
+    const onYouTube = yt.videos.find((v) => v.id === post.targets[0].platformPostId)!;
+    expect(onYouTube.snippet).toEqual({ title: 'Fixture video', description: 'A description', tags: ['fixture'] });
+    expect(onYouTube.status.privacyStatus).toBe('unlisted');
+    expect(onYouTube.thumbnail).toEqual(expect.objectContaining({ contentType: 'image/png' }));
+  });
+
+  it('holds a target until the quota resets when YouTube says the quota is spent, with the reason shown', async () => {
+    const video = await uploadVideo();
+    yt.exhaustQuota();
+    try {
+      const id = await h.publishNow(channelId, 'Quota', [video], {
+        targets: [{ channelId, options: { madeForKids: false } }],
+      });
+      const post = await waitFor(
+        () => h.getPost(id),
+        (p) => p.targets[0].attempts >= 1 && p.targets[0].error !== null,
+      );
+      expect(post.targets[0]).toEqual(
+        expect.objectContaining({
+          status: 'pending',
+          error: {
+            code: 'PROVIDER_RATE_LIMITED',
+            message: expect.stringMatching(/quota exhausted .*midnight Pacific Time/),
+          },
+        }),
+      );
+      const [row] = await t.dataSource.query('SELECT due_at FROM post_targets WHERE post_id = $1', [id]);
+      expect(new Date(row.due_at).getTime()).toBeGreaterThan(Date.now() + 60_000);
+    } finally {
+      yt.restoreQuota();
     }
   });
 });
