@@ -3,7 +3,7 @@
  *
  *   npm run bench:client          (BENCH_FILE_MIB=256 BENCH_IN_FLIGHT=4 BENCH_POSTS=10000 BENCH_PAGE=100 BENCH_ROUNDS=3)
  *
- * (a) upload: one BENCH_FILE_MIB MiB file (random bytes behind an MP4 `ftyp` header) through
+ * (a) upload: one BENCH_FILE_MIB MiB file (a real MP4 padded with random bytes) through
  *     `sp.media.upload(buffer, { concurrency: BENCH_IN_FLIGHT })` vs raw `fetch` doing the same three
  *     steps: initialize, every chunk as multipart (mediaId, chunkIndex, sha256, chunk) BENCH_IN_FLIGHT
  *     at a time, finalize. Both hash every chunk (SHA-256, WebCrypto) as the client does, so the
@@ -19,7 +19,7 @@
  * Exits 0 when the bench ran, whatever the numbers (targets only print a warning); 1 on errors.
  */
 import 'reflect-metadata';
-import { randomFillSync, webcrypto } from 'node:crypto';
+import { webcrypto } from 'node:crypto';
 import { ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -27,6 +27,7 @@ import { join } from 'node:path';
 import { benchAppEnv, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
 import { median } from './support/report';
 import { MachineWatch, recordResult } from './support/quiet-machine';
+import { makeVideoFile } from './support/video-file';
 
 const MiB = 1024 * 1024;
 const TARGET_UPLOAD_RATIO = 0.9;
@@ -181,11 +182,9 @@ async function rawIterate(base: string, key: string, limit: number): Promise<num
   return count;
 }
 
+/** A real MP4 padded with random bytes (finalize probes it as a video). */
 function makeFile(bytes: number): Uint8Array {
-  const file = Buffer.allocUnsafe(bytes);
-  randomFillSync(file);
-  Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex').copy(file, 0);
-  return file;
+  return makeVideoFile(bytes);
 }
 
 const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;

@@ -3,8 +3,8 @@
  *
  *   npm run bench:upload          (BENCH_FILE_MIB=256 BENCH_CHUNK_MIB=5 BENCH_IN_FLIGHT=4 BENCH_ROUNDS=5)
  *
- * One file of BENCH_FILE_MIB MiB (random bytes behind an MP4 `ftyp` header, so our service accepts it as
- * video/mp4) is sent in BENCH_CHUNK_MIB MiB chunks, BENCH_IN_FLIGHT requests in flight, as
+ * One file of BENCH_FILE_MIB MiB (a real 2 s MP4 padded with random bytes in a `free` box, so our service
+ * probes it as the video/mp4 it is) is sent in BENCH_CHUNK_MIB MiB chunks, BENCH_IN_FLIGHT requests in flight, as
  * multipart/form-data (fields mediaId, chunkIndex, then the file part `chunk`), to:
  *  - ours: createHttpApp('api') exactly as main.ts builds it (API key guard, Redis rate limit, Postgres,
  *    @fastify/multipart streamed into LocalDiskStorage: exact-size check, written at its offset in the
@@ -32,7 +32,7 @@
  * Exits 0 when the bench ran, whatever the numbers (targets below only print a warning); 1 on errors.
  */
 import 'reflect-metadata';
-import { randomBytes, randomFillSync } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
@@ -44,6 +44,7 @@ import { StartedS3Server, startS3Server, testS3Env } from '../test/setup/s3-serv
 import { benchAppEnv, databaseUrl, deleteRedisKeys, dropDatabase, intEnv } from './support/bench-env';
 import { median } from './support/report';
 import { MachineWatch, recordResult } from './support/quiet-machine';
+import { makeVideoFile } from './support/video-file';
 
 const TARGET_RATIO = 0.8; // median of rounds, ours/bare
 const TARGET_FINALIZE_S = 0.5; // 256 MiB, local storage
@@ -317,13 +318,9 @@ async function runOnce(
   return { seconds, cpuMicros, finalizeSeconds };
 }
 
-/** Random bytes behind an ISO-BMFF `ftyp` box, so magic-byte sniffing sees video/mp4. */
+/** A real MP4 padded with random bytes (finalize probes it as a video). */
 function makeFile(bytes: number): Buffer {
-  const file = Buffer.allocUnsafe(bytes);
-  randomFillSync(file);
-  // size 24, 'ftyp', major brand 'isom', minor version 0x200, compatible brands 'isom' 'iso2'
-  Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex').copy(file, 0);
-  return file;
+  return makeVideoFile(bytes);
 }
 
 async function main(): Promise<number> {

@@ -85,7 +85,7 @@ export class VideoEnv {
    * worker held); beyond it the target fails with `video_processing_timeout`.
    */
   @IsInt()
-  @Min(10)
+  @Min(1)
   @Max(24 * 60 * 60)
   VIDEO_PROCESSING_MAX_WAIT_SECONDS: number = 1800;
 }

@@ -144,7 +144,11 @@ export class MediaFinalizeService {
       });
       const ready = await this.items.reload(em, item.id);
       if (via === 'processing') {
-        await this.events.record(em, { type: 'media.ready', workspaceId, data: MediaDto.from(ready, this.content.urlsOf(ready)) });
+        await this.events.record(em, {
+          type: 'media.ready',
+          workspaceId,
+          data: MediaDto.from(ready, this.content.urlsOf(ready)),
+        });
       }
       return { item: ready };
     });
@@ -166,9 +170,7 @@ export class MediaFinalizeService {
   private async inspect(
     item: MediaItem,
     digest: { size: number; sha256: string },
-  ): Promise<
-    { problem: AppError } | { dims: ImageSize | null; video?: { probe: VideoProbe; poster: VideoPoster } }
-  > {
+  ): Promise<{ problem: AppError } | { dims: ImageSize | null; video?: { probe: VideoProbe; poster: VideoPoster } }> {
     if (digest.size !== item.size) {
       return { problem: AppError.conflict(`The chunks add up to ${digest.size} bytes, not the declared ${item.size}`) };
     }

@@ -102,7 +102,10 @@ export class MediaUploadService {
     const maxBytes = this.maxBytesFor(mimeType);
     if (input.size > maxBytes) {
       const limit = isVideoType(mimeType) ? ' for videos (MEDIA_MAX_VIDEO_BYTES)' : '';
-      throw new AppError('PAYLOAD_TOO_LARGE', `Media of ${input.size} bytes exceeds the limit of ${maxBytes} bytes${limit}`);
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `Media of ${input.size} bytes exceeds the limit of ${maxBytes} bytes${limit}`,
+      );
     }
     const { chunkSize, totalChunks } = this.planChunks(input.size);
     const createdAt = new Date();
@@ -192,7 +195,10 @@ export class MediaUploadService {
       );
     }
     if (size > this.maxBytesFor(type)) {
-      throw new AppError('PAYLOAD_TOO_LARGE', `Media of ${size} bytes exceeds the limit of ${this.maxBytesFor(type)} bytes`);
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `Media of ${size} bytes exceeds the limit of ${this.maxBytesFor(type)} bytes`,
+      );
     }
     const { chunkSize, totalChunks } = this.planChunks(size);
     await this.storage.remove(item.id);

@@ -24,7 +24,15 @@ export function probeColumns(
   probe: VideoProbe,
 ): Pick<
   MediaItem,
-  'width' | 'height' | 'durationMs' | 'frameRate' | 'videoCodec' | 'audioCodec' | 'bitrate' | 'faststart' | 'pixelFormat'
+  | 'width'
+  | 'height'
+  | 'durationMs'
+  | 'frameRate'
+  | 'videoCodec'
+  | 'audioCodec'
+  | 'bitrate'
+  | 'faststart'
+  | 'pixelFormat'
 > {
   return {
     width: probe.width,

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import { PrometheusRegistry } from './prometheus-registry.service';
 
-export type PublishOutcomeLabel = 'published' | 'failed' | 'retry';
+/** `wait`: a poll found the network still processing (a video); the target is polled again. */
+export type PublishOutcomeLabel = 'published' | 'failed' | 'retry' | 'wait';
 export type WebhookOutcomeLabel = 'delivered' | 'failed' | 'retry';
 
 /** Counters of work outcomes that features record: publish attempts and webhook delivery attempts. */
@@ -15,7 +16,7 @@ export class OutcomeMetrics {
     const registers = [prometheus.registry];
     this.publishOutcomes = new Counter({
       name: 'publish_outcomes_total',
-      help: 'Publish attempts by provider and outcome (published, failed, retry)',
+      help: 'Publish attempts by provider and outcome (published, failed, retry, wait = network still processing)',
       labelNames: ['provider', 'outcome'] as const,
       registers,
     });

@@ -10,6 +10,12 @@ export interface PostMediaItem {
   width: number | null;
   height: number | null;
   altText: string | null;
+  /** A video's probe (null for images): duration in ms, frames per second, codecs, bits/s. */
+  durationMs: number | null;
+  frameRate: number | null;
+  videoCodec: string | null;
+  audioCodec: string | null;
+  bitrate: number | null;
 }
 
 /** A media item converted to another type (kept with the item). */

@@ -12,6 +12,8 @@ export const TARGET_ERROR_CODES = [
   'MEDIA_REJECTED',
   'PROVIDER_RATE_LIMITED',
   'PROVIDER_UNAVAILABLE',
+  'VIDEO_PROCESSING_FAILED',
+  'VIDEO_PROCESSING_TIMEOUT',
   'INTERNAL',
 ] as const;
 export type TargetErrorCode = (typeof TARGET_ERROR_CODES)[number];

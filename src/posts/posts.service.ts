@@ -101,6 +101,11 @@ function overrideColumns(
 /** Problems of a provider's validate that concern one part (the others are the post's, reported once). */
 const PART_FIELDS = new Set(['content', 'mediaIds']);
 
+/** A problem's field without its index: `mediaIds[2]` (one video of the part) -> `mediaIds`. */
+function baseField(field: string): string {
+  return field.replace(/\[\d+\]$/, '');
+}
+
 /** Posts: create (draft / schedule / publish now), read, replace, delete, validate. */
 @Injectable()
 export class PostsService {
@@ -365,7 +370,8 @@ export class PostsService {
       };
       const overridden = (field: string) =>
         override !== undefined &&
-        ((field === 'content' && override.content !== null) || (field === 'mediaIds' && override.mediaIds !== null));
+        ((field === 'content' && override.content !== null) ||
+          (baseField(field) === 'mediaIds' && override.mediaIds !== null));
       // Options: the schema's problems, and the network's own checks (which word a field better: the
       // allowed values of a creator, say) in place of the schema's for the same field. A network whose
       // schema requires a field is checked without options too: the post is refused, not published
@@ -404,7 +410,7 @@ export class PostsService {
       thread.forEach((part, i) => {
         const index = i + 1;
         for (const p of provider.validate({ content: part.content, media: readyByPart[index] }, channel.limits)) {
-          if (!PART_FIELDS.has(p.field)) continue;
+          if (!PART_FIELDS.has(baseField(p.field))) continue;
           problems.push({ channelId, field: path(index, p.field), message: `${prefix}${label(index)}${p.message}` });
         }
       });

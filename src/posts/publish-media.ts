@@ -18,6 +18,11 @@ export function publishMediaOf(media: PostMediaPort, item: PostMediaItem): Publi
     height: item.height,
     filename: item.filename,
     altText: item.altText,
+    durationMs: item.durationMs,
+    frameRate: item.frameRate,
+    videoCodec: item.videoCodec,
+    audioCodec: item.audioCodec,
+    bitrate: item.bitrate,
     open: () => media.open(item.id),
     publicUrl: () => Promise.resolve(media.signedUrl(item.id)),
     as: (mimeType) => {

@@ -19,6 +19,11 @@ export interface EnqueueableTarget {
   publication: number;
   attempts: number;
   dueAt: Date | null;
+  /**
+   * A poll of a network's processing (docs/adr: video pipeline): the attempt was given back, so the job
+   * id also names the poll's time, unlike the job that is still running under the attempt's id.
+   */
+  poll?: boolean;
 }
 
 /**
@@ -42,8 +47,9 @@ export class PublishQueue {
     });
   }
 
-  static jobId(t: Pick<EnqueueableTarget, 'id' | 'publication' | 'attempts'>): string {
-    return `publish:${t.id}:${t.publication}:${t.attempts}`;
+  static jobId(t: Pick<EnqueueableTarget, 'id' | 'publication' | 'attempts'> & Partial<EnqueueableTarget>): string {
+    const base = `publish:${t.id}:${t.publication}:${t.attempts}`;
+    return t.poll && t.dueAt ? `${base}:poll-${t.dueAt.getTime()}` : base;
   }
 
   /** Adds (or keeps) one delayed job per target. Failures are logged: the reconciler catches up. */

@@ -4,9 +4,15 @@ import type { EntityManager } from 'typeorm';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { publishingConfig } from '../config';
+import { videoConfig, type VideoConfig } from '../config/video.config';
 import { EventsService } from '../events/events.service';
 import { ChannelCredentialsService } from '../oauth/channel-credentials.service';
-import { CredentialsRevokedError, ProviderError, TransientProviderError } from '../providers/provider.errors';
+import {
+  CredentialsRevokedError,
+  ProcessingPendingError,
+  ProviderError,
+  TransientProviderError,
+} from '../providers/provider.errors';
 import { ProviderRegistry } from '../providers/provider.registry';
 import { PublishMedia, PublishResult, ThreadPost } from '../providers/social-provider.interface';
 import { PostDto } from './dto/post.dto';
@@ -32,7 +38,17 @@ type Outcome = (
   | { kind: 'published'; result: PublishResult }
   | { kind: 'failed'; code: TargetErrorCode; message: string; revoked?: boolean }
   | { kind: 'retry'; code: TargetErrorCode; message: string; retryAfterMs?: number }
+  /** The network is processing (a video): poll again at `checkAfterMs` with a delayed job, the worker released. */
+  | { kind: 'wait'; message: string; checkAfterMs: number }
 ) & { credentials?: Record<string, unknown> };
+
+/**
+ * Kept in a part's checkpoint beside the adapter's own state: when the network started processing
+ * (ISO time), so the total wait is bounded across polls, crashes and workers.
+ */
+export const WAITING_SINCE = 'waitingSince';
+/** Polls are never closer than this, whatever the network hints. */
+const MIN_POLL_MS = 250;
 
 /** A thread's job lost its claim to another job between two parts: that job settles the target. */
 const CLAIM_LOST = Symbol('claim lost');
@@ -95,6 +111,7 @@ export class PublisherService {
     private readonly outcomes: OutcomeMetrics,
     private readonly parts: PostTargetPartsStore,
     private readonly checkpoints: PostTargetCheckpointsStore,
+    @Inject(videoConfig.KEY) private readonly video: VideoConfig,
   ) {
     const batching = { maxBatch: MAX_BATCH, maxInFlight: cfg.batchesInFlight };
     this.claims = new MicroBatcher((r) => this.claimBatch(r), batching);
@@ -163,8 +180,47 @@ export class PublisherService {
       });
       return { kind: 'published', result };
     } catch (err) {
+      if (err instanceof ProcessingPendingError) return this.waitOutcome(claimed, jobId, 0, err);
       return this.classify(err);
     }
+  }
+
+  /**
+   * The network is still processing what a part sent (docs/adr: video pipeline): poll again later
+   * with a delayed job, unless the total wait since processing began (kept in the part's checkpoint,
+   * so it survives crashes and workers) is over VIDEO_PROCESSING_MAX_WAIT_SECONDS, which fails the
+   * target with VIDEO_PROCESSING_TIMEOUT, not retried.
+   */
+  private async waitOutcome(
+    claimed: Claimed,
+    jobId: string,
+    index: number,
+    err: ProcessingPendingError,
+  ): Promise<Exclude<Outcome, { kind: 'published' }>> {
+    const state = claimed.checkpoints.get(index) ?? {};
+    const since = typeof state[WAITING_SINCE] === 'string' ? Date.parse(state[WAITING_SINCE]) : NaN;
+    const started = Number.isFinite(since) ? since : Date.now();
+    const waited = Date.now() - started;
+    const max = this.video.processingMaxWaitMs;
+    if (waited >= max) {
+      return {
+        kind: 'failed',
+        code: 'VIDEO_PROCESSING_TIMEOUT',
+        message: `The network was still processing the video after ${Math.round(waited / 1000)} s (the limit is ${Math.round(max / 1000)} s, VIDEO_PROCESSING_MAX_WAIT_SECONDS): ${err.message}`,
+      };
+    }
+    if (!Number.isFinite(since)) {
+      await this.checkpoints.save(
+        claimed.target.id,
+        claimed.target.publication,
+        index,
+        { ...state, [WAITING_SINCE]: new Date(started).toISOString() },
+        jobId,
+        this.cfg.claimMs,
+      );
+    }
+    const checkAfterMs = Math.min(Math.max(MIN_POLL_MS, err.checkAfterMs), Math.max(MIN_POLL_MS, max - waited));
+    return { kind: 'wait', message: err.message, checkAfterMs };
   }
 
   /** The media of each part, in order; null when an item no longer exists. One read for the whole post. */
@@ -221,7 +277,10 @@ export class PublisherService {
           ...this.checkpointOf(claimed, jobId, part.index),
         });
       } catch (err) {
-        const outcome = this.classify(err);
+        const outcome =
+          err instanceof ProcessingPendingError
+            ? await this.waitOutcome(claimed, jobId, part.index, err)
+            : this.classify(err);
         return {
           ...outcome,
           message: `Part ${part.index + 1} of ${parts.length}: ${outcome.message}`,
@@ -259,7 +318,10 @@ export class PublisherService {
     const { target } = claimed;
     return {
       checkpoint: claimed.checkpoints.get(index) ?? null,
-      saveCheckpoint: async (state) => {
+      saveCheckpoint: async (given) => {
+        // The start of a processing wait stays with the part whatever the adapter saves.
+        const since = claimed.checkpoints.get(index)?.[WAITING_SINCE];
+        const state = since === undefined ? given : { ...given, [WAITING_SINCE]: since };
         await this.checkpoints.save(target.id, target.publication, index, state, jobId, this.cfg.claimMs);
         claimed.checkpoints.set(index, state);
       },
@@ -275,7 +337,8 @@ export class PublisherService {
       return { kind: 'retry', code: err.code, message: err.message, retryAfterMs };
     }
     if (err instanceof ProviderError) {
-      const code: TargetErrorCode = err.code === 'MEDIA_REJECTED' ? 'MEDIA_REJECTED' : 'CONTENT_REJECTED';
+      const code: TargetErrorCode =
+        err.code === 'MEDIA_REJECTED' || err.code === 'VIDEO_PROCESSING_FAILED' ? err.code : 'CONTENT_REJECTED';
       return { kind: 'failed', code, message: err.message };
     }
     this.logger.error({
@@ -291,6 +354,18 @@ export class PublisherService {
     if (outcome.kind === 'published') {
       const { platformPostId, url } = outcome.result;
       return { status: 'published', platformPostId, url, dueAt: null, errorCode: null, errorMessage: null };
+    }
+    if (outcome.kind === 'wait') {
+      const dueAt = new Date(Date.now() + outcome.checkAfterMs);
+      return {
+        status: 'pending',
+        platformPostId: null,
+        url: null,
+        dueAt,
+        errorCode: null,
+        errorMessage: outcome.message,
+        refundAttempt: true,
+      };
     }
     const { code, message } = outcome;
     if (outcome.kind === 'retry' && target.attempts < this.cfg.retryDelaysMs.length + 1) {
@@ -338,7 +413,15 @@ export class PublisherService {
     );
     settlements.forEach((s, i) => this.logOutcome(s, rows[i], disconnected));
     const retries = settlements.flatMap((s, i) =>
-      rows[i].status === 'pending' ? [{ ...s.claimed.target, dueAt: rows[i].dueAt }] : [],
+      rows[i].status === 'pending'
+        ? [
+            {
+              ...s.claimed.target,
+              dueAt: rows[i].dueAt,
+              ...(rows[i].refundAttempt ? { attempts: s.claimed.target.attempts - 1, poll: true } : {}),
+            },
+          ]
+        : [],
     );
     if (retries.length) await this.queue.enqueue(retries);
     return settlements.map(() => undefined);

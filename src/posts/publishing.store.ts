@@ -36,6 +36,8 @@ export interface TargetOutcome {
   dueAt: Date | null;
   errorCode: string | null;
   errorMessage: string | null;
+  /** A poll of a network's processing: the claim does not count as an attempt (retries stay for failures). */
+  refundAttempt?: boolean;
 }
 
 /** A post a batch settled, with its targets and their parts (the data of its event). */
@@ -128,10 +130,11 @@ export class PublishingStore {
                 url = CASE WHEN o.status = 'published' THEN o.url ELSE pt.url END,
                 published_at = CASE WHEN o.status = 'published' THEN now() ELSE pt.published_at END,
                 due_at = COALESCE(o.due_at, pt.due_at), error_code = o.error_code, error_message = o.error_message,
+                attempts = pt.attempts - CASE WHEN o.refund THEN 1 ELSE 0 END,
                 claim_job_id = NULL, claimed_until = NULL, updated_at = now()
            FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::varchar[], $6::timestamptz[],
-                       $7::varchar[], $8::text[])
-                AS o(id, publication, status, platform_post_id, url, due_at, error_code, error_message)
+                       $7::varchar[], $8::text[], $10::boolean[])
+                AS o(id, publication, status, platform_post_id, url, due_at, error_code, error_message, refund)
           WHERE pt.id = o.id AND pt.publication = o.publication AND pt.status = 'publishing')
        SELECT id FROM posts WHERE id = ANY($9::uuid[]) AND status = 'publishing' ORDER BY id FOR UPDATE`,
       [
@@ -144,6 +147,7 @@ export class PublishingStore {
         outcomes.map((o) => o.errorCode),
         outcomes.map((o) => o.errorMessage),
         postIds,
+        outcomes.map((o) => o.refundAttempt === true),
       ],
     );
     return locked.map((r) => r.id);

@@ -5,7 +5,9 @@ export type ProviderErrorCode =
   | 'CONTENT_REJECTED'
   | 'MEDIA_REJECTED'
   | 'PROVIDER_RATE_LIMITED'
-  | 'PROVIDER_UNAVAILABLE';
+  | 'PROVIDER_UNAVAILABLE'
+  | 'PROCESSING'
+  | 'VIDEO_PROCESSING_FAILED';
 
 export abstract class ProviderError extends Error {
   abstract readonly code: ProviderErrorCode;
@@ -60,4 +62,29 @@ export class TransientProviderError extends ProviderError {
     super(message, status);
     this.code = rateLimited ? 'PROVIDER_RATE_LIMITED' : 'PROVIDER_UNAVAILABLE';
   }
+}
+
+/**
+ * Not an error: the network is still processing what this attempt sent (a video) and the adapter has
+ * saved a checkpoint naming it (the media or container id). The publisher releases the worker and
+ * polls again with a delayed job at `checkAfterMs`, giving the adapter its checkpoint back; the
+ * whole wait is bounded (VIDEO_PROCESSING_MAX_WAIT_SECONDS, then `VIDEO_PROCESSING_TIMEOUT`).
+ * Adapters must call `saveCheckpoint` before throwing it, or the next poll starts over.
+ */
+export class ProcessingPendingError extends ProviderError {
+  readonly code = 'PROCESSING' as const;
+  readonly transient = true;
+  constructor(
+    message: string,
+    /** When to look again, from now, in ms (the network's own hint where it gives one). */
+    readonly checkAfterMs: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The network gave up processing a video (undecodable, refused after upload): failed for good, not retried. */
+export class VideoProcessingFailedError extends ProviderError {
+  readonly code = 'VIDEO_PROCESSING_FAILED' as const;
+  readonly transient = false;
 }

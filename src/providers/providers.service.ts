@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ProviderDto } from './dto/provider.dto';
 import { ProviderRegistry } from './provider.registry';
+import { VideoLimitsDto } from './dto/video-limits.dto';
 
 /**
  * The networks this server can connect, as `GET /api/providers` lists them: read from the plugin
@@ -20,7 +21,11 @@ export class ProvidersService {
         name: plugin.displayName,
         connect: plugin.connectKind,
         enabled: plugin.connectKind !== 'oauth' || Boolean(plugin.oauth && client?.clientId && client.clientSecret),
-        limits: { ...plugin.defaultLimits, supportedMimeTypes: [...plugin.defaultLimits.supportedMimeTypes] },
+        limits: {
+          ...plugin.defaultLimits,
+          supportedMimeTypes: [...plugin.defaultLimits.supportedMimeTypes],
+          video: VideoLimitsDto.of(plugin.defaultLimits),
+        },
         optionsSchema: plugin.optionsSchema ? structuredClone(plugin.optionsSchema) : null,
       };
     });

@@ -12,6 +12,44 @@ export interface ChannelLimits {
   supportedMimeTypes: string[];
   /** Whether a post may carry a thread: follow-up parts published as a chain of replies. */
   threads: boolean;
+  /**
+   * What the account takes as video, or null when it takes none (or this service cannot publish video
+   * to it yet). Absent in limits stored before video arrived: read as null.
+   */
+  video?: VideoLimits | null;
+}
+
+/**
+ * A network's video limits, as it documents them. The five first fields always; the others only where
+ * the network enforces them (absent: no limit). Sizes are as displayed (rotation applied).
+ */
+export interface VideoLimits {
+  /** Largest video file, in bytes. */
+  maxBytes: number;
+  minDurationSeconds: number;
+  maxDurationSeconds: number;
+  /** Container types taken (`video/mp4`, `video/quicktime`, `video/webm`). */
+  mimeTypes: string[];
+  /** Most videos in one post. */
+  maxPerPost: number;
+  /** Width over height, e.g. 0.5625 for 9:16 and 1.7778 for 16:9. */
+  minAspectRatio?: number;
+  maxAspectRatio?: number;
+  minFrameRate?: number;
+  maxFrameRate?: number;
+  /** Longest side in pixels (either orientation). */
+  maxLongSide?: number;
+  /** Shortest side in pixels (either orientation). */
+  minShortSide?: number;
+  maxShortSide?: number;
+  /** Bits per second of the whole file. */
+  maxBitrate?: number;
+  /** Video codecs taken, as ffmpeg names them (`h264`, `hevc`, ...); absent: any. */
+  videoCodecs?: string[];
+  /** Audio codecs taken (`aac`, ...); absent: any. A silent video is always fine. */
+  audioCodecs?: string[];
+  /** Whether images and videos may share a post; default true. */
+  mixWithImages?: boolean;
 }
 
 /**
@@ -51,6 +89,14 @@ export interface MediaDescriptor {
   filename: string;
   /** Text alternative for screen readers, when known (validation checks its length where a network limits it). */
   altText?: string | null;
+  /** A video's duration in milliseconds (probed at upload); null or absent for images. */
+  durationMs?: number | null;
+  /** A video's frames per second, when known. */
+  frameRate?: number | null;
+  /** A video's codecs and bitrate as probed (`h264`, `aac`, bits/s). */
+  videoCodec?: string | null;
+  audioCodec?: string | null;
+  bitrate?: number | null;
 }
 
 export interface PublishMedia extends MediaDescriptor {

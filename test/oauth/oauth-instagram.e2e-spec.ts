@@ -45,6 +45,7 @@ describe('Instagram (Instagram Login, containers, against the fake)', () => {
         maxImageBytes: 8 * 1024 * 1024,
         supportedMimeTypes: ['image/jpeg', 'image/png'],
         threads: false,
+        video: null,
       },
     });
   });

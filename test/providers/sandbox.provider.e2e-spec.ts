@@ -50,6 +50,13 @@ describe('sandbox provider', () => {
       maxCharacters: 500,
       maxMedia: 4,
       threads: true,
+      video: {
+        maxBytes: 4 * 1024 ** 3,
+        minDurationSeconds: 0,
+        maxDurationSeconds: 600,
+        mimeTypes: ['video/mp4', 'video/quicktime', 'video/webm'],
+        maxPerPost: 1,
+      },
     });
 
     for (const bad of [
@@ -113,6 +120,7 @@ describe('sandbox provider', () => {
               mimeType: 'image/png',
               size: png.length,
               sha256: createHash('sha256').update(png).digest('hex'),
+              durationMs: null,
             },
           ],
           inReplyTo: null,

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { VideoLimitsDto } from '../../providers/dto/video-limits.dto';
 import { PROVIDER_IDS, ProviderId } from '../../providers/provider.list';
 import { Channel, ChannelStatus, DisconnectReason } from '../channel.entity';
 
@@ -9,6 +10,9 @@ export class ChannelLimitsDto {
   maxMedia!: number;
   /** Whether posts to this channel may carry a `thread` (published as a chain of replies). */
   threads!: boolean;
+  /** What the channel takes as video; null when it takes none (or this service cannot publish video to it yet). */
+  @ApiProperty({ type: VideoLimitsDto, nullable: true })
+  video!: VideoLimitsDto | null;
 }
 
 /** A connected social account. Credentials are never returned. */
@@ -62,6 +66,7 @@ export class ChannelDto {
         maxCharacters: c.limits.maxCharacters,
         maxMedia: c.limits.maxMedia,
         threads: c.limits.threads === true,
+        video: VideoLimitsDto.of(c.limits),
       },
       connectedAt: c.connectedAt.toISOString(),
       disconnectedAt: c.disconnectedAt?.toISOString() ?? null,

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { VideoLimitsDto } from './video-limits.dto';
 
 export class ProviderLimitsDto {
   /** Maximum post length, counted as the network counts it. */
@@ -8,6 +9,9 @@ export class ProviderLimitsDto {
   supportedMimeTypes!: string[];
   /** Whether the network takes threads: a post's follow-up parts published as a chain of replies. */
   threads!: boolean;
+  /** What the network takes as video through this service; null when it takes none (or not yet). */
+  @ApiProperty({ type: VideoLimitsDto, nullable: true })
+  video!: VideoLimitsDto | null;
 }
 
 export class ProviderDto {

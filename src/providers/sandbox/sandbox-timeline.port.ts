@@ -12,6 +12,8 @@ export interface SandboxMedia {
   size: number;
   /** Hex SHA-256 of the bytes the network read. */
   sha256: string;
+  /** A video's duration in milliseconds (absent for images). */
+  durationMs?: number | null;
 }
 
 /** The target's options as the sandbox timeline shows them (defaults filled in). */

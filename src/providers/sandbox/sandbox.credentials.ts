@@ -1,7 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { parseWithSchema } from '../credentials-schema';
-import { SANDBOX_MAX_CHARACTERS, SANDBOX_MAX_MEDIA } from './sandbox.limits';
+import {
+  SANDBOX_DEFAULT_PROCESSING_SECONDS,
+  SANDBOX_DEFAULT_VIDEO_SECONDS,
+  SANDBOX_MAX_CHARACTERS,
+  SANDBOX_MAX_MEDIA,
+  SANDBOX_MAX_VIDEO_SECONDS,
+} from './sandbox.limits';
 
 /** Sandbox: a network inside the service; no account needed (docs/guide.md section 11). */
 export class SandboxCredentialsDto {
@@ -45,6 +51,33 @@ export class SandboxCredentialsDto {
   @IsOptional()
   @IsBoolean()
   threads?: boolean;
+
+  @ApiProperty({
+    required: false,
+    minimum: 0,
+    maximum: SANDBOX_MAX_VIDEO_SECONDS,
+    default: SANDBOX_DEFAULT_VIDEO_SECONDS,
+    description: 'Longest video the account takes, in seconds; 0: no video (limits.video is null)',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(SANDBOX_MAX_VIDEO_SECONDS)
+  maxVideoSeconds?: number;
+
+  @ApiProperty({
+    required: false,
+    minimum: 0,
+    maximum: 3600,
+    default: SANDBOX_DEFAULT_PROCESSING_SECONDS,
+    description:
+      'How long the sandbox "processes" a video after receiving it before the post appears (the publisher polls meanwhile); 0: at once',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(3600)
+  videoProcessingSeconds?: number;
 }
 
 /** What is stored (sealed) for a sandbox channel: the given fields plus the timeline's account id. */
@@ -58,6 +91,8 @@ export interface SandboxCredentials {
   maxCharacters?: number;
   maxMedia?: number;
   threads?: boolean;
+  maxVideoSeconds?: number;
+  videoProcessingSeconds?: number;
 }
 
 export interface StoredSandboxAccount extends SandboxCredentials {
@@ -67,7 +102,14 @@ export interface StoredSandboxAccount extends SandboxCredentials {
 /** The credentials given to connect; throws InvalidCredentialsError. */
 export function parseSandboxCredentials(raw: unknown): SandboxCredentials {
   const c = parseWithSchema(SandboxCredentialsDto, raw, 'Sandbox credentials') as unknown as SandboxCredentials;
-  return { name: c.name.trim(), maxCharacters: c.maxCharacters, maxMedia: c.maxMedia, threads: c.threads };
+  return {
+    name: c.name.trim(),
+    maxCharacters: c.maxCharacters,
+    maxMedia: c.maxMedia,
+    threads: c.threads,
+    maxVideoSeconds: c.maxVideoSeconds,
+    videoProcessingSeconds: c.videoProcessingSeconds,
+  };
 }
 
 /** The stored credentials of a connected sandbox channel; throws InvalidCredentialsError. */
@@ -78,6 +120,8 @@ export function parseStoredSandboxAccount(raw: unknown): StoredSandboxAccount {
     maxCharacters: c.maxCharacters,
     maxMedia: c.maxMedia,
     threads: c.threads,
+    maxVideoSeconds: c.maxVideoSeconds,
+    videoProcessingSeconds: c.videoProcessingSeconds,
     accountId: c.accountId,
   };
 }

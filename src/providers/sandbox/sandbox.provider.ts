@@ -1,13 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setting } from '../../config/settings';
-import { commonDraftProblems } from '../draft-validation.util';
+import { commonDraftProblems, isVideoMedia } from '../draft-validation.util';
 import { countGraphemes } from '../grapheme.util';
 import { defineProvider } from '../provider-plugin';
 import {
   ContentRejectedError,
   CredentialsRevokedError,
   InvalidCredentialsError,
+  ProcessingPendingError,
   TransientProviderError,
+  VideoProcessingFailedError,
 } from '../provider.errors';
 import type {
   ChannelLimits,
@@ -23,7 +25,7 @@ import type {
   SocialProvider,
 } from '../social-provider.interface';
 import { SandboxCredentialsDto, parseSandboxCredentials, parseStoredSandboxAccount } from './sandbox.credentials';
-import { SANDBOX_DEFAULT_LIMITS, sandboxLimits } from './sandbox.limits';
+import { SANDBOX_DEFAULT_LIMITS, SANDBOX_DEFAULT_PROCESSING_SECONDS, sandboxLimits } from './sandbox.limits';
 import { SANDBOX_OPTIONS_SCHEMA, SandboxOptions } from './sandbox.options';
 import { SandboxMedia, SandboxTimeline } from './sandbox-timeline.port';
 
@@ -35,7 +37,13 @@ export const SANDBOX_SWITCHES = {
   failPermanent: '#fail-permanent',
   /** The credentials are revoked: the target fails and the channel is disconnected. */
   revoke: '#revoke',
+  /** The sandbox fails to process the post's video once received (VIDEO_PROCESSING_FAILED). */
+  videoProcessingFail: '#video-processing-fail',
+  /** The sandbox never finishes processing the post's video (the publisher's wait runs out). */
+  videoProcessingStuck: '#video-processing-stuck',
 } as const;
+/** How often the sandbox tells the publisher to look again while it processes a video. */
+const PROCESSING_POLL_MS = 1000;
 const TRANSIENT_FAILURES = 2;
 
 const DISABLED = 'The sandbox network is disabled on this server (SANDBOX_PROVIDER=false)';
@@ -78,7 +86,26 @@ async function receive(media: PublishMedia): Promise<SandboxMedia> {
     hash.update(buf);
     size += buf.length;
   }
-  return { id: media.id, mimeType: media.mimeType, size, sha256: hash.digest('hex') };
+  return {
+    id: media.id,
+    mimeType: media.mimeType,
+    size,
+    sha256: hash.digest('hex'),
+    ...(isVideoMedia(media) ? { durationMs: media.durationMs ?? null } : {}),
+  };
+}
+
+/** What a sandbox publication saved while its video was being processed (docs/adr/0023). */
+interface ProcessingCheckpoint {
+  /** The attachments as received: a poll publishes these, never receiving the bytes twice. */
+  received: SandboxMedia[];
+  /** When the simulated processing ends (ISO time). */
+  readyAt: string;
+}
+
+function processingCheckpoint(state: Record<string, unknown> | null): ProcessingCheckpoint | null {
+  if (!state || !Array.isArray(state.received) || typeof state.readyAt !== 'string') return null;
+  return { received: state.received as SandboxMedia[], readyAt: state.readyAt };
 }
 
 /**
@@ -113,7 +140,7 @@ export class SandboxProvider implements SocialProvider {
       handle: `@${slug}@sandbox`,
       avatarUrl: null,
       profileUrl: null,
-      limits: sandboxLimits(given.maxCharacters, given.maxMedia, given.threads),
+      limits: sandboxLimits(given.maxCharacters, given.maxMedia, given.threads, given.maxVideoSeconds),
       credentials: { ...given, accountId },
     });
   }
@@ -152,8 +179,34 @@ export class SandboxProvider implements SocialProvider {
     if (parent !== null && !(await this.timeline.find(account.accountId, parent))) {
       throw new ContentRejectedError(`sandbox: the post ${parent} to reply to is not on this account's timeline`, 404);
     }
-    const media: SandboxMedia[] = [];
-    for (const item of input.media) media.push(await receive(item));
+    const processing = processingCheckpoint(input.checkpoint);
+    let media: SandboxMedia[];
+    if (processing) {
+      media = processing.received;
+    } else {
+      media = [];
+      for (const item of input.media) media.push(await receive(item));
+    }
+    const hasVideo = input.media.some((m) => isVideoMedia(m));
+    const processingMs = (account.videoProcessingSeconds ?? SANDBOX_DEFAULT_PROCESSING_SECONDS) * 1000;
+    if (hasVideo && processingMs > 0) {
+      // Like the networks that process video after the upload: received once, then polled until ready.
+      let readyAt = processing ? Date.parse(processing.readyAt) : NaN;
+      if (!processing) {
+        readyAt = this.now().getTime() + processingMs;
+        await input.saveCheckpoint({ received: media, readyAt: new Date(readyAt).toISOString() });
+      }
+      if (input.content.includes(SANDBOX_SWITCHES.videoProcessingFail) && processing) {
+        throw new VideoProcessingFailedError('sandbox: #video-processing-fail: the video could not be processed');
+      }
+      const left = readyAt - this.now().getTime();
+      if (left > 0 || input.content.includes(SANDBOX_SWITCHES.videoProcessingStuck)) {
+        throw new ProcessingPendingError(
+          'sandbox: the video is still processing',
+          Math.min(PROCESSING_POLL_MS, Math.max(left, PROCESSING_POLL_MS / 4)),
+        );
+      }
+    }
     const options = {
       visibility: input.options?.visibility ?? 'public',
       contentWarning: input.options?.contentWarning ?? null,

@@ -29,4 +29,12 @@ export const YOUTUBE_LIMITS: ChannelLimits = Object.freeze({
   supportedMimeTypes: [...YOUTUBE_VIDEO_TYPES, ...YOUTUBE_THUMBNAIL_TYPES],
   // Comments are not posts: no threads.
   threads: false,
+  // 12 hours for verified accounts (15 minutes until the account is verified on youtube.com).
+  video: {
+    maxBytes: YOUTUBE_MAX_VIDEO_BYTES,
+    minDurationSeconds: 1,
+    maxDurationSeconds: 12 * 3600,
+    mimeTypes: [...YOUTUBE_VIDEO_TYPES],
+    maxPerPost: 1,
+  },
 });

@@ -14,6 +14,10 @@ export class SandboxMediaDto {
   /** Hex SHA-256 of the bytes the network received. */
   @ApiProperty({ example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08' })
   sha256!: string;
+
+  /** A video's duration in milliseconds; null for images. */
+  @ApiProperty({ type: 'integer', nullable: true, example: 12_480 })
+  durationMs!: number | null;
 }
 
 /** The options a sandbox post was published with (`targets[i].options`, defaults filled in). */
@@ -53,7 +57,13 @@ export class SandboxPostDto {
     return {
       id: p.id,
       content: p.content,
-      media: p.media.map((m) => ({ id: m.id, mimeType: m.mimeType, size: m.size, sha256: m.sha256 })),
+      media: p.media.map((m) => ({
+        id: m.id,
+        mimeType: m.mimeType,
+        size: m.size,
+        sha256: m.sha256,
+        durationMs: m.durationMs ?? null,
+      })),
       inReplyTo: p.inReplyTo,
       options: { visibility: p.options.visibility ?? 'public', contentWarning: p.options.contentWarning ?? null },
       createdAt: (p.publishedAt ?? p.createdAt).toISOString(),

@@ -148,7 +148,78 @@ export type ReadinessDto = {
     checks: ReadinessChecksDto;
 };
 
+export type VideoLimitsDto = {
+    /**
+     * Largest video file, in bytes.
+     */
+    maxBytes: number;
+    /**
+     * Container types taken.
+     */
+    mimeTypes: Array<string>;
+    /**
+     * Most videos in one post.
+     */
+    maxPerPost: number;
+    /**
+     * Shortest video, in seconds.
+     */
+    minDurationSeconds: number;
+    /**
+     * Longest video, in seconds.
+     */
+    maxDurationSeconds: number;
+    /**
+     * Narrowest shape taken, width / height (0.5625 is 9:16).
+     */
+    minAspectRatio?: number;
+    /**
+     * Widest shape taken, width / height (1.7778 is 16:9).
+     */
+    maxAspectRatio?: number;
+    /**
+     * Lowest frame rate taken, frames per second.
+     */
+    minFrameRate?: number;
+    /**
+     * Highest frame rate taken (a faster video is converted, or refused when conversion is off).
+     */
+    maxFrameRate?: number;
+    /**
+     * Longest side in pixels, either orientation.
+     */
+    maxLongSide?: number;
+    /**
+     * Shortest side in pixels, at least.
+     */
+    minShortSide?: number;
+    /**
+     * Shortest side in pixels, at most.
+     */
+    maxShortSide?: number;
+    /**
+     * Bits per second of the whole file.
+     */
+    maxBitrate?: number;
+    /**
+     * Video codecs taken (`h264`, ...); absent: any.
+     */
+    videoCodecs?: Array<string>;
+    /**
+     * Audio codecs taken (`aac`, ...); absent: any.
+     */
+    audioCodecs?: Array<string>;
+    /**
+     * False when images and video may not share a post.
+     */
+    mixWithImages?: boolean;
+};
+
 export type ProviderLimitsDto = {
+    /**
+     * What the network takes as video through this service; null when it takes none (or not yet).
+     */
+    video: VideoLimitsDto | null;
     /**
      * Maximum post length, counted as the network counts it.
      */
@@ -202,7 +273,7 @@ export type PostThreadPartDto = {
 };
 
 export type TargetErrorDto = {
-    code: 'CREDENTIALS_REVOKED' | 'CHANNEL_DISCONNECTED' | 'CONTENT_REJECTED' | 'MEDIA_REJECTED' | 'PROVIDER_RATE_LIMITED' | 'PROVIDER_UNAVAILABLE' | 'INTERNAL';
+    code: 'CREDENTIALS_REVOKED' | 'CHANNEL_DISCONNECTED' | 'CONTENT_REJECTED' | 'MEDIA_REJECTED' | 'PROVIDER_RATE_LIMITED' | 'PROVIDER_UNAVAILABLE' | 'VIDEO_PROCESSING_FAILED' | 'VIDEO_PROCESSING_TIMEOUT' | 'INTERNAL';
     /**
      * The provider's own message: why the publication failed.
      */
@@ -296,6 +367,10 @@ export type PostDto = {
 };
 
 export type ChannelLimitsDto = {
+    /**
+     * What the channel takes as video; null when it takes none (or this service cannot publish video to it yet).
+     */
+    video: VideoLimitsDto | null;
     /**
      * Longest post the account may publish (Mastodon: characters; Bluesky: graphemes).
      */
@@ -511,6 +586,14 @@ export type SandboxCredentialsDto = {
      * Whether posts may carry a thread; false plays a network without replies (threads refused)
      */
     threads?: boolean;
+    /**
+     * Longest video the account takes, in seconds; 0: no video (limits.video is null)
+     */
+    maxVideoSeconds?: number;
+    /**
+     * How long the sandbox "processes" a video after receiving it before the post appears (the publisher polls meanwhile); 0: at once
+     */
+    videoProcessingSeconds?: number;
 };
 
 export type MastodonCredentialsDto = {
@@ -1117,6 +1200,10 @@ export type SandboxMediaDto = {
      * Hex SHA-256 of the bytes the network received.
      */
     sha256: string;
+    /**
+     * A video's duration in milliseconds; null for images.
+     */
+    durationMs: number | null;
     mimeType: string;
     /**
      * Bytes the network received.
