@@ -178,7 +178,7 @@ export class ChannelsService {
   ): Promise<{ channel: Channel; created: boolean }> {
     const existing = await this.channels.lockByAccount(em, workspaceId, provider, account.externalId);
     const id = existing?.id ?? randomUUID();
-    const credentials = existing ? this.keepRefreshToken(existing, account.credentials) : account.credentials;
+    const credentials = this.keepRefreshToken(existing, account.credentials);
     this.opened.forget(id);
     const profile: ChannelProfile = {
       name: account.name,
@@ -205,13 +205,14 @@ export class ChannelsService {
   }
 
   /**
-   * A reconnect whose token answer carried no refresh token (Google issues one only on the first
-   * consent unless asked again) keeps the one stored: it still works, and an empty one would leave
-   * the channel to die with its access token.
+   * A reconnect's credentials, keeping the stored refresh token when the network issued none this
+   * time (Google gives one only at the first consent of an account to the app): an empty refresh
+   * token never replaces a stored one, or the channel would die at the access token's expiry.
    */
-  private keepRefreshToken(existing: Channel, fresh: Record<string, unknown>): Record<string, unknown> {
-    if (typeof fresh.refreshToken === 'string' && fresh.refreshToken !== '') return fresh;
-    const stored = this.credentialsOf(existing)?.refreshToken;
+  private keepRefreshToken(existing: Channel | null, fresh: Record<string, unknown>): Record<string, unknown> {
+    const given = fresh.refreshToken;
+    if (!existing || (typeof given === 'string' && given !== '') || !('accessToken' in fresh)) return fresh;
+    const stored = existing.credentials ? this.credentialsOf(existing)?.refreshToken : null;
     return typeof stored === 'string' && stored !== '' ? { ...fresh, refreshToken: stored } : fresh;
   }
 

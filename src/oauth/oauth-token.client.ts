@@ -114,7 +114,7 @@ export class OAuthTokenClient {
   /** The form with the client's credentials: form fields, or HTTP Basic (then the header carries the secret). */
   private withClient(app: OAuthApp, fields: Record<string, string>): URLSearchParams {
     const form = new URLSearchParams(fields);
-    form.set('client_id', app.clientId);
+    form.set(app.spec.clientIdParameter ?? 'client_id', app.clientId);
     if (app.spec.clientAuthentication === 'body') form.set('client_secret', app.clientSecret);
     return form;
   }

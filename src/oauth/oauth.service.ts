@@ -144,12 +144,13 @@ export class OAuthService {
     });
     const url = new URL(app.spec.authorizeUrl(app.hosts));
     url.searchParams.set('response_type', 'code');
-    url.searchParams.set('client_id', app.clientId);
+    url.searchParams.set(app.spec.clientIdParameter ?? 'client_id', app.clientId);
     url.searchParams.set('redirect_uri', app.callbackUrl);
     url.searchParams.set('scope', app.scopes.join(app.spec.scopeSeparator ?? ' '));
     url.searchParams.set('state', state);
     url.searchParams.set('code_challenge', codeChallengeS256(verifier));
     url.searchParams.set('code_challenge_method', 'S256');
+    for (const [name, value] of Object.entries(app.spec.authorizeParams ?? {})) url.searchParams.set(name, value);
     return { authorizationUrl: url.toString(), state, expiresAt };
   }
 

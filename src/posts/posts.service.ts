@@ -461,15 +461,29 @@ export class PostsService {
       const prefix = `channel ${channelId} (${channel.provider} ${channel.handle}): `;
       // The channel's first part: its override where it has one (problems then name `targets[i].<field>`).
       const override = overrides.get(channelId);
+      const options = override?.options ?? {};
       const first = {
         content: override?.content ?? dto.content,
         media: overrideMedia.get(channelId) ?? readyByPart[0],
+        options,
       };
       const overridden = (field: string) =>
         override !== undefined &&
         ((field === 'content' && override.content !== null) ||
           (baseField(field) === 'mediaIds' && override.mediaIds !== null));
+      // Options: the schema's problems, and the network's own checks (which word a field better: the
+      // allowed values of a creator, say) in place of the schema's for the same field. A network whose
+      // schema requires a field is checked without options too: the post is refused, not published
+      // without them. Without a `targets` entry the problem is at `targets`.
+      const optionProblems = new Map<string, string>();
+      for (const p of this.providers.checkOptions(channel.provider, options)) {
+        optionProblems.set(p.field ? `options.${p.field}` : 'options', p.message);
+      }
       for (const p of provider.validate(first, channel.limits)) {
+        if (p.field === 'options' || p.field.startsWith('options.')) {
+          optionProblems.set(p.field, p.message);
+          continue;
+        }
         const field = overridden(p.field) ? `targets[${override!.index}].${p.field}` : p.field;
         problems.push({ channelId, field, message: `${prefix}${p.message}` });
       }
@@ -477,11 +491,13 @@ export class PostsService {
         const field = overridden(w.field) ? `targets[${override!.index}].${w.field}` : w.field;
         warnings.push({ channelId, field, message: `${prefix}${w.message}` });
       }
-      if (override?.options) {
-        const at = `targets[${override.index}].options`;
-        for (const p of this.providers.checkOptions(channel.provider, override.options)) {
-          const field = p.field ? `${at}.${p.field}` : at;
-          problems.push({ channelId, field, message: `${prefix}${field} ${p.message}` });
+      for (const [name, message] of optionProblems) {
+        if (override) {
+          const field = `targets[${override.index}].${name}`;
+          problems.push({ channelId, field, message: `${prefix}${field} ${message}` });
+        } else {
+          const hint = ' (give it in targets[].options for this channel)';
+          problems.push({ channelId, field: 'targets', message: `${prefix}${name} ${message}${hint}` });
         }
       }
       if (thread.length === 0) continue;

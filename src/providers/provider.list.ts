@@ -10,7 +10,9 @@ import { sandboxPlugin } from './sandbox/sandbox.provider';
 import { slackPlugin } from './slack/slack.provider';
 import { telegramPlugin } from './telegram/telegram.provider';
 import { threadsPlugin } from './threads/threads.provider';
+import { tiktokPlugin } from './tiktok/tiktok.provider';
 import { xPlugin } from './x/x.provider';
+import { youtubePlugin } from './youtube/youtube.provider';
 
 /**
  * Every registered social network, in the order the API lists them (OpenAPI enums, `oneOf`).
@@ -30,6 +32,8 @@ export const PROVIDER_PLUGINS = [
   slackPlugin,
   pinterestPlugin,
   googleBusinessPlugin,
+  youtubePlugin,
+  tiktokPlugin,
 ] as const;
 
 /** Identifier of a registered social network ('mastodon' | 'bluesky' | ...). */

@@ -133,6 +133,12 @@ export interface VideoRequirementsForPublish extends Partial<VideoLimits> {
 export interface PostDraft {
   content: string;
   media: MediaDescriptor[];
+  /**
+   * The target's `options` (`{}` when none), already checked against the plugin's schema where they
+   * were given: `validate` adds what a schema cannot say (sums, dates, rules across fields), naming
+   * fields `options.<field>`.
+   */
+  options?: ProviderOptions;
 }
 
 /** One validation problem; `field` is `content` or `mediaIds`. */
@@ -302,6 +308,16 @@ export interface OAuthSpec {
   scopeSeparator?: ' ' | ',';
   /** How the client authenticates at the token endpoint: HTTP Basic (X) or form fields (LinkedIn). */
   clientAuthentication: 'basic' | 'body';
+  /**
+   * Name of the client id parameter in the authorization URL and token requests: `client_id`
+   * (RFC 6749, default) or the network's own (TikTok: `client_key`).
+   */
+  clientIdParameter?: string;
+  /**
+   * Parameters the network needs in the authorization URL besides RFC 6749's (Google: `access_type=offline`
+   * for a refresh token, `prompt=consent` so a reconnect gets one too).
+   */
+  authorizeParams?: Readonly<Record<string, string>>;
   /** The code exchange's HTTP method: POST with a form (RFC 6749, default) or GET with a query (Facebook). */
   tokenEndpointMethod?: 'POST' | 'GET';
   /**

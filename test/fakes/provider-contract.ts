@@ -34,6 +34,16 @@ export interface ProviderContractFake {
    * it would otherwise send as text only.
    */
   readonly requiresMedia?: boolean;
+  /**
+   * The network publishes videos only (YouTube, TikTok): the suite attaches a video
+   * (test/fixtures/video) where it would send text or an image, and checks that a post with an image
+   * alone is refused at validation.
+   */
+  readonly requiresVideo?: boolean;
+  /** The network's own settings every post of the suite carries (`targets[i].options`), when it requires some. */
+  readonly publishOptions?: Record<string, unknown>;
+  /** Figures the network does not report (YouTube has no reposts): the suite expects null for them. */
+  readonly unreportedFigures?: ReadonlyArray<'likes' | 'reposts' | 'replies'>;
   /** Route key of the call that creates the post (for failNext). */
   readonly publishRoute: string;
   /** Status the network answers when it refuses a post for good (4xx other than 401/429). */

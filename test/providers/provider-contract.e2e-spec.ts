@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OutboundHttp } from '../../src/common/http/outbound-http';
 import { ContentRejectedError, TransientProviderError } from '../../src/providers/provider.errors';
@@ -61,6 +61,17 @@ describe('provider contract', () => {
   const started = new Map<string, Record<string, unknown>>();
   // Where the adapter-alone image is served, for networks that download media from a URL.
   const files = new FileServer();
+  /** The video fixture for networks that publish videos only, served at a public URL. */
+  const VIDEO = readFileSync(join(__dirname, '../fixtures/video/h264-aac-faststart.mp4'));
+  const contractVideo = () =>
+    mediaFrom(VIDEO, {
+      id: 'video-1',
+      mimeType: 'video/mp4',
+      filename: 'contract.mp4',
+      width: 320,
+      height: 240,
+      publicUrl: () => Promise.resolve(`${files.base}/contract.mp4`),
+    });
   /** A 1x1 PNG whose public URL serves it, and whose JPEG copy is served too. */
   const contractImage = () => {
     const jpeg = mediaFrom(TINY_JPEG, {
@@ -85,6 +96,7 @@ describe('provider contract', () => {
     await files.start();
     files.put('/pixel.png', { type: 'image/png', body: TINY_PNG });
     files.put('/pixel.jpeg', { type: 'image/jpeg', body: TINY_JPEG });
+    files.put('/contract.mp4', { type: 'video/mp4', body: VIDEO });
     // Networks that download media (Meta's) fetch our signed URLs: the public address is the real one.
     const port = await freePort();
     t = await TestApp.start({ port, env: { ...env, PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } });
@@ -126,8 +138,21 @@ describe('provider contract', () => {
       expect((await client.finalize(init.body.id)).body.status).toBe('ready');
       return init.body.id as string;
     };
-    const textMedia = async (): Promise<string[]> =>
-      fake.requiresMedia ? [(defaultImage ??= await uploadPng('default.png'))] : [];
+    /** A video of this workspace, for networks that publish videos only. */
+    let defaultVideo: string | undefined;
+    const uploadVideo = async () => {
+      const client = new MediaClient(t, key);
+      const init = await client.initialize({ filename: 'contract.mp4', mimeType: 'video/mp4', size: VIDEO.length });
+      expect((await client.chunk(init.body.id, 0, VIDEO)).status).toBe(200);
+      expect((await client.finalize(init.body.id)).body.status).toBe('ready');
+      return init.body.id as string;
+    };
+    const textMedia = async (): Promise<string[]> => {
+      if (fake.requiresVideo) return [(defaultVideo ??= await uploadVideo())];
+      return fake.requiresMedia ? [(defaultImage ??= await uploadPng('default.png'))] : [];
+    };
+    /** The network's own settings, for networks that require some. */
+    const targets = () => (fake.publishOptions ? [{ channelId, options: fake.publishOptions }] : undefined);
     const connect = (body: Record<string, unknown>) =>
       t.request('POST', '/api/channels', { key, body: { provider: id, credentials: body } });
     const getPost = async (postId: string) => (await t.request('GET', `/api/posts/${postId}`, { key })).body;
@@ -135,7 +160,7 @@ describe('provider contract', () => {
       mediaIds ??= await textMedia();
       const created = await t.request('POST', '/api/posts', {
         key,
-        body: { content, channelIds: [channelId], mediaIds, publishNow: true },
+        body: { content, channelIds: [channelId], targets: targets(), mediaIds, publishNow: true },
       });
       expect(created.status).toBe(201);
       return waitFor(
@@ -185,7 +210,7 @@ describe('provider contract', () => {
       const onNetwork = postsWithText(`contract text ${id}`);
       expect(onNetwork).toHaveLength(1);
       expect(onNetwork[0].platformPostId).toBe(post.targets[0].platformPostId);
-      expect(onNetwork[0].mediaCount).toBe(fake.requiresMedia ? 1 : 0);
+      expect(onNetwork[0].mediaCount).toBe(fake.requiresMedia || fake.requiresVideo ? 1 : 0);
     });
 
     it('publishes a post with an image through the pipeline, with its alt text where the network takes one', async () => {
@@ -196,6 +221,23 @@ describe('provider contract', () => {
       expect(init.body.altText).toBe(altText);
       expect((await client.chunk(init.body.id, 0, png)).status).toBe(200);
       expect((await client.finalize(init.body.id)).body.status).toBe('ready');
+      if (fake.requiresVideo) {
+        // A network of videos refuses an image alone before anything is sent.
+        const refused = await t.request('POST', '/api/posts', {
+          key,
+          body: {
+            content: `contract image ${id}`,
+            channelIds: [channelId],
+            targets: targets(),
+            mediaIds: [init.body.id],
+            publishNow: true,
+          },
+        });
+        expect(refused.status).toBe(400);
+        expect(refused.body.details).toContainEqual({ field: 'mediaIds', message: expect.any(String) });
+        expect(postsWithText(`contract image ${id}`)).toHaveLength(0);
+        return;
+      }
       const post = await publishNow(`contract image ${id}`, [init.body.id]);
       expect(post.status).toBe('published');
       const [onNetwork] = postsWithText(`contract image ${id}`);
@@ -222,6 +264,7 @@ describe('provider contract', () => {
           thread: [{ content: text(2) }, { content: text(3) }],
           mediaIds: await textMedia(),
           channelIds: [channelId],
+          targets: targets(),
           publishNow: true,
         },
       });
@@ -265,7 +308,8 @@ describe('provider contract', () => {
         return {
           credentials: account.credentials,
           content: 'adapter',
-          media: fake.requiresMedia ? [contractImage()] : [],
+          media: fake.requiresVideo ? [contractVideo()] : fake.requiresMedia ? [contractImage()] : [],
+          ...(fake.publishOptions ? { options: fake.publishOptions } : {}),
           idempotencyKey: key,
           createdAt: new Date('2025-06-01T12:00:00.000Z'),
           checkpoint: checkpoints.get(key) ?? null,
@@ -279,7 +323,7 @@ describe('provider contract', () => {
       });
 
       it('publishes idempotently: a retry with the same key returns the same post and creates none', async () => {
-        const media = [contractImage()];
+        const media = [fake.requiresVideo ? contractVideo() : contractImage()];
         const first = await adapter.publish(input({ content: `contract idem ${id}`, media }));
         const again = await adapter.publish(input({ content: `contract idem ${id}`, media, attempt: 2 }));
         expect(again.platformPostId).toBe(first.platformPostId);
@@ -304,6 +348,7 @@ describe('provider contract', () => {
         const expected = Object.fromEntries(
           Object.entries(set).map(([name, value]) => [name, offered.includes(name) ? value : null]),
         );
+        for (const figure of fake.unreportedFigures ?? []) Object.assign(expected, { [figure]: null });
         expect(metrics).toEqual(expect.objectContaining(expected));
       });
     });

@@ -446,7 +446,7 @@ export type ChannelLimitsDto = {
 
 export type ChannelDisconnectedDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -703,7 +703,7 @@ export type ConnectChannelDto = {
 
 export type ChannelDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -893,7 +893,7 @@ export type TargetOverrideDto = {
      * `optionsSchema` in `GET /providers` (problems name `targets[i].options.<field>`). A network without
      * a schema takes none. On `PUT`, replaced with the rest of the entry.
      */
-    options?: SandboxOptions;
+    options?: SandboxOptions | YoutubeOptions | TiktokOptions;
 };
 
 export type CreatePostDto = {
@@ -1341,11 +1341,83 @@ export type SandboxOptions = {
     contentWarning?: string | null;
 };
 
+export type YoutubeOptions = {
+    /**
+     * Video title (at most 100 characters, no < or >); default: the first line of the text
+     */
+    title?: string;
+    /**
+     * Who can watch it; with publishAt the video stays private until then
+     */
+    privacy?: 'public' | 'unlisted' | 'private';
+    /**
+     * Whether the video is made for children (YouTube's audience setting, required)
+     */
+    madeForKids: boolean;
+    /**
+     * Whether subscribers are notified of the upload
+     */
+    notifySubscribers?: boolean;
+    /**
+     * Scheduled publication on YouTube (RFC 3339): uploaded private, public at this time
+     */
+    publishAt?: string;
+    /**
+     * Keyword tags (500 characters in all)
+     */
+    tags?: Array<string>;
+    /**
+     * Video category id (e.g. "22" People & Blogs); default: the channel default
+     */
+    categoryId?: string;
+    /**
+     * Published as a Short: the video must be vertical or square and at most 3 minutes
+     */
+    short?: boolean;
+};
+
+export type TiktokOptions = {
+    /**
+     * Who can watch it; must be one of the creator's privacy_level_options (an unaudited app: SELF_ONLY only)
+     */
+    privacyLevel: 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
+    /**
+     * Turn comments off (forced on when the creator disabled them)
+     */
+    disableComment?: boolean;
+    /**
+     * Turn Duets off (forced on when the creator disabled them)
+     */
+    disableDuet?: boolean;
+    /**
+     * Turn Stitches off (forced on when the creator disabled them)
+     */
+    disableStitch?: boolean;
+    /**
+     * Paid partnership promoting a third-party brand
+     */
+    brandContent?: boolean;
+    /**
+     * Promotes the creator's own business
+     */
+    brandOrganic?: boolean;
+    /**
+     * The video is AI-generated content
+     */
+    isAigc?: boolean;
+    /**
+     * Frame of the video used as its cover, in milliseconds
+     */
+    videoCoverTimestampMs?: number;
+};
+
 /**
  * A network's own settings for a target (`targets[i].options`), by provider id: the JSON Schema each provider lists as `optionsSchema` in `GET /providers`. Networks not listed take no options.
  */
 export type ProviderOptions = {
     sandbox?: SandboxOptions;
+    youtube?: YoutubeOptions;
+    tiktok?: TiktokOptions;
 };
 
 export type ListApiKeysData = {
@@ -1742,7 +1814,7 @@ export type ListChannelsData = {
          */
         cursor?: string;
         status?: 'active' | 'disconnected';
-        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business';
+        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok';
     };
     url: '/channels';
 };
