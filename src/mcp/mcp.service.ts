@@ -19,7 +19,7 @@ import { version } from '../../package.json';
 import { McpToolHandlers, type ToolAnswer } from './mcp-tool-handlers';
 import { requireScope } from './mcp-scopes';
 import { MCP_INSTRUCTIONS, MCP_TOOLS, type McpScope, type McpToolSpec } from './mcp-tools';
-import { type OpenApiLike, splitArguments, type ToolInput, toolInput } from './tool-schemas';
+import { describeTool, type OpenApiLike, splitArguments, type ToolInput, toolInput } from './tool-schemas';
 
 /** The principal of an API key, as the REST API's key lookup answers it. */
 type AuthContext = Awaited<ReturnType<AuthService['authenticateRequest']>>;
@@ -62,19 +62,7 @@ export class McpService {
   describeTools(document: object): void {
     this.tools = MCP_TOOLS.map((spec) => {
       const input = toolInput(spec, document as OpenApiLike);
-      const tool: Tool = {
-        name: spec.name,
-        title: spec.title,
-        description: `${spec.description} Requires the scope ${spec.scope}.`,
-        inputSchema: input.schema as Tool['inputSchema'],
-        annotations: {
-          title: spec.title,
-          readOnlyHint: spec.readOnly,
-          destructiveHint: spec.destructive,
-          idempotentHint: spec.readOnly || spec.operation.method !== 'POST',
-          openWorldHint: !spec.readOnly,
-        },
-      };
+      const tool = describeTool(spec, input) as Tool;
       return { spec, input, tool };
     });
   }

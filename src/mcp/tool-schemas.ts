@@ -111,6 +111,39 @@ export function toolInput(spec: McpToolSpec, doc: OpenApiLike): ToolInput {
   return { schema, path, query, body, idempotent: spec.idempotent };
 }
 
+/** A tool as MCP's `tools/list` describes it. */
+export interface ToolDescription {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  annotations: {
+    title: string;
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
+}
+
+/** What `tools/list` says of a tool, the same from the remote server and the stdio package. */
+export function describeTool(spec: McpToolSpec, input: ToolInput): ToolDescription {
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: `${spec.description} Requires the scope ${spec.scope}.`,
+    inputSchema: input.schema,
+    annotations: {
+      title: spec.title,
+      readOnlyHint: spec.readOnly,
+      destructiveHint: spec.destructive,
+      // Calling again with the same input changes nothing more: reads, PUT, DELETE, and creations by key.
+      idempotentHint: spec.readOnly || spec.operation.method !== 'POST',
+      openWorldHint: !spec.readOnly,
+    },
+  };
+}
+
 /** A tool's arguments split into the API call's path, query and body, the idempotency key, and the unknown. */
 export interface SplitArguments {
   path: Record<string, unknown>;
