@@ -80,7 +80,7 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
     bodyParser: false, // ours below: JSON with depth, NUL and prototype checks
   });
   // The console and the MCP server live beside the API.
-  app.setGlobalPrefix('api', { exclude: ['console', 'console/{*path}', 'mcp'] });
+  app.setGlobalPrefix('api', { exclude: ['console', 'console/{*path}', 'mcp', '.well-known/{*path}'] });
   app.enableShutdownHooks();
   await registerMultipart(app); // multipart/form-data for the chunk upload route only
 

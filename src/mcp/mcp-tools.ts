@@ -11,6 +11,17 @@
 export type McpScope =
   'posts:read' | 'posts:write' | 'posts:publish' | 'media:write' | 'channels:read' | 'analytics:read' | 'events:read';
 
+/** The scopes the tools need, once each (the protected-resource metadata's `scopes_supported`). */
+export const MCP_SCOPES: readonly McpScope[] = [
+  'posts:read',
+  'posts:write',
+  'posts:publish',
+  'media:write',
+  'channels:read',
+  'analytics:read',
+  'events:read',
+];
+
 export type McpToolName =
   | 'list_providers'
   | 'list_channels'

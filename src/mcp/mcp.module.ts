@@ -9,6 +9,7 @@ import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { McpController } from './mcp.controller';
 import { McpToolHandlers } from './mcp-tool-handlers';
 import { McpService } from './mcp.service';
+import { ProtectedResourceController } from './protected-resource.controller';
 
 /**
  * The MCP server (docs/adr/0037): tools that adapt the services of the REST API, behind the same
@@ -16,7 +17,7 @@ import { McpService } from './mcp.service';
  */
 @Module({
   imports: [AuthModule, RateLimitModule, ProvidersModule, ChannelsModule, PostsModule, MediaModule, AnalyticsModule],
-  controllers: [McpController],
+  controllers: [McpController, ProtectedResourceController],
   providers: [McpService, McpToolHandlers],
   exports: [McpService],
 })

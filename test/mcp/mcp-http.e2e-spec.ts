@@ -83,6 +83,18 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(wrong.headers.get('www-authenticate')).toContain('resource_metadata=');
   });
 
+  it('publishes the protected-resource metadata the 401 names (RFC 9728)', async () => {
+    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
+      const res = await t.request('GET', path);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        resource: `${t.baseUrl}/mcp`,
+        bearer_methods_supported: ['header'],
+        scopes_supported: expect.arrayContaining(['posts:read', 'posts:write', 'media:write']),
+      });
+    }
+  });
+
   it('is beside /api, not under it', async () => {
     expect((await t.request('POST', '/api/mcp', { key, body: {} })).status).toBe(404);
   });
