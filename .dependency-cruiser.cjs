@@ -19,7 +19,9 @@ const PUBLIC_ROLES =
 /** The interface features extend with their event payloads, and the event names (docs/adr/0030). */
 const EVENT_PAYLOADS = '^src/events/event-payloads\\.ts$';
 /** The tenant every row belongs to and the request's principal: what events/ may read of auth/. */
-const TENANCY = '^src/auth/(workspace\\.entity|workspace\\.decorator|auth-context)\\.ts$';
+const TENANCY = '^src/auth/(workspace\\.entity|workspace\\.decorator|auth-context|scope\\.decorator|scopes\\.format)\\.ts$';
+/** The scope a route declares (docs/adr/0034): every controller states one, those of providers/ and events/ too. */
+const ROUTE_SCOPE = '^src/auth/(scope\\.decorator|scopes\\.format)\\.ts$';
 /** Where raw SQL may run: stores, the database layer; entities and modules use TypeORM to declare, not to query. */
 const SQL_PLACES = ['\\.store\\.ts$', '^src/database/', '\\.entity\\.ts$', '\\.module\\.ts$'];
 /** Files that may read another feature's entity file for its vocabularies (status lists) at run time. */
@@ -59,10 +61,11 @@ module.exports = {
       name: 'providers-import-no-feature',
       comment:
         'A network is a plugin in its own folder behind SocialProvider: src/providers reaches no feature. ' +
-        'What a plugin needs from one is a port it owns, bound by the feature (docs/adr/0031).',
+        'What a plugin needs from one is a port it owns, bound by the feature (docs/adr/0031). Its controller ' +
+        'declares the scope of GET /providers (auth/scope.decorator, docs/adr/0034).',
       severity: 'error',
       from: { path: '^src/providers/' },
-      to: { path: `^src/${FEATURES}/`, pathNot: '^src/providers/' },
+      to: { path: `^src/${FEATURES}/`, pathNot: ['^src/providers/', ROUTE_SCOPE] },
     },
     {
       name: 'feature-internals-are-private',
@@ -107,7 +110,7 @@ module.exports = {
       name: 'events-import-no-feature',
       comment:
         'events/ knows no feature: each feature declares its payloads on EventPayloads (declaration merging, ' +
-        'docs/adr/0030). It may read the tenant (workspace) and the request principal of auth/.',
+        'docs/adr/0030). It may read the tenant (workspace), the request principal and route scopes of auth/.',
       severity: 'error',
       from: { path: '^src/events/' },
       to: { path: `^src/${FEATURES}/`, pathNot: ['^src/events/', TENANCY] },

@@ -5,6 +5,7 @@ import { createLogger } from './common/logger';
 import { ApiKeyDto } from './auth/dto/api-key.dto';
 import { ApiKeysService } from './auth/api-keys.service';
 import { KEY_ENVIRONMENTS, KeyEnvironment } from './auth/api-key.format';
+import { KEY_SCOPES } from './auth/scopes.format';
 import { parseArgs } from './cli/cli-args';
 import { CliModule } from './cli/cli.module';
 import { AppError } from './common/errors';
@@ -21,10 +22,12 @@ const RUN = 'npm run -s cli --';
 const COMMANDS: Record<string, { usage: string; about: string }> = {
   'keys:create': {
     usage:
-      'keys:create --workspace <name-or-id> [--name <label>] [--environment production|development|local] [--expires-at <RFC 3339>] [--rate-limit <per-minute>] [--burst <n>]',
+      'keys:create --workspace <name-or-id> [--name <label>] [--environment production|development|local] [--expires-at <RFC 3339>] [--rate-limit <per-minute>] [--burst <n>] [--scopes <scope,scope,...>]',
     about:
-      'Creates the workspace (by name) if needed and an API key in it; prints {"id","key","workspaceId","name","prefix"}.\n' +
+      'Creates the workspace (by name) if needed and an API key in it; prints {"id","key","workspaceId","name","prefix","environment","scopes"}.\n' +
       'The key is shown this once. --rate-limit and --burst override the default limits for this key.\n' +
+      '--scopes limits what the key may do (default *, every scope): posts:read, posts:write, posts:publish,\n' +
+      'posts:approve, media:write, channels:read, channels:manage, webhooks:manage, analytics:read, keys:manage, events:read.\n' +
       'Workspace "default" is the one of the key printed at first start and of the console\'s first owner.',
   },
   'keys:list': {
@@ -36,7 +39,7 @@ const COMMANDS: Record<string, { usage: string; about: string }> = {
     about: 'Revokes a key, effective from the next request; prints {"id","workspaceId","revokedAt"}.',
   },
   'users:create': {
-    usage: 'users:create --email <email> --workspace <name-or-id> [--role owner|member]',
+    usage: 'users:create --email <email> --workspace <name-or-id> [--role owner|approver|member]',
     about:
       'Creates the workspace (by name) if needed and a console user in it; prints {"email","workspaceId","role","setupLink",...}:\n' +
       'a one-time link where the person sets a password (an existing account is added directly).',
@@ -128,8 +131,16 @@ async function main(): Promise<void> {
         if (environment !== undefined && !KEY_ENVIRONMENTS.includes(environment)) {
           throw new CliError(`--environment must be one of ${KEY_ENVIRONMENTS.join(', ')}`);
         }
+        const scopes = flags.scopes?.split(',').map((s) => s.trim());
+        const unknown = scopes?.filter((s) => !(KEY_SCOPES as readonly string[]).includes(s)) ?? [];
+        if (scopes && (unknown.length || scopes.length === 0)) {
+          throw new CliError(
+            `--scopes takes a comma-separated list of ${KEY_SCOPES.join(', ')}; unknown: ${unknown.join(', ')}`,
+          );
+        }
         const workspace = await keys.resolveWorkspace(workspaceName, true);
         const { apiKey, key } = await keys.create(workspace.id, {
+          scopes,
           name: flags.name ?? 'cli',
           environment,
           expiresAt: flags['expires-at'] ? new Date(flags['expires-at']) : null,
@@ -143,6 +154,7 @@ async function main(): Promise<void> {
           name: apiKey.name,
           prefix: apiKey.prefix,
           environment: apiKey.environment,
+          scopes: apiKey.scopes,
         };
         break;
       }

@@ -1,3 +1,4 @@
+import { RequiredScope } from '../auth/scope.decorator';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
@@ -15,6 +16,7 @@ export class AnalyticsController {
   constructor(private readonly analytics: AnalyticsService) {}
 
   @Get('posts/:postId')
+  @RequiredScope('analytics:read')
   @ApiOperation({
     summary: "A post's engagement figures",
     description:
@@ -29,6 +31,7 @@ export class AnalyticsController {
   }
 
   @Get('channels/:channelId')
+  @RequiredScope('analytics:read')
   @ApiOperation({
     summary: "A channel's daily series",
     description:
@@ -47,6 +50,7 @@ export class AnalyticsController {
   }
 
   @Post('posts/:postId/refresh')
+  @RequiredScope('analytics:read')
   @Idempotent()
   @HttpCode(202)
   @ApiOperation({

@@ -44,6 +44,10 @@ export class ApiKey {
   @Column({ type: 'timestamptz', nullable: true })
   revokedAt!: Date | null;
 
+  /** What the key may do (scopes.format.ts); `{*}` for every scope, which keys made before scopes hold. */
+  @Column({ type: 'varchar', length: 32, array: true, default: () => "'{*}'" })
+  scopes!: string[];
+
   /** Per-key override of RATE_LIMIT_PER_MINUTE. */
   @Column({ type: 'integer', nullable: true })
   rateLimitPerMinute!: number | null;

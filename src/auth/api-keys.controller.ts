@@ -2,7 +2,9 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query } f
 import { ConfigType } from '@nestjs/config';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
-import { WorkspaceId } from './workspace.decorator';
+import { Auth, WorkspaceId } from './workspace.decorator';
+import type { AuthContext } from './auth-context';
+import { RequiredScope } from './scope.decorator';
 import { IdParamDto } from '../common/id-param.dto';
 import { ApiPageResponse, Page, PageQueryDto } from '../common/pagination/pagination';
 import { rateLimitConfig } from '../config';
@@ -20,6 +22,7 @@ export class ApiKeysController {
   ) {}
 
   @Get()
+  @RequiredScope('keys:manage')
   @ApiOperation({ summary: "List the workspace's API keys (never their secrets)" })
   @ApiPageResponse(ApiKeyDto)
   @ApiErrors(400)
@@ -30,19 +33,28 @@ export class ApiKeysController {
 
   @Post()
   @Idempotent()
-  @ApiOperation({ summary: 'Create an API key in this workspace; the key is returned once' })
+  @RequiredScope('keys:manage')
+  @ApiOperation({
+    summary: 'Create an API key in this workspace; the key is returned once',
+    description:
+      '`scopes` limits what the key may do (default `["*"]`, every scope). A key cannot give the new key a scope ' +
+      'it does not hold itself (403 FORBIDDEN naming them).',
+  })
   @ApiCreatedResponse({ type: CreatedApiKeyDto })
   @ApiErrors(400)
-  async createApiKey(@WorkspaceId() workspaceId: string, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
-    const { apiKey, key } = await this.service.create(workspaceId, {
+  async createApiKey(@Auth() auth: AuthContext, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
+    const { apiKey, key } = await this.service.create(auth.workspaceId, {
       name: body.name,
       environment: body.environment,
       expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
+      scopes: body.scopes,
+      creatorScopes: auth.scopes,
     });
     return { ...ApiKeyDto.from(apiKey, this.limits), key };
   }
 
   @Delete(':id')
+  @RequiredScope('keys:manage')
   @HttpCode(204)
   @ApiOperation({ summary: 'Revoke an API key (effective on the next request)' })
   @ApiNoContentResponse({ description: 'Revoked' })

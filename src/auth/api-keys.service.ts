@@ -8,6 +8,7 @@ import { ApiKeyCache } from './api-key.cache';
 import { ApiKey } from './api-key.entity';
 import { ApiKeysStore } from './api-keys.store';
 import { KeyEnvironment, displayPrefix, generateApiKey, hashApiKey } from './api-key.format';
+import { ALL_SCOPES, normaliseScopes, scopesBeyond } from './scopes.format';
 import { Workspace } from './workspace.entity';
 import { WorkspacesStore } from './workspaces.store';
 
@@ -18,6 +19,13 @@ export interface CreateKeyInput {
   expiresAt?: Date | null;
   rateLimitPerMinute?: number | null;
   rateLimitBurst?: number | null;
+  /** Default `["*"]` (every scope). */
+  scopes?: readonly string[];
+  /**
+   * The scopes of whoever creates the key, when it is another key (POST /api-keys): the new key gets
+   * none beyond them. Absent for the CLI, the console's owners and the bootstrap key, which hold them all.
+   */
+  creatorScopes?: readonly string[];
 }
 
 /** Workspaces and their API keys: creation, listing and revocation (HTTP, CLI and bootstrap). */
@@ -40,6 +48,12 @@ export class ApiKeysService {
     if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
       throw AppError.invalid([{ field: 'expiresAt', message: 'must be in the future' }]);
     }
+    const scopes = normaliseScopes(input.scopes ?? [ALL_SCOPES]);
+    if (scopes.length === 0) throw AppError.invalid([{ field: 'scopes', message: 'must name at least one scope' }]);
+    const beyond = input.creatorScopes ? scopesBeyond(input.creatorScopes, scopes) : [];
+    if (beyond.length) {
+      throw new AppError('FORBIDDEN', `A key cannot create a key with scopes it does not hold: ${beyond.join(', ')}`);
+    }
     const environment = input.environment ?? this.defaultEnvironment;
     const key = generateApiKey(environment);
     const apiKey = await this.keys.insert({
@@ -51,6 +65,7 @@ export class ApiKeysService {
       expiresAt: input.expiresAt ?? null,
       rateLimitPerMinute: input.rateLimitPerMinute ?? null,
       rateLimitBurst: input.rateLimitBurst ?? null,
+      scopes,
       lastUsedAt: null,
       revokedAt: null,
     });

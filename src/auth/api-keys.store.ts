@@ -11,7 +11,7 @@ type Row = Record<string, unknown>;
 /** Every column of a listed key but its hash (raw SQL; checked against the entity by test/database/row-mappings). */
 export const LISTED_KEY_COLUMNS =
   'id, workspace_id, name, prefix, environment, created_at, last_used_at, expires_at, revoked_at, ' +
-  'rate_limit_per_minute, rate_limit_burst';
+  'rate_limit_per_minute, rate_limit_burst, scopes';
 export function toListedKey(r: Row): Omit<ApiKey, 'keyHash' | 'workspace'> {
   return {
     id: r.id as string,
@@ -25,6 +25,7 @@ export function toListedKey(r: Row): Omit<ApiKey, 'keyHash' | 'workspace'> {
     revokedAt: r.revoked_at as Date | null,
     rateLimitPerMinute: r.rate_limit_per_minute as number | null,
     rateLimitBurst: r.rate_limit_burst as number | null,
+    scopes: r.scopes as string[],
   };
 }
 

@@ -8,6 +8,8 @@ export interface AuthContext {
   apiKeyId: string;
   rateLimitPerMinute: number | null;
   rateLimitBurst: number | null;
+  /** What the key may do (scopes.format.ts): `["*"]` for every scope. Read with the key, never looked up again. */
+  scopes: readonly string[];
 }
 
 declare module 'fastify' {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeyCache } from './api-key.cache';
 import { ApiKey } from './api-key.entity';
@@ -8,7 +9,10 @@ import { ApiKeysService } from './api-keys.service';
 import { ApiKeysStore } from './api-keys.store';
 import { AuthService } from './auth.service';
 import { BootstrapKeyService } from './bootstrap-key.service';
+import { ScopedRoutesCheck } from './scoped-routes.check';
 import { Workspace } from './workspace.entity';
+import { WorkspaceController } from './workspace.controller';
+import { WorkspacesService } from './workspaces.service';
 import { WorkspacesStore } from './workspaces.store';
 
 /**
@@ -16,8 +20,8 @@ import { WorkspacesStore } from './workspaces.store';
  * registered by the composition root (app.module.ts).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKey, Workspace])],
-  controllers: [ApiKeysController],
+  imports: [DiscoveryModule, TypeOrmModule.forFeature([ApiKey, Workspace])],
+  controllers: [ApiKeysController, WorkspaceController],
   providers: [
     ApiKeyCache,
     ApiKeysStore,
@@ -26,7 +30,9 @@ import { WorkspacesStore } from './workspaces.store';
     ApiKeysService,
     BootstrapKeyService,
     ApiKeyGuard,
+    ScopedRoutesCheck,
+    WorkspacesService,
   ],
-  exports: [AuthService, ApiKeysService, ApiKeyGuard],
+  exports: [AuthService, ApiKeysService, ApiKeyGuard, WorkspacesService],
 })
 export class AuthModule {}

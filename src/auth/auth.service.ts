@@ -78,6 +78,7 @@ export class AuthService {
               apiKeyId: row.id,
               rateLimitPerMinute: row.rateLimitPerMinute,
               rateLimitBurst: row.rateLimitBurst,
+              scopes: Object.freeze([...row.scopes]),
               expiresAt: row.expiresAt?.getTime() ?? null,
               lastUsedAt: row.lastUsedAt?.getTime() ?? null,
             }
@@ -96,6 +97,7 @@ export class AuthService {
       apiKeyId: value.apiKeyId,
       rateLimitPerMinute: value.rateLimitPerMinute,
       rateLimitBurst: value.rateLimitBurst,
+      scopes: value.scopes,
     };
   }
 

@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from './auth-context';
+import { Actor, actorOfKey } from './scopes.format';
 
 /** Injects the caller's workspace id; every query is scoped with it. */
 export const WorkspaceId = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {
@@ -13,4 +14,11 @@ export const Auth = createParamDecorator((_: unknown, ctx: ExecutionContext): Au
   const auth = ctx.switchToHttp().getRequest<FastifyRequest>().auth;
   if (!auth) throw new Error('Auth used on a public route');
   return auth;
+});
+
+/** The request's API key as the actor of a use case (its workspace, scopes and id). */
+export const KeyActor = createParamDecorator((_: unknown, ctx: ExecutionContext): Actor => {
+  const auth = ctx.switchToHttp().getRequest<FastifyRequest>().auth;
+  if (!auth) throw new Error('KeyActor used on a public route');
+  return actorOfKey(auth);
 });

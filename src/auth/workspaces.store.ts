@@ -23,6 +23,14 @@ export class WorkspacesStore {
     return ids.length ? this.workspaces.find({ where: { id: In(ids) } }) : Promise.resolve([]);
   }
 
+  findById(id: string): Promise<Workspace | null> {
+    return this.workspaces.findOne({ where: { id } });
+  }
+
+  async setApprovalRequired(id: string, approvalRequired: boolean): Promise<void> {
+    await this.workspaces.update({ id }, { approvalRequired });
+  }
+
   count(): Promise<number> {
     return this.workspaces.count();
   }

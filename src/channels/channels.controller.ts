@@ -1,3 +1,4 @@
+import { RequiredScope } from '../auth/scope.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import {
   ApiBody,
@@ -36,6 +37,7 @@ export class ChannelsController {
   ) {}
 
   @Post()
+  @RequiredScope('channels:manage')
   @Idempotent()
   @ApiOperation({
     summary: 'Connect a social account',
@@ -58,6 +60,7 @@ export class ChannelsController {
   }
 
   @Get()
+  @RequiredScope('channels:read')
   @ApiOperation({ summary: 'List channels' })
   @ApiPageResponse(ChannelDto)
   @ApiErrors(400)
@@ -70,6 +73,7 @@ export class ChannelsController {
   }
 
   @Get(':id')
+  @RequiredScope('channels:read')
   @ApiOperation({ summary: 'Get one channel' })
   @ApiOkResponse({ type: ChannelDto })
   @ApiErrors(400, 404)
@@ -78,6 +82,7 @@ export class ChannelsController {
   }
 
   @Delete(':id')
+  @RequiredScope('channels:manage')
   @HttpCode(204)
   @ApiOperation({
     summary: 'Disconnect a channel',
@@ -92,6 +97,7 @@ export class ChannelsController {
   }
 
   @Post('connect/:provider')
+  @RequiredScope('channels:manage')
   @Idempotent()
   @ApiOperation({
     summary: 'Start connecting an account by OAuth',

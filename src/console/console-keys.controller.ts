@@ -7,7 +7,8 @@ import { Public } from '../common/decorators/public.decorator';
 import { AppError } from '../common/errors';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleGuard } from './console.guard';
-import { field, redirect, sendPage } from './console-http';
+import { field, fields, redirect, sendPage } from './console-http';
+import { consoleRoleScopes } from '../auth/scopes.format';
 import { ConsolePagesService, validateForm } from './console-pages.service';
 import { keysPage, revokeKeyPage } from './views/keys.page';
 
@@ -38,6 +39,7 @@ export class ConsoleKeysController {
         newKey: flash.apiKey ?? null,
         error: flash.error,
         defaultEnvironment: this.keys.defaultEnvironment,
+        heldScopes: consoleRoleScopes(actor.role),
         more: page.nextCursor !== null,
       }),
     );
@@ -49,19 +51,26 @@ export class ConsoleKeysController {
     const expiresOn = field(req, 'expiresOn').trim();
     try {
       if (expiresOn && !DATE.test(expiresOn)) throw AppError.validation('Expires on: must be a date');
+      // The form lists the scopes as checkboxes; a form without them (an older page) asks for what the user holds.
+      const ticked = field(req, 'scopesShown') ? fields(req, 'scopes') : undefined;
+      if (ticked && ticked.length === 0) throw AppError.validation('Scopes: tick at least one');
       const dto = validateForm(CreateApiKeyDto, {
         name: field(req, 'name').trim(),
         environment: field(req, 'environment') || undefined,
         expiresAt: expiresOn ? `${expiresOn}T23:59:59Z` : undefined,
+        scopes: ticked,
       });
+      const held = consoleRoleScopes(actor.role);
       const { apiKey, key } = await this.keys.create(actor.workspaceId, {
         name: dto.name,
         environment: dto.environment,
         expiresAt: dto.expiresAt ? new Date(dto.expiresAt) : null,
+        scopes: dto.scopes ?? held,
+        creatorScopes: held,
       });
       this.pages.setFlash(req, reply, { apiKey: { key, name: apiKey.name } });
     } catch (err) {
-      if (!(err instanceof AppError) || err.code !== 'VALIDATION_ERROR') throw err;
+      if (!(err instanceof AppError) || !['VALIDATION_ERROR', 'FORBIDDEN'].includes(err.code)) throw err;
       this.pages.setFlash(req, reply, { error: `The key was not created. ${err.message}` });
     }
     redirect(reply, '/console/keys');

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Actor, consoleRoleScopes } from '../auth/scopes.format';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppError } from '../common/errors';
 import { prepareValidationRules, toErrorDetails } from '../common/validation.pipe';
@@ -39,6 +40,16 @@ export class ConsolePagesService {
   actor(req: FastifyRequest): ConsoleActor {
     if (!req.consoleActor) throw new Error('console page without a session');
     return req.consoleActor;
+  }
+
+  /** The signed-in user as the actor of a use case: their workspace, their role's scopes, their id. */
+  scopedActor(req: FastifyRequest): Actor {
+    const actor = this.actor(req);
+    return {
+      workspaceId: actor.workspaceId,
+      scopes: consoleRoleScopes(actor.role),
+      by: { type: 'user', id: actor.userId },
+    };
   }
 
   async context(req: FastifyRequest, reply: FastifyReply, current?: PageContext['current']): Promise<PageContext> {

@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { ChannelsModule } from '../channels/channels.module';
+import { MediaModule } from '../media/media.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { PostingSchedulesModule } from '../posting-schedules/posting-schedules.module';
 import { PostsModule } from '../posts/posts.module';
 import { SandboxModule } from '../sandbox/sandbox.module';
 import { UsersModule } from '../users/users.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { ConsoleApprovalsController } from './console-approvals.controller';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleChannelsController } from './console-channels.controller';
 import { ConsoleCsrfService } from './console-csrf.service';
@@ -31,6 +33,7 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     OAuthModule,
     WebhooksModule,
     PostsModule,
+    MediaModule,
     PostingSchedulesModule,
     SandboxModule,
   ],
@@ -39,6 +42,7 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     ConsoleChannelsController,
     ConsoleWebhooksController,
     ConsolePostsController,
+    ConsoleApprovalsController,
     ConsoleSchedulesController,
     ConsoleMembersController,
     ConsoleAuthController,

@@ -6,6 +6,8 @@ import { ERROR_EXAMPLES, errorCodeOf } from '../common/decorators/api-errors.dec
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
 import { ServerEnvironment, serverEnvironments } from '../config/http.config';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../common/http/idempotency-key';
+import { REQUIRED_SCOPE_EXTENSION } from '../auth/scope.decorator';
+import { SCOPE_DESCRIPTIONS, Scope } from '../auth/scopes.format';
 
 export const API_KEY_SCHEME = 'ApiKey';
 /** The same key as `Authorization: Bearer <key>`: either scheme authenticates an operation. */
@@ -53,7 +55,12 @@ const TAGS: Array<[string, string]> = [
   ],
   ['Events', 'The events of the workspace (the payloads webhooks receive), newest first, to catch up after downtime.'],
   ['Analytics', 'Engagement figures per post and daily series per channel, read from the networks.'],
-  ['API keys', "Create, list and revoke the workspace's API keys."],
+  [
+    'API keys',
+    'Create, list and revoke the workspace\'s API keys. A key holds scopes (`["*"]`: all of them); each operation ' +
+      'names the one it needs (`x-required-scope`), and a key without it answers 403 FORBIDDEN.',
+  ],
+  ['Workspace', "The calling key's workspace and its settings (whether posts need an approval)."],
   ['Health', 'Liveness and dependency check, without an API key.'],
 ];
 
@@ -138,6 +145,18 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
       if (!op) continue;
       const isPublic = Array.isArray(op.security) && op.security.length === 0;
       if (isPublic) continue;
+      const scope = (op as unknown as Record<string, unknown>)[REQUIRED_SCOPE_EXTENSION] as Scope | undefined;
+      if (scope) {
+        const line = `Required scope: \`${scope}\` (${SCOPE_DESCRIPTIONS[scope]}).`;
+        op.description = op.description ? `${op.description}\n\n${line}` : line;
+        op.responses['403'] ??= {
+          description: `FORBIDDEN: the API key lacks the scope ${scope}`,
+          content: errorContent({
+            error: 'FORBIDDEN',
+            message: `This API key lacks the scope ${scope} (${SCOPE_DESCRIPTIONS[scope]})`,
+          }),
+        };
+      }
       for (const [status, response] of Object.entries(op.responses)) {
         if (status.startsWith('2') && response && 'description' in response) {
           response.headers = { ...RATE_LIMIT_HEADERS, ...(response.headers ?? {}) };

@@ -7,6 +7,9 @@ import type { Type } from '@nestjs/common';
 export const EVENT_TYPES = [
   'post.published',
   'post.failed',
+  'post.approval_requested',
+  'post.approved',
+  'post.rejected',
   'channel.disconnected',
   'analytics.updated',
   'media.ready',

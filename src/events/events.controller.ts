@@ -1,3 +1,4 @@
+import { RequiredScope } from '../auth/scope.decorator';
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
@@ -13,6 +14,7 @@ export class EventsController {
   constructor(private readonly events: EventsService) {}
 
   @Get()
+  @RequiredScope('events:read')
   @ApiOperation({ summary: "The workspace's events, newest first (catch up after downtime)" })
   @ApiPageResponse(EventDto)
   @ApiErrors(400)

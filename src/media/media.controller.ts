@@ -1,3 +1,4 @@
+import { RequiredScope } from '../auth/scope.decorator';
 import type { Multipart } from '@fastify/multipart';
 import { Readable } from 'node:stream';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
@@ -75,6 +76,7 @@ export class MediaController {
   ) {}
 
   @Post('upload/initialize')
+  @RequiredScope('media:write')
   @Idempotent()
   @ApiOperation({
     summary: 'Start a chunked upload',
@@ -89,6 +91,7 @@ export class MediaController {
   }
 
   @Post('upload/url')
+  @RequiredScope('media:write')
   @Idempotent()
   @ApiOperation({
     summary: 'Upload from a URL',
@@ -117,6 +120,7 @@ export class MediaController {
   }
 
   @Post('upload/file')
+  @RequiredScope('media:write')
   @Idempotent()
   @HttpCode(200)
   @RouteConfig({ [ACCEPTS_MULTIPART]: true })
@@ -196,6 +200,7 @@ export class MediaController {
   }
 
   @Post('upload/finalize')
+  @RequiredScope('media:write')
   @Idempotent()
   @HttpCode(200)
   @ApiOperation({
@@ -214,6 +219,7 @@ export class MediaController {
   }
 
   @Get(':id')
+  @RequiredScope('media:write')
   @ApiOperation({
     summary: 'Get one media item',
     description: 'Includes `receivedChunks`, so an interrupted client resumes by sending the missing chunks.',
@@ -225,6 +231,7 @@ export class MediaController {
   }
 
   @Patch(':id')
+  @RequiredScope('media:write')
   @ApiOperation({
     summary: "Change a media item's alt text",
     description:
@@ -324,6 +331,7 @@ export class MediaController {
   }
 
   @Delete(':id')
+  @RequiredScope('media:write')
   @HttpCode(204)
   @ApiOperation({
     summary: 'Delete a media item',

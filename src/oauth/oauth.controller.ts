@@ -1,3 +1,4 @@
+import { RequiredScope } from '../auth/scope.decorator';
 import { Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -114,6 +115,7 @@ export class OAuthController {
   }
 
   @Get('oauth/connections/:id')
+  @RequiredScope('channels:manage')
   @ApiOperation({
     summary: 'List the accounts an authorization reaches',
     description:
@@ -131,6 +133,7 @@ export class OAuthController {
   }
 
   @Post('oauth/connections/:id/channels')
+  @RequiredScope('channels:manage')
   @Idempotent()
   @ApiOperation({
     summary: 'Connect the chosen accounts of an authorization',

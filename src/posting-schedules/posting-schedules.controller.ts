@@ -1,3 +1,4 @@
+import { RequiredScope } from '../auth/scope.decorator';
 import { Body, Controller, Get, Param, Put, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WorkspaceId } from '../auth/workspace.decorator';
@@ -14,6 +15,7 @@ export class PostingSchedulesController {
   constructor(private readonly schedules: PostingSchedulesService) {}
 
   @Get(':id/schedule')
+  @RequiredScope('channels:read')
   @ApiOperation({
     summary: "Get a channel's posting schedule",
     description:
@@ -26,6 +28,7 @@ export class PostingSchedulesController {
   }
 
   @Put(':id/schedule')
+  @RequiredScope('channels:manage')
   @ApiOperation({
     summary: "Set a channel's posting schedule",
     description:
@@ -45,6 +48,7 @@ export class PostingSchedulesController {
   }
 
   @Get(':id/slots')
+  @RequiredScope('channels:read')
   @ApiOperation({
     summary: "List a channel's next free slots",
     description:

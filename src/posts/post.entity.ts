@@ -12,7 +12,7 @@ import {
 import { Workspace } from '../auth/workspace.entity';
 import { PostTarget } from './post-target.entity';
 
-export const POST_STATUSES = ['draft', 'scheduled', 'publishing', 'published', 'failed'] as const;
+export const POST_STATUSES = ['draft', 'pending_approval', 'scheduled', 'publishing', 'published', 'failed'] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
 /** A follow-up part of a thread: published as a reply to the part before it. */
@@ -21,9 +21,31 @@ export interface ThreadPart {
   mediaIds: string[];
 }
 
+/** Who approved or rejected a post: an API key or a console user. */
+export interface PostActorRef {
+  type: 'api_key' | 'user';
+  id: string;
+}
+
+/** The last approval of a post (docs/adr/0034). */
+export interface PostApproval {
+  at: string;
+  by: PostActorRef;
+  /** Seconds past its scheduled time when it was approved (it then published at once); null when on time. */
+  latenessSeconds: number | null;
+}
+
+/** Why a post pending approval went back to draft. */
+export interface PostRejection {
+  reason: string;
+  at: string;
+  by: PostActorRef;
+}
+
 /**
  * A post to one or more channels. States: draft -> scheduled -> publishing -> published | failed,
- * and draft -> publishing for publish-now. One PostTarget per channel carries the per-network outcome.
+ * and draft -> publishing for publish-now; a post that needs an approval waits in pending_approval, which
+ * an approval moves on to scheduled or publishing and a rejection back to draft. One PostTarget per channel carries the per-network outcome.
  */
 @Entity('posts')
 @Index('IDX_posts_workspace_created', ['workspaceId', 'createdAt', 'id'])
@@ -77,6 +99,14 @@ export class Post {
   /** Whether `queue: true` placed it in a slot of its channels' posting schedules (see PostQueueSlot). */
   @Column({ type: 'boolean', default: false })
   queued!: boolean;
+
+  /** The last approval (null: never approved). */
+  @Column({ type: 'jsonb', nullable: true })
+  approval!: PostApproval | null;
+
+  /** The last rejection, kept while the post is a draft again (null: none, or approved since). */
+  @Column({ type: 'jsonb', nullable: true })
+  rejection!: PostRejection | null;
 
   /** Incremented each time publishing is (re)started; part of every target's idempotency key. */
   @Column({ type: 'integer', default: 0 })

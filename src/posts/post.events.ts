@@ -7,6 +7,12 @@ declare module '../events/event-payloads' {
     'post.published': PostDto;
     /** A publication ended with a failed target. */
     'post.failed': PostDto;
+    /** A post that would go out waits for an approval (status `pending_approval`). */
+    'post.approval_requested': PostDto;
+    /** A post pending approval was approved: it is scheduled, or publishing. */
+    'post.approved': PostDto;
+    /** A post pending approval was rejected: it is a draft again, with `rejection`. */
+    'post.rejected': PostDto;
   }
 }
 
@@ -14,4 +20,7 @@ declare module '../events/event-payloads' {
 export const POST_EVENT_SCHEMAS = {
   'post.published': PostDto,
   'post.failed': PostDto,
+  'post.approval_requested': PostDto,
+  'post.approved': PostDto,
+  'post.rejected': PostDto,
 } as const satisfies Partial<EventSchemas>;

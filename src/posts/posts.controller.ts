@@ -1,3 +1,4 @@
+import { RequiredScope } from '../auth/scope.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
   ApiBody,
@@ -10,7 +11,10 @@ import {
 } from '@nestjs/swagger';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
-import { WorkspaceId } from '../auth/workspace.decorator';
+import { KeyActor, WorkspaceId } from '../auth/workspace.decorator';
+import type { Actor } from '../auth/scopes.format';
+import { RejectPostDto } from './dto/reject-post.dto';
+import { EmptyBodyDto } from '../common/empty-body.dto';
 import { IdParamDto } from '../common/id-param.dto';
 import { ApiPageResponse, Page } from '../common/pagination/pagination';
 import { CREATE_POST_EXAMPLES, CreatePostDto } from './dto/create-post.dto';
@@ -25,6 +29,7 @@ export class PostsController {
   constructor(private readonly posts: PostsService) {}
 
   @Get()
+  @RequiredScope('posts:read')
   @ApiOperation({ summary: 'List posts', description: 'Filter by status, channel and time range; keyset-paginated.' })
   @ApiPageResponse(PostDto)
   @ApiErrors(400)
@@ -33,6 +38,7 @@ export class PostsController {
   }
 
   @Get(':id')
+  @RequiredScope('posts:read')
   @ApiOperation({ summary: 'Get one post, with the outcome per channel' })
   @ApiOkResponse({ type: PostDto })
   @ApiErrors(400, 404)
@@ -41,21 +47,25 @@ export class PostsController {
   }
 
   @Post()
+  @RequiredScope('posts:write')
   @Idempotent()
   @ApiOperation({
     summary: 'Create a post',
     description:
       '`scheduledAt` schedules it, `publishNow: true` publishes it at once, neither makes a draft. Content and media ' +
-      "are checked against every target channel's limits (400 naming the channel).",
+      "are checked against every target channel's limits (400 naming the channel). A post that would go out waits " +
+      'in `pending_approval` (nothing is published) when the key lacks `posts:publish` or the workspace requires ' +
+      'approval; POST /posts/{id}/approve sends it on.',
   })
   @ApiBody({ type: CreatePostDto, examples: CREATE_POST_EXAMPLES })
   @ApiCreatedResponse({ type: PostDto })
   @ApiErrors(400)
-  createPost(@WorkspaceId() workspaceId: string, @Body() body: CreatePostDto): Promise<PostDto> {
-    return this.posts.create(workspaceId, body);
+  createPost(@KeyActor() actor: Actor, @Body() body: CreatePostDto): Promise<PostDto> {
+    return this.posts.create(actor, body);
   }
 
   @Post('validate')
+  @RequiredScope('posts:write')
   @Idempotent()
   @HttpCode(200)
   @ApiOperation({ summary: 'Check a post against its channels without saving anything' })
@@ -68,24 +78,56 @@ export class PostsController {
   }
 
   @Put(':id')
+  @RequiredScope('posts:write')
   @ApiOperation({
-    summary: 'Replace a draft, scheduled or failed post',
+    summary: 'Replace a draft, pending, scheduled or failed post',
     description:
-      'Same body as create; reschedules or publishes according to it. Targets already published (of a failed ' +
+      'Same body as create; reschedules or publishes according to it. A post pending approval stays pending; an ' +
+      'edit by a key without `posts:publish` (or in a workspace that requires approval) that keeps it going out sends it ' +
+      'back to `pending_approval`. Targets already published (of a failed ' +
       'post) are kept and not posted again. A publishing or published post answers 409.',
   })
   @ApiBody({ type: CreatePostDto, examples: CREATE_POST_EXAMPLES })
   @ApiOkResponse({ type: PostDto })
   @ApiErrors(400, 404, 409)
-  updatePost(
-    @WorkspaceId() workspaceId: string,
-    @Param() { id }: IdParamDto,
-    @Body() body: CreatePostDto,
-  ): Promise<PostDto> {
-    return this.posts.update(workspaceId, id, body);
+  updatePost(@KeyActor() actor: Actor, @Param() { id }: IdParamDto, @Body() body: CreatePostDto): Promise<PostDto> {
+    return this.posts.update(actor, id, body);
+  }
+
+  @Post(':id/approve')
+  @RequiredScope('posts:approve')
+  @Idempotent()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Approve a post pending approval',
+    description:
+      'Schedules it at its time, or publishes it now (publishNow, or a time that has passed: `approval.latenessSeconds` ' +
+      'says by how much). A post that is not pending approval answers 409; of two concurrent approvals or an approval ' +
+      'and a rejection, one wins and the other answers 409.',
+  })
+  @ApiBody({ type: EmptyBodyDto, required: false })
+  @ApiOkResponse({ type: PostDto })
+  @ApiErrors(400, 404, 409)
+  approvePost(@KeyActor() actor: Actor, @Param() { id }: IdParamDto): Promise<PostDto> {
+    return this.posts.approve(actor, id);
+  }
+
+  @Post(':id/reject')
+  @RequiredScope('posts:approve')
+  @Idempotent()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Reject a post pending approval',
+    description: 'The post becomes a draft again with `rejection {reason, at, by}`. Not pending approval: 409.',
+  })
+  @ApiOkResponse({ type: PostDto })
+  @ApiErrors(400, 404, 409)
+  rejectPost(@KeyActor() actor: Actor, @Param() { id }: IdParamDto, @Body() body: RejectPostDto): Promise<PostDto> {
+    return this.posts.reject(actor, id, body.reason);
   }
 
   @Delete(':id')
+  @RequiredScope('posts:write')
   @HttpCode(204)
   @ApiOperation({
     summary: 'Delete a post that was never published',

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
 import { ChannelsModule } from '../channels/channels.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { MediaModule } from '../media/media.module';
@@ -25,6 +26,7 @@ import { PublishingStore } from './publishing.store';
   imports: [
     TypeOrmModule.forFeature([Post, PostTarget, PostTargetPart, PostTargetCheckpoint]),
     PublishQueue.registration(),
+    AuthModule,
     ChannelsModule,
     OAuthModule,
     MediaModule,

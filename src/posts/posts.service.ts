@@ -1,12 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import { Actor, assertScope, holdsScope } from '../auth/scopes.format';
+import { WorkspacesService } from '../auth/workspaces.service';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { AppError, ErrorDetail } from '../common/errors';
 import { Page } from '../common/pagination/pagination';
 import { isUuid } from '../common/validators';
 import { afterCommit } from '../database/request-transaction';
+import { EventsService } from '../events/events.service';
 import { Transactions } from '../database/transactions';
 import { ProviderRegistry } from '../providers/provider.registry';
 import { CreatePostDto } from './dto/create-post.dto';
@@ -20,7 +23,7 @@ import { Post, PostStatus, ThreadPart } from './post.entity';
 import { PostsStore } from './posts.store';
 import { PublishQueue } from './publish.queue';
 
-const EDITABLE: PostStatus[] = ['draft', 'scheduled', 'failed'];
+const EDITABLE: PostStatus[] = ['draft', 'pending_approval', 'scheduled', 'failed'];
 const EXTERNAL_ID_INDEX = 'UQ_posts_workspace_external_id';
 
 /** Saves a post; another post of the workspace with the same externalId answers 409. */
@@ -84,6 +87,11 @@ function overrideColumns(override: Override | undefined): Pick<PostTarget, 'cont
   return { contentOverride: override?.content ?? null, mediaIdsOverride: override?.mediaIds ?? null };
 }
 
+/** Whether the body sends the post out (scheduledAt, publishNow or queue) rather than keeping a draft. */
+function goesOut(dto: CreatePostDto): boolean {
+  return !!dto.scheduledAt || !!dto.publishNow || !!dto.queue;
+}
+
 /** Problems of a provider's validate that concern one part (the others are the post's, reported once). */
 const PART_FIELDS = new Set(['content', 'mediaIds']);
 
@@ -99,6 +107,8 @@ export class PostsService {
     @Inject(POST_MEDIA) private readonly media: PostMediaPort,
     private readonly parts: PostTargetPartsStore,
     private readonly queueing: PostQueueingService,
+    private readonly workspaces: WorkspacesService,
+    private readonly events: EventsService,
   ) {}
 
   /** POST /posts/validate: every problem, nothing saved. Malformed bodies still answer 400. */
@@ -111,11 +121,17 @@ export class PostsService {
     return problems;
   }
 
-  async create(workspaceId: string, dto: CreatePostDto): Promise<PostDto> {
+  /**
+   * POST /posts. A post that would go out (scheduledAt, publishNow, queue) waits in `pending_approval`
+   * when the actor lacks posts:publish or the workspace requires approval; nothing is enqueued for it.
+   */
+  async create(actor: Actor, dto: CreatePostDto): Promise<PostDto> {
+    const workspaceId = actor.workspaceId;
     this.checkTiming(dto);
     const overrides = overridesOf(dto);
     const { problems } = await this.check(workspaceId, dto);
     if (problems.length) throw this.problemsError(problems);
+    const pending = goesOut(dto) && (await this.needsApproval(actor));
     const { post, targets } = await this.transactions.run(async (em) => {
       // A queued post takes its slot first (under the id it is about to get); see PostQueueSlot.
       const id = dto.queue ? randomUUID() : undefined;
@@ -129,9 +145,12 @@ export class PostsService {
         metadata: dto.metadata ?? {},
         externalId: dto.externalId ?? null,
         publishedAt: null,
-        ...this.scheduleOf(dto, 0, queuedAt),
+        approval: null,
+        rejection: null,
+        ...this.scheduleOf(dto, 0, queuedAt, pending),
       });
       const targets = await this.insertTargets(em, post, dto.channelIds, overrides);
+      if (pending) await this.recordEvent(em, 'post.approval_requested', post, targets);
       return { post, targets };
     });
     // Under Idempotency-Key this runs inside the request transaction: wait for its commit.
@@ -139,17 +158,25 @@ export class PostsService {
     return PostDto.from(post, targets);
   }
 
-  async update(workspaceId: string, id: string, dto: CreatePostDto): Promise<PostDto> {
+  /**
+   * PUT /posts/{id}. An edit that keeps the post going out needs an approval again when the actor would
+   * need one to create it, and a post pending approval stays pending whoever edits it.
+   */
+  async update(actor: Actor, id: string, dto: CreatePostDto): Promise<PostDto> {
+    const workspaceId = actor.workspaceId;
     this.checkTiming(dto);
     const overrides = overridesOf(dto);
     await this.get(workspaceId, id);
     const { problems } = await this.check(workspaceId, dto);
     if (problems.length) throw this.problemsError(problems);
+    const needsApproval = goesOut(dto) && (await this.needsApproval(actor));
     const result = await this.transactions.run(async (em) => {
       const post = await this.lockPost(em, workspaceId, id);
       if (!EDITABLE.includes(post.status)) {
         throw AppError.conflict(`A ${post.status} post cannot be edited`);
       }
+      const wasPending = post.status === 'pending_approval';
+      const pending = goesOut(dto) && (needsApproval || wasPending);
       // Any replace frees the post's slots; `queue: true` takes the earliest free one again.
       await this.queueing.release(em, id);
       const queuedAt = dto.queue ? await this.queueing.reserve(em, workspaceId, id, dto.channelIds) : null;
@@ -181,8 +208,9 @@ export class PostsService {
         // Omitted on a replace: the post keeps its reference.
         externalId: dto.externalId ?? post.externalId,
         publishedAt: null,
-        ...this.scheduleOf(dto, post.publication, queuedAt),
+        ...this.scheduleOf(dto, post.publication, queuedAt, pending),
       });
+      if (post.status !== 'draft') post.rejection = null;
       await saveWithExternalId(this.store, em, post);
       const fresh = await this.insertTargets(
         em,
@@ -201,7 +229,9 @@ export class PostsService {
         Object.assign(t, changes);
         await this.store.updateTarget(em, t.id, changes);
       }
-      return { post, targets: [...kept, ...fresh], dropped };
+      const targets = [...kept, ...fresh];
+      if (pending && !wasPending) await this.recordEvent(em, 'post.approval_requested', post, targets);
+      return { post, targets, dropped };
     });
     await this.queue.cancel(result.dropped);
     await this.queue.enqueue(result.targets.filter((t) => t.status === 'pending'));
@@ -239,6 +269,66 @@ export class PostsService {
       return targets;
     });
     await this.queue.cancel(dropped);
+  }
+
+  /**
+   * POST /posts/{id}/approve: a post pending approval goes out as it asked to: scheduled at its time,
+   * published now (publishNow), or at once when its time has passed (the lateness is recorded). The
+   * row lock decides between concurrent approvals and rejections: the second finds it no longer pending (409).
+   */
+  async approve(actor: Actor, id: string): Promise<PostDto> {
+    assertScope(actor, 'posts:approve');
+    await this.get(actor.workspaceId, id);
+    const targets = await this.transactions.run(async (em) => {
+      const post = await this.lockPending(em, actor.workspaceId, id, 'approved');
+      const now = new Date();
+      const late = post.scheduledAt !== null && post.scheduledAt.getTime() <= now.getTime();
+      const dueAt = post.scheduledAt && !late ? post.scheduledAt : now;
+      Object.assign(post, {
+        status: dueAt === now ? 'publishing' : 'scheduled',
+        timelineAt: post.scheduledAt ?? now,
+        publication: post.publication + 1,
+        approval: {
+          at: now.toISOString(),
+          by: actor.by,
+          latenessSeconds: late ? Math.round((now.getTime() - post.scheduledAt!.getTime()) / 1000) : null,
+        },
+        rejection: null,
+      } satisfies Partial<Post>);
+      await this.store.savePost(em, post);
+      const targets = await this.store.targetsOf(id, em);
+      for (const t of targets) {
+        if (t.status === 'published') continue;
+        const changes = { ...this.freshTarget(post), dueAt, publicationStartedAt: dueAt };
+        Object.assign(t, changes);
+        await this.store.updateTarget(em, t.id, changes);
+      }
+      await this.recordEvent(em, 'post.approved', post, targets);
+      return targets;
+    });
+    await afterCommit(() => this.queue.enqueue(targets.filter((t) => t.status === 'pending')));
+    return this.get(actor.workspaceId, id);
+  }
+
+  /** POST /posts/{id}/reject: a post pending approval becomes a draft again, with the reason and who gave it. */
+  async reject(actor: Actor, id: string, reason: string): Promise<PostDto> {
+    assertScope(actor, 'posts:approve');
+    await this.get(actor.workspaceId, id);
+    await this.transactions.run(async (em) => {
+      const post = await this.lockPending(em, actor.workspaceId, id, 'rejected');
+      await this.queueing.release(em, id);
+      const now = new Date();
+      Object.assign(post, {
+        status: 'draft',
+        scheduledAt: null,
+        timelineAt: now,
+        queued: false,
+        rejection: { reason, at: now.toISOString(), by: actor.by },
+      } satisfies Partial<Post>);
+      await this.store.savePost(em, post);
+      await this.recordEvent(em, 'post.rejected', post, await this.store.targetsOf(id, em));
+    });
+    return this.get(actor.workspaceId, id);
   }
 
   async get(workspaceId: string, id: string): Promise<PostDto> {
@@ -380,9 +470,50 @@ export class PostsService {
     return AppError.validation(problems.map((p) => p.message).join('; '), details);
   }
 
-  /** Status, schedule and publication number implied by the body (`queuedAt`: the slot a queued post took). */
-  private scheduleOf(dto: CreatePostDto, publication: number, queuedAt: Date | null = null) {
+  /** Whether a post this actor sends out must wait for an approval (the key's scopes, the workspace's setting). */
+  private async needsApproval(actor: Actor): Promise<boolean> {
+    if (!holdsScope(actor.scopes, 'posts:publish')) return true;
+    return actor.by.type === 'api_key' && (await this.workspaces.approvalRequired(actor.workspaceId));
+  }
+
+  private async lockPending(em: EntityManager, workspaceId: string, id: string, verb: string): Promise<Post> {
+    const post = await this.lockPost(em, workspaceId, id);
+    if (post.status !== 'pending_approval') {
+      throw AppError.conflict(`Only a post pending approval can be ${verb}; this one is ${post.status}`);
+    }
+    return post;
+  }
+
+  private async recordEvent(
+    em: EntityManager,
+    type: 'post.approval_requested' | 'post.approved' | 'post.rejected',
+    post: Post,
+    targets: PostTarget[],
+  ): Promise<void> {
+    const parts = await this.parts.forTargets(
+      targets.map((t) => t.id),
+      em,
+    );
+    await this.events.record(em, { type, workspaceId: post.workspaceId, data: PostDto.from(post, targets, parts) });
+  }
+
+  /**
+   * Status, schedule and publication number implied by the body (`queuedAt`: the slot a queued post took).
+   * `pending`: it waits for an approval, keeping the time it asked for (none: publish now once approved);
+   * the publication number moves on at the approval.
+   */
+  private scheduleOf(dto: CreatePostDto, publication: number, queuedAt: Date | null = null, pending = false) {
     const now = new Date();
+    if (pending) {
+      const at = queuedAt ?? (dto.scheduledAt ? new Date(dto.scheduledAt) : null);
+      return {
+        status: 'pending_approval' as const,
+        scheduledAt: at,
+        timelineAt: at ?? now,
+        publication,
+        queued: !!queuedAt,
+      };
+    }
     if (queuedAt)
       return {
         status: 'scheduled' as const,
@@ -437,7 +568,8 @@ export class PostsService {
 
   /** The state of a target at the start of the post's (re)publication. */
   private freshTarget(post: Post): Partial<PostTarget> {
-    const dueAt = post.status === 'draft' ? null : (post.scheduledAt ?? new Date());
+    const dueAt =
+      post.status === 'draft' || post.status === 'pending_approval' ? null : (post.scheduledAt ?? new Date());
     return {
       status: 'pending',
       publication: post.publication,

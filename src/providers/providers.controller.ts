@@ -1,3 +1,4 @@
+import { RequiredScope } from '../auth/scope.decorator';
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ProviderListDto } from './dto/provider.dto';
@@ -9,6 +10,7 @@ export class ProvidersController {
   constructor(private readonly providers: ProvidersService) {}
 
   @Get()
+  @RequiredScope('channels:read')
   @ApiOperation({
     summary: 'List the social networks this server can connect',
     description:

@@ -1,3 +1,4 @@
+import { RequiredScope } from '../auth/scope.decorator';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
@@ -13,6 +14,7 @@ export class SandboxController {
   constructor(private readonly sandbox: SandboxService) {}
 
   @Get(':id/sandbox/posts')
+  @RequiredScope('channels:read')
   @ApiOperation({
     summary: "A sandbox channel's timeline",
     description:

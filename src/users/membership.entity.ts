@@ -2,7 +2,8 @@ import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, Primary
 import { Workspace } from '../auth/workspace.entity';
 import { User } from './user.entity';
 
-export const ROLES = ['owner', 'member'] as const;
+/** owner: everything, members included; approver: a member who also approves posts; member: all but approving. */
+export const ROLES = ['owner', 'approver', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** A user's place in a workspace; owners also manage members. */

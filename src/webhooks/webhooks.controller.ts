@@ -1,3 +1,4 @@
+import { RequiredScope } from '../auth/scope.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
@@ -12,7 +13,7 @@ import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WorkspaceId } from '../auth/workspace.decorator';
 import { IdParamDto } from '../common/id-param.dto';
 import { ApiPageResponse, Page, PageQueryDto } from '../common/pagination/pagination';
-import { EmptyBodyDto } from './dto/empty-body.dto';
+import { EmptyBodyDto } from '../common/empty-body.dto';
 import { WebhookDeliveryDto } from './dto/webhook-delivery.dto';
 import { WebhookInputDto } from './dto/webhook-input.dto';
 import { WebhookTestEventDto } from './dto/webhook-test.dto';
@@ -39,6 +40,7 @@ export class WebhooksController {
   ) {}
 
   @Post()
+  @RequiredScope('webhooks:manage')
   @Idempotent()
   @ApiOperation({
     summary: 'Subscribe an endpoint to events',
@@ -55,6 +57,7 @@ export class WebhooksController {
   }
 
   @Get()
+  @RequiredScope('webhooks:manage')
   @ApiOperation({ summary: 'List webhook subscriptions (never their secrets)' })
   @ApiPageResponse(WebhookDto)
   @ApiErrors(400)
@@ -64,6 +67,7 @@ export class WebhooksController {
   }
 
   @Get(':id')
+  @RequiredScope('webhooks:manage')
   @ApiOperation({ summary: 'Get one webhook subscription' })
   @ApiOkResponse({ type: WebhookDto })
   @ApiErrors(400, 404)
@@ -72,6 +76,7 @@ export class WebhooksController {
   }
 
   @Put(':id')
+  @RequiredScope('webhooks:manage')
   @ApiOperation({
     summary: 'Replace a webhook subscription',
     description:
@@ -89,6 +94,7 @@ export class WebhooksController {
   }
 
   @Delete(':id')
+  @RequiredScope('webhooks:manage')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a webhook subscription, its pending deliveries and its delivery log' })
   @ApiNoContentResponse({ description: 'Deleted' })
@@ -98,6 +104,7 @@ export class WebhooksController {
   }
 
   @Post(':id/rotate-secret')
+  @RequiredScope('webhooks:manage')
   @Idempotent()
   @HttpCode(200)
   @ApiOperation({
@@ -119,6 +126,7 @@ export class WebhooksController {
   }
 
   @Post(':id/test')
+  @RequiredScope('webhooks:manage')
   @Idempotent()
   @HttpCode(202)
   @ApiOperation({
@@ -141,6 +149,7 @@ export class WebhooksController {
   }
 
   @Get(':id/deliveries')
+  @RequiredScope('webhooks:manage')
   @ApiOperation({
     summary: 'Delivery attempts to this endpoint, newest first (one item per HTTP attempt)',
     description:
@@ -159,6 +168,7 @@ export class WebhooksController {
   }
 
   @Post(':id/deliveries/:deliveryId/redeliver')
+  @RequiredScope('webhooks:manage')
   @Idempotent()
   @HttpCode(202)
   @ApiOperation({
@@ -182,6 +192,7 @@ export class WebhooksController {
   }
 
   @Post(':id/replay')
+  @RequiredScope('webhooks:manage')
   @Idempotent()
   @HttpCode(202)
   @ApiOperation({

@@ -17,7 +17,12 @@ export function localLink(t: TestApp, link: string): string {
 export async function consoleSession(
   t: TestApp,
   browser: Browser,
-  o: { workspaceId: string; email: string; role?: 'owner' | 'member'; viewport?: { width: number; height: number } },
+  o: {
+    workspaceId: string;
+    email: string;
+    role?: 'owner' | 'approver' | 'member';
+    viewport?: { width: number; height: number };
+  },
 ): Promise<{ context: BrowserContext; page: Page }> {
   const { url } = await t.app.get(UsersService).createLink('invitation', o.workspaceId, o.email, o.role ?? 'owner');
   const context = await browser.newContext({ viewport: o.viewport ?? { width: 1200, height: 900 } });

@@ -57,6 +57,20 @@ describe('command line and first-start key', () => {
     expect((await t.request('GET', '/api/api-keys', { key: created.out.key })).status).toBe(401);
   }, 180_000); // four CLI processes, each compiling with ts-node: slow on a busy machine
 
+  it('creates a key with --scopes that the API holds to them, and refuses unknown scopes', async () => {
+    const [scoped, bad] = await Promise.all([
+      cli('keys:create', '--workspace', 'cli-scopes', '--scopes', 'posts:write,posts:read'),
+      raw('keys:create', '--workspace', 'cli-scopes', '--scopes', 'posts:read,posts:destroy'),
+    ]);
+    expect(scoped.out.scopes).toEqual(['posts:read', 'posts:write']);
+    expect((await t.request('GET', '/api/posts', { key: scoped.out.key })).status).toBe(200);
+    const refused = await t.request('GET', '/api/webhooks', { key: scoped.out.key });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toContain('webhooks:manage');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^error: --scopes .*unknown: posts:destroy\n$/);
+  }, 180_000);
+
   it('prints usage with --help and help <command> (exit 0) and every error as one line (exit 1)', async () => {
     // Each run compiles the CLI with ts-node: run them side by side.
     const errorCases = [[], ['nope'], ['keys:create'], ['keys:revoke'], ['keys:list', '--workspace', 'no-such-ws']];

@@ -20,6 +20,7 @@ describe('API key cache across processes', () => {
     apiKeyId,
     rateLimitPerMinute: null,
     rateLimitBurst: null,
+    scopes: ['*'],
     expiresAt: null,
     lastUsedAt: null,
   });

@@ -7,6 +7,9 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 const ALL_TYPES = [
   'post.published',
   'post.failed',
+  'post.approval_requested',
+  'post.approved',
+  'post.rejected',
   'channel.disconnected',
   'analytics.updated',
   'media.ready',

@@ -178,6 +178,26 @@ describe('channels: posting schedules', () => {
     ]);
     expect(await s.calls[1].json()).toEqual({ timezone: 'Europe/Berlin', slots: [{ day: 'mon', time: '09:00' }] });
   });
+
+  it('approves and rejects posts, reads and changes the workspace setting, creates scoped keys', async () => {
+    const s = stubFetch(() => json(200, POST));
+    const sp = client(s.fetch);
+    await sp.posts.approve(ID);
+    await sp.posts.reject(ID, 'Wrong tone');
+    await sp.workspace.get();
+    await sp.workspace.update({ approvalRequired: true });
+    await sp.apiKeys.create({ name: 'cms', scopes: ['posts:read', 'posts:write'] });
+    expect(s.calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      `POST http://api.test/api/posts/${ID}/approve`,
+      `POST http://api.test/api/posts/${ID}/reject`,
+      'GET http://api.test/api/workspace',
+      'PATCH http://api.test/api/workspace',
+      'POST http://api.test/api/api-keys',
+    ]);
+    expect(await s.calls[1].json()).toEqual({ reason: 'Wrong tone' });
+    expect(await s.calls[3].json()).toEqual({ approvalRequired: true });
+    expect(await s.calls[4].json()).toEqual({ name: 'cms', scopes: ['posts:read', 'posts:write'] });
+  });
 });
 
 describe('pagination', () => {

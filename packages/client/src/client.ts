@@ -31,6 +31,8 @@ import type {
   WebhookWithSecretDto,
   AnalyticsRefreshDto,
   GetChannelAnalyticsData,
+  UpdateWorkspaceDto,
+  WorkspaceDto,
 } from './generated/types.gen';
 import { SocialPublishingError } from './errors';
 import type { SocialPublishingEvent } from './events';
@@ -99,6 +101,7 @@ export class SocialPublishing {
   readonly events: Events;
   readonly analytics: Analytics;
   readonly apiKeys: ApiKeys;
+  readonly workspace: Workspace;
   /** The generated low-level client (every operation of the OpenAPI document, in `./generated`). */
   readonly client: Client;
   private lastRateLimit: RateLimit | undefined;
@@ -136,6 +139,7 @@ export class SocialPublishing {
     this.events = new Events(this.client, call);
     this.analytics = new Analytics(this.client, call);
     this.apiKeys = new ApiKeys(this.client, call);
+    this.workspace = new Workspace(this.client, call);
   }
 
   /** The rate-limit headers of the last answer (undefined before the first call). */
@@ -171,7 +175,18 @@ export class Posts extends Resource {
   get(id: string, opts: CallOptions = {}): Promise<PostDto> {
     return this.call(api.getPost({ client: this.client, path: { id }, ...opts }));
   }
-  /** Replaces a draft, scheduled or failed post (same body as create). */
+  /**
+   * Approves a post pending approval (scope `posts:approve`): it is scheduled at its time, or published now
+   * (publishNow, or a time that has passed). A post no longer pending fails with `CONFLICT` (409).
+   */
+  approve(id: string, opts: CallOptions = {}): Promise<PostDto> {
+    return this.call(api.approvePost({ client: this.client, path: { id }, ...opts }));
+  }
+  /** Rejects a post pending approval: it becomes a draft with `rejection {reason, at, by}`. */
+  reject(id: string, reason: string, opts: CallOptions = {}): Promise<PostDto> {
+    return this.call(api.rejectPost({ client: this.client, path: { id }, body: { reason }, ...opts }));
+  }
+  /** Replaces a draft, pending, scheduled or failed post (same body as create). */
   update(id: string, body: CreatePostDto, opts: CallOptions = {}): Promise<PostDto> {
     return this.call(api.updatePost({ client: this.client, path: { id }, body, ...opts }));
   }
@@ -405,12 +420,26 @@ export class ApiKeys extends Resource {
   iterate(query: Omit<PageQuery, 'cursor'> = {}, opts: CallOptions = {}): PageIterator<ApiKeyDto> {
     return new PageIterator((cursor) => this.list({ ...query, ...(cursor ? { cursor } : {}) }, opts));
   }
-  /** Creates a key; the answer carries the full `key`, once. */
+  /**
+   * Creates a key; the answer carries the full `key`, once. `scopes` limits what it may do (default `["*"]`);
+   * a key cannot give the new key a scope it lacks (`FORBIDDEN`).
+   */
   create(body: CreateApiKeyDto, opts: CallOptions = {}): Promise<CreatedApiKeyDto> {
     return this.call(api.createApiKey({ client: this.client, body, ...opts }));
   }
   /** Revokes a key, effective from the next request. */
   async revoke(id: string, opts: CallOptions = {}): Promise<void> {
     await this.call(api.revokeApiKey({ client: this.client, path: { id }, ...opts }));
+  }
+}
+
+/** The calling key's workspace and its settings. */
+export class Workspace extends Resource {
+  get(opts: CallOptions = {}): Promise<WorkspaceDto> {
+    return this.call(api.getWorkspace({ client: this.client, ...opts }));
+  }
+  /** `approvalRequired: true` holds every post that would go out for an approval (scope `posts:approve`). */
+  update(body: UpdateWorkspaceDto, opts: CallOptions = {}): Promise<WorkspaceDto> {
+    return this.call(api.updateWorkspace({ client: this.client, body, ...opts }));
   }
 }

@@ -17,6 +17,12 @@ interface Envelope<T extends string, D> {
 export type SocialPublishingEvent =
   | Envelope<'post.published', PostDto>
   | Envelope<'post.failed', PostDto>
+  /** A post that would go out waits for an approval (`pending_approval`). */
+  | Envelope<'post.approval_requested', PostDto>
+  /** A post pending approval was approved: it is scheduled, or publishing. */
+  | Envelope<'post.approved', PostDto>
+  /** A post pending approval was rejected: a draft again, with `rejection`. */
+  | Envelope<'post.rejected', PostDto>
   | Envelope<'channel.disconnected', ChannelDto & { reason: ChannelDisconnectReason }>
   | Envelope<'analytics.updated', PostAnalyticsDto>
   /** An upload from a URL that went on in the background (answered 202) is `ready`. */

@@ -7,6 +7,7 @@ export {
   Events,
   Analytics,
   ApiKeys,
+  Workspace,
   type SocialPublishingOptions,
   type CallOptions,
   type UploadFromUrlOptions,

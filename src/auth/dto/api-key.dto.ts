@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiKey } from '../api-key.entity';
 import { KEY_ENVIRONMENTS, KeyEnvironment } from '../api-key.format';
+import { KEY_SCOPES, KeyScope } from '../scopes.format';
 
 /** An API key as listed: never the secret. */
 export class ApiKeyDto {
@@ -34,6 +35,10 @@ export class ApiKeyDto {
   @ApiProperty({ format: 'date-time', nullable: true, type: String })
   revokedAt!: string | null;
 
+  /** What the key may do; `["*"]` is every scope (keys made before scopes have it). */
+  @ApiProperty({ enum: KEY_SCOPES, isArray: true, example: ['*'] })
+  scopes!: KeyScope[];
+
   /** Requests per minute allowed for this key. */
   rateLimitPerMinute!: number;
 
@@ -50,6 +55,7 @@ export class ApiKeyDto {
       lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
       expiresAt: k.expiresAt?.toISOString() ?? null,
       revokedAt: k.revokedAt?.toISOString() ?? null,
+      scopes: k.scopes as KeyScope[],
       rateLimitPerMinute: k.rateLimitPerMinute ?? defaults.perMinute,
       rateLimitBurst: k.rateLimitBurst ?? defaults.burst,
     };

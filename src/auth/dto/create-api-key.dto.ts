@@ -1,5 +1,15 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  MaxLength,
+} from 'class-validator';
+import { KEY_SCOPES, KeyScope } from '../scopes.format';
 import { KEY_ENVIRONMENTS, KeyEnvironment } from '../api-key.format';
 import { IsRfc3339 } from '../../common/validators';
 
@@ -23,4 +33,16 @@ export class CreateApiKeyDto {
   @IsOptional()
   @IsRfc3339()
   expiresAt?: string;
+
+  /**
+   * What the key may do: any of the scopes (`posts:read`, `posts:write`, `posts:publish`, ...), or `*` for
+   * every scope (the default). A key never creates a key with a scope it does not hold itself (403).
+   */
+  @ApiPropertyOptional({ enum: KEY_SCOPES, isArray: true, example: ['posts:read', 'posts:write', 'media:write'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(KEY_SCOPES.length)
+  @IsIn(KEY_SCOPES, { each: true })
+  scopes?: KeyScope[];
 }

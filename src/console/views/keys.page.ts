@@ -1,5 +1,6 @@
 import type { ApiKey } from '../../auth/api-key.entity';
 import { KEY_ENVIRONMENTS } from '../../auth/api-key.format';
+import { ALL_SCOPES, SCOPES, SCOPE_DESCRIPTIONS, holdsScope } from '../../auth/scopes.format';
 import { Html, html, when } from './html';
 import { PageContext, confirmPage, csrfField, layout, notice, oneTimeSecret } from './layout';
 
@@ -16,9 +17,12 @@ export function keysPage(
     newKey?: { key: string; name: string } | null;
     error?: string;
     defaultEnvironment: string;
+    /** What the signed-in user holds: the scopes a key they create may have. */
+    heldScopes: readonly string[];
     more: boolean;
   },
 ): Html {
+  const all = o.heldScopes.includes(ALL_SCOPES);
   const now = Date.now();
   return layout(
     ctx,
@@ -49,6 +53,28 @@ export function keysPage(
               ${KEY_ENVIRONMENTS.map((e) => html`<option value="${e}" ${e === o.defaultEnvironment ? html`selected` : ''}>${e}</option>`)}
             </select></label
           >
+          <fieldset class="scopes">
+            <legend>What the key may do</legend>
+            <input type="hidden" name="scopesShown" value="1" />
+            ${
+              all
+                ? html`<label class="check"
+                    ><input type="checkbox" name="scopes" value="*" checked /> Everything
+                    <span class="hint">Every scope below, and any added later.</span></label
+                  >`
+                : ''
+            }
+            ${SCOPES.filter((s) => holdsScope(o.heldScopes, s)).map(
+              (s) =>
+                html`<label class="check"
+                  ><input type="checkbox" name="scopes" value="${s}" ${all ? '' : html`checked`} />
+                  ${SCOPE_DESCRIPTIONS[s]} <code>${s}</code></label
+                >`,
+            )}
+            <span class="hint"
+              >Give a key only what it needs: a key for a CMS that drafts posts needs posts:write.</span
+            >
+          </fieldset>
           <label
             >Expires on (optional) <span class="hint">The key stops working at the end of this day (UTC).</span>
             <input type="date" name="expiresOn"
@@ -64,6 +90,7 @@ export function keysPage(
               <th scope="col">Name</th>
               <th scope="col">Prefix</th>
               <th scope="col">Environment</th>
+              <th scope="col">Scopes</th>
               <th scope="col">Created</th>
               <th scope="col">Last used</th>
               <th scope="col">Expires</th>
@@ -80,6 +107,9 @@ export function keysPage(
                         <td class="wrap" data-label="Name">${k.name}</td>
                         <td data-label="Prefix"><code>${k.prefix}…</code></td>
                         <td data-label="Environment">${k.environment ?? 'any (older key)'}</td>
+                        <td class="wrap" data-label="Scopes">
+                          ${k.scopes.includes(ALL_SCOPES) ? 'everything' : k.scopes.join(', ')}
+                        </td>
                         <td data-label="Created">${when(k.createdAt)}</td>
                         <td data-label="Last used">${k.lastUsedAt ? when(k.lastUsedAt) : 'never'}</td>
                         <td data-label="Expires">${k.expiresAt ? when(k.expiresAt) : 'never'}</td>
@@ -90,7 +120,7 @@ export function keysPage(
                       </tr>`,
                   )
                 : html`<tr>
-                    <td colspan="8" class="muted">No keys yet.</td>
+                    <td colspan="9" class="muted">No keys yet.</td>
                   </tr>`
             }
           </tbody>

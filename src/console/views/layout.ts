@@ -8,7 +8,7 @@ export interface PageContext {
   csrf: string;
   memberships?: WorkspaceMembership[];
   /** Which navigation entry is the current page. */
-  current?: 'keys' | 'channels' | 'webhooks' | 'posts' | 'members';
+  current?: 'keys' | 'channels' | 'webhooks' | 'posts' | 'approvals' | 'members';
 }
 
 export function csrfField(ctx: PageContext): Html {
@@ -20,6 +20,7 @@ const NAV: Array<{ id: NonNullable<PageContext['current']>; label: string; href:
   { id: 'channels', label: 'Channels', href: '/console/channels' },
   { id: 'webhooks', label: 'Webhooks', href: '/console/webhooks' },
   { id: 'posts', label: 'Posts', href: '/console/posts' },
+  { id: 'approvals', label: 'Approvals', href: '/console/approvals' },
   { id: 'members', label: 'Members', href: '/console/members', ownersOnly: true },
 ];
 

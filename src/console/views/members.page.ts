@@ -1,4 +1,4 @@
-import type { Role } from '../../users/membership.entity';
+import { ROLES, type Role } from '../../users/membership.entity';
 import type { UserLink } from '../../users/user-link.entity';
 import type { MemberView } from '../../users/users.service';
 import { Html, html, when } from './html';
@@ -6,9 +6,7 @@ import { PageContext, confirmPage, csrfField, layout, notice, oneTimeSecret } fr
 
 function roleSelect(current: Role): Html {
   return html`<select name="role">
-    ${(['owner', 'member'] as const).map(
-      (r) => html`<option value="${r}" ${r === current ? html`selected` : ''}>${r}</option>`,
-    )}
+    ${ROLES.map((r) => html`<option value="${r}" ${r === current ? html`selected` : ''}>${r}</option>`)}
   </select>`;
 }
 

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { POST_STATUSES, Post, PostStatus } from '../post.entity';
+import { POST_STATUSES, Post, PostApproval, PostRejection, PostStatus } from '../post.entity';
 import { PostTargetPart } from '../post-target-part.entity';
 import { PostTarget, TARGET_ERROR_CODES, TARGET_STATUSES, TargetErrorCode, TargetStatus } from '../post-target.entity';
 
@@ -77,6 +77,39 @@ export class PostTargetDto {
   parts!: PostTargetPartDto[];
 }
 
+/** Who acted on a post: an API key (its id) or a console user (their id). */
+export class PostActorRefDto {
+  @ApiProperty({ enum: ['api_key', 'user'] })
+  type!: 'api_key' | 'user';
+
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+}
+
+/** The last approval of a post. */
+export class PostApprovalDto {
+  @ApiProperty({ format: 'date-time' })
+  at!: string;
+
+  @ApiProperty({ type: PostActorRefDto })
+  by!: PostActorRefDto;
+
+  /** Seconds past its scheduled time when approved (it then published at once); null when approved in time. */
+  @ApiProperty({ type: 'integer', nullable: true })
+  latenessSeconds!: number | null;
+}
+
+/** Why the post went back to draft instead of being published. */
+export class PostRejectionDto {
+  reason!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  at!: string;
+
+  @ApiProperty({ type: PostActorRefDto })
+  by!: PostActorRefDto;
+}
+
 export class PostDto {
   @ApiProperty({ format: 'uuid' })
   id!: string;
@@ -118,6 +151,14 @@ export class PostDto {
 
   @ApiProperty({ type: [PostTargetDto] })
   targets!: PostTargetDto[];
+
+  /** The last approval, when the post needed one (null otherwise). */
+  @ApiProperty({ type: PostApprovalDto, nullable: true })
+  approval!: PostApproval | null;
+
+  /** Set when an approver rejected the post (it is a draft again); null otherwise. */
+  @ApiProperty({ type: PostRejectionDto, nullable: true })
+  rejection!: PostRejection | null;
 
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;
@@ -162,6 +203,8 @@ export class PostDto {
         error: t.errorCode ? { code: t.errorCode, message: t.errorMessage ?? '' } : null,
         parts: partsOf(t.id),
       })),
+      approval: post.approval ?? null,
+      rejection: post.rejection ?? null,
       createdAt: post.createdAt.toISOString(),
       updatedAt: post.updatedAt.toISOString(),
     };

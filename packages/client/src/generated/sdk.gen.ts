@@ -2,7 +2,7 @@
 
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape } from './client';
 import { client } from './client.gen';
-import type { CallbackData, CallbackErrors, CallbackResponses, ConnectChannelData, ConnectChannelErrors, ConnectChannelResponses, ConnectData, ConnectErrors, ConnectOAuthTargetsData, ConnectOAuthTargetsErrors, ConnectOAuthTargetsResponses, ConnectResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreatePostData, CreatePostErrors, CreatePostResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteMediaData, DeleteMediaErrors, DeleteMediaResponses, DeletePostData, DeletePostErrors, DeletePostResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectChannelData, DisconnectChannelErrors, DisconnectChannelResponses, FinalizeUploadData, FinalizeUploadErrors, FinalizeUploadResponses, GetChannelAnalyticsData, GetChannelAnalyticsErrors, GetChannelAnalyticsResponses, GetChannelData, GetChannelErrors, GetChannelResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetMediaData, GetMediaErrors, GetMediaResponses, GetOAuthConnectionData, GetOAuthConnectionErrors, GetOAuthConnectionResponses, GetPostAnalyticsData, GetPostAnalyticsErrors, GetPostAnalyticsResponses, GetPostData, GetPostErrors, GetPostingScheduleData, GetPostingScheduleErrors, GetPostingScheduleResponses, GetPostResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, InitializeUploadData, InitializeUploadErrors, InitializeUploadResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListChannelsData, ListChannelsErrors, ListChannelsResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListFreeSlotsData, ListFreeSlotsErrors, ListFreeSlotsResponses, ListPostsData, ListPostsErrors, ListPostsResponses, ListProvidersData, ListProvidersErrors, ListProvidersResponses, ListSandboxPostsData, ListSandboxPostsErrors, ListSandboxPostsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LiveData, LiveResponses, MediaContentData, MediaContentErrors, MediaContentResponses, PutPostingScheduleData, PutPostingScheduleErrors, PutPostingScheduleResponses, ReadyData, ReadyErrors, ReadyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RefreshPostAnalyticsData, RefreshPostAnalyticsErrors, RefreshPostAnalyticsResponses, ReplayWebhookEventsData, ReplayWebhookEventsErrors, ReplayWebhookEventsResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateMediaData, UpdateMediaErrors, UpdateMediaResponses, UpdatePostData, UpdatePostErrors, UpdatePostResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadChunkData, UploadChunkErrors, UploadChunkResponses, UploadFromUrlData, UploadFromUrlErrors, UploadFromUrlResponses, ValidatePostData, ValidatePostErrors, ValidatePostResponses } from './types.gen';
+import type { ApprovePostData, ApprovePostErrors, ApprovePostResponses, CallbackData, CallbackErrors, CallbackResponses, ConnectChannelData, ConnectChannelErrors, ConnectChannelResponses, ConnectData, ConnectErrors, ConnectOAuthTargetsData, ConnectOAuthTargetsErrors, ConnectOAuthTargetsResponses, ConnectResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreatePostData, CreatePostErrors, CreatePostResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteMediaData, DeleteMediaErrors, DeleteMediaResponses, DeletePostData, DeletePostErrors, DeletePostResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectChannelData, DisconnectChannelErrors, DisconnectChannelResponses, FinalizeUploadData, FinalizeUploadErrors, FinalizeUploadResponses, GetChannelAnalyticsData, GetChannelAnalyticsErrors, GetChannelAnalyticsResponses, GetChannelData, GetChannelErrors, GetChannelResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetMediaData, GetMediaErrors, GetMediaResponses, GetOAuthConnectionData, GetOAuthConnectionErrors, GetOAuthConnectionResponses, GetPostAnalyticsData, GetPostAnalyticsErrors, GetPostAnalyticsResponses, GetPostData, GetPostErrors, GetPostingScheduleData, GetPostingScheduleErrors, GetPostingScheduleResponses, GetPostResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWorkspaceData, GetWorkspaceErrors, GetWorkspaceResponses, InitializeUploadData, InitializeUploadErrors, InitializeUploadResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListChannelsData, ListChannelsErrors, ListChannelsResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListFreeSlotsData, ListFreeSlotsErrors, ListFreeSlotsResponses, ListPostsData, ListPostsErrors, ListPostsResponses, ListProvidersData, ListProvidersErrors, ListProvidersResponses, ListSandboxPostsData, ListSandboxPostsErrors, ListSandboxPostsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LiveData, LiveResponses, MediaContentData, MediaContentErrors, MediaContentResponses, PutPostingScheduleData, PutPostingScheduleErrors, PutPostingScheduleResponses, ReadyData, ReadyErrors, ReadyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RefreshPostAnalyticsData, RefreshPostAnalyticsErrors, RefreshPostAnalyticsResponses, RejectPostData, RejectPostErrors, RejectPostResponses, ReplayWebhookEventsData, ReplayWebhookEventsErrors, ReplayWebhookEventsResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateMediaData, UpdateMediaErrors, UpdateMediaResponses, UpdatePostData, UpdatePostErrors, UpdatePostResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UpdateWorkspaceData, UpdateWorkspaceErrors, UpdateWorkspaceResponses, UploadChunkData, UploadChunkErrors, UploadChunkResponses, UploadFromUrlData, UploadFromUrlErrors, UploadFromUrlResponses, ValidatePostData, ValidatePostErrors, ValidatePostResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -20,6 +20,8 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
 
 /**
  * List the workspace's API keys (never their secrets)
+ *
+ * Required scope: `keys:manage` (List, create and revoke API keys (never with more scopes than this key holds)).
  */
 export const listApiKeys = <ThrowOnError extends boolean = false>(options?: Options<ListApiKeysData, ThrowOnError>) => (options?.client ?? client).get<ListApiKeysResponses, ListApiKeysErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -29,6 +31,10 @@ export const listApiKeys = <ThrowOnError extends boolean = false>(options?: Opti
 
 /**
  * Create an API key in this workspace; the key is returned once
+ *
+ * `scopes` limits what the key may do (default `["*"]`, every scope). A key cannot give the new key a scope it does not hold itself (403 FORBIDDEN naming them).
+ *
+ * Required scope: `keys:manage` (List, create and revoke API keys (never with more scopes than this key holds)).
  */
 export const createApiKey = <ThrowOnError extends boolean = false>(options: Options<CreateApiKeyData, ThrowOnError>) => (options.client ?? client).post<CreateApiKeyResponses, CreateApiKeyErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -42,11 +48,41 @@ export const createApiKey = <ThrowOnError extends boolean = false>(options: Opti
 
 /**
  * Revoke an API key (effective on the next request)
+ *
+ * Required scope: `keys:manage` (List, create and revoke API keys (never with more scopes than this key holds)).
  */
 export const revokeApiKey = <ThrowOnError extends boolean = false>(options: Options<RevokeApiKeyData, ThrowOnError>) => (options.client ?? client).delete<RevokeApiKeyResponses, RevokeApiKeyErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/api-keys/{id}',
     ...options
+});
+
+/**
+ * The calling key's workspace and its settings
+ *
+ * Required scope: `posts:read` (Read posts and their outcome per channel; read the workspace settings).
+ */
+export const getWorkspace = <ThrowOnError extends boolean = false>(options?: Options<GetWorkspaceData, ThrowOnError>) => (options?.client ?? client).get<GetWorkspaceResponses, GetWorkspaceErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
+    url: '/workspace',
+    ...options
+});
+
+/**
+ * Change the workspace's settings
+ *
+ * `approvalRequired: true` holds every post that would go out for an approval, whichever key made it.
+ *
+ * Required scope: `posts:approve` (Approve or reject posts waiting for approval; change whether approval is required).
+ */
+export const updateWorkspace = <ThrowOnError extends boolean = false>(options: Options<UpdateWorkspaceData, ThrowOnError>) => (options.client ?? client).patch<UpdateWorkspaceResponses, UpdateWorkspaceErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
+    url: '/workspace',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**
@@ -68,6 +104,8 @@ export const ready = <ThrowOnError extends boolean = false>(options?: Options<Re
  * List the social networks this server can connect
  *
  * How each connects (`credentials` or `oauth`), whether it is enabled here (an OAuth network needs its client id and secret configured) and its typical limits.
+ *
+ * Required scope: `channels:read` (List channels, networks, posting schedules and free slots).
  */
 export const listProviders = <ThrowOnError extends boolean = false>(options?: Options<ListProvidersData, ThrowOnError>) => (options?.client ?? client).get<ListProvidersResponses, ListProvidersErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -77,6 +115,8 @@ export const listProviders = <ThrowOnError extends boolean = false>(options?: Op
 
 /**
  * The workspace's events, newest first (catch up after downtime)
+ *
+ * Required scope: `events:read` (Read the event log (GET /events)).
  */
 export const listEvents = <ThrowOnError extends boolean = false>(options?: Options<ListEventsData, ThrowOnError>) => (options?.client ?? client).get<ListEventsResponses, ListEventsErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -86,6 +126,8 @@ export const listEvents = <ThrowOnError extends boolean = false>(options?: Optio
 
 /**
  * List channels
+ *
+ * Required scope: `channels:read` (List channels, networks, posting schedules and free slots).
  */
 export const listChannels = <ThrowOnError extends boolean = false>(options?: Options<ListChannelsData, ThrowOnError>) => (options?.client ?? client).get<ListChannelsResponses, ListChannelsErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -97,6 +139,8 @@ export const listChannels = <ThrowOnError extends boolean = false>(options?: Opt
  * Connect a social account
  *
  * Verifies the credentials with the provider, fills name, handle, avatar and limits from it, and stores the credentials encrypted. Connecting an account the workspace already has reactivates that channel (200).
+ *
+ * Required scope: `channels:manage` (Connect and disconnect channels; set posting schedules).
  */
 export const connectChannel = <ThrowOnError extends boolean = false>(options: Options<ConnectChannelData, ThrowOnError>) => (options.client ?? client).post<ConnectChannelResponses, ConnectChannelErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -112,6 +156,8 @@ export const connectChannel = <ThrowOnError extends boolean = false>(options: Op
  * Disconnect a channel
  *
  * Status becomes `disconnected`, credentials are wiped and `channel.disconnected` is emitted. The channel stays readable. Repeating it is a no-op. Posts already published stay on the network.
+ *
+ * Required scope: `channels:manage` (Connect and disconnect channels; set posting schedules).
  */
 export const disconnectChannel = <ThrowOnError extends boolean = false>(options: Options<DisconnectChannelData, ThrowOnError>) => (options.client ?? client).delete<DisconnectChannelResponses, DisconnectChannelErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -121,6 +167,8 @@ export const disconnectChannel = <ThrowOnError extends boolean = false>(options:
 
 /**
  * Get one channel
+ *
+ * Required scope: `channels:read` (List channels, networks, posting schedules and free slots).
  */
 export const getChannel = <ThrowOnError extends boolean = false>(options: Options<GetChannelData, ThrowOnError>) => (options.client ?? client).get<GetChannelResponses, GetChannelErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -132,6 +180,8 @@ export const getChannel = <ThrowOnError extends boolean = false>(options: Option
  * Start connecting an account by OAuth
  *
  * Answers the network's authorization URL (authorization code with PKCE, S256) and a state that is single-use, bound to this workspace and valid 10 minutes. Open the URL in the user's browser; the network sends it back to `/api/oauth/{provider}/callback`, which creates or reactivates the channel and redirects to `redirectUri` with `channelId` (or `error`). When the account can publish as several targets (a LinkedIn member and the pages they administer), the callback redirects with `connectionId` instead: list them with `GET /api/oauth/connections/{id}` and choose with `POST /api/oauth/connections/{id}/channels`. A provider without app credentials on this server (see `GET /api/providers`, `enabled`) answers 400.
+ *
+ * Required scope: `channels:manage` (Connect and disconnect channels; set posting schedules).
  */
 export const connect = <ThrowOnError extends boolean = false>(options: Options<ConnectData, ThrowOnError>) => (options.client ?? client).post<ConnectResponses, ConnectErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -154,6 +204,8 @@ export const callback = <ThrowOnError extends boolean = false>(options: Options<
  * List the accounts an authorization reaches
  *
  * A pending connection (from the callback's `connectionId`) of this workspace: every account the authorization may publish as (the member first, then the pages they administer), with the existing channel of each. 409 once it was used or expired.
+ *
+ * Required scope: `channels:manage` (Connect and disconnect channels; set posting schedules).
  */
 export const getOAuthConnection = <ThrowOnError extends boolean = false>(options: Options<GetOAuthConnectionData, ThrowOnError>) => (options.client ?? client).get<GetOAuthConnectionResponses, GetOAuthConnectionErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -165,6 +217,8 @@ export const getOAuthConnection = <ThrowOnError extends boolean = false>(options
  * Connect the chosen accounts of an authorization
  *
  * Creates (or reactivates) one channel per target id, each publishing as its account (LinkedIn: the member or organization URN as the author). They share the authorization's tokens, refreshed together. Consumes the connection: a second call is 409. Unknown target ids are 400 and consume nothing.
+ *
+ * Required scope: `channels:manage` (Connect and disconnect channels; set posting schedules).
  */
 export const connectOAuthTargets = <ThrowOnError extends boolean = false>(options: Options<ConnectOAuthTargetsData, ThrowOnError>) => (options.client ?? client).post<ConnectOAuthTargetsResponses, ConnectOAuthTargetsErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -180,6 +234,8 @@ export const connectOAuthTargets = <ThrowOnError extends boolean = false>(option
  * Start a chunked upload
  *
  * Step 1 of 3. Declares the file; the server answers with `chunkSize` and `totalChunks`. Send every chunk with `POST /media/upload/file`, then `POST /media/upload/finalize`. Unfinalized uploads expire after 24 h.
+ *
+ * Required scope: `media:write` (Upload, read, describe and delete media).
  */
 export const initializeUpload = <ThrowOnError extends boolean = false>(options: Options<InitializeUploadData, ThrowOnError>) => (options.client ?? client).post<InitializeUploadResponses, InitializeUploadErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -195,6 +251,8 @@ export const initializeUpload = <ThrowOnError extends boolean = false>(options: 
  * Upload from a URL
  *
  * Downloads the file (http or https, no redirects, public addresses only in production) and runs it through the same checks as a chunked upload: supported type (`mimeType`, else the response `Content-Type`; 415), size limit (413, also when the download grows past it), the bytes matching the type (415) and, for images, a complete decode within `MEDIA_MAX_IMAGE_PIXELS` (422 `UNPROCESSABLE_MEDIA`). A URL that cannot be downloaded (refused address, error status, timeout) is 400. Small files: 201 with the `ready` item once it is stored. Big files (the server announces more than `MEDIA_URL_ASYNC_BYTES`) and slow downloads (not over within `MEDIA_URL_WAIT_SECONDS`): 202 with the item in `processing` at once; a worker downloads it, and it becomes `ready` or `failed` (with `error`), which `GET /media/{id}` shows and the `media.ready` / `media.failed` events announce.
+ *
+ * Required scope: `media:write` (Upload, read, describe and delete media).
  */
 export const uploadFromUrl = <ThrowOnError extends boolean = false>(options: Options<UploadFromUrlData, ThrowOnError>) => (options.client ?? client).post<UploadFromUrlResponses, UploadFromUrlErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -210,6 +268,8 @@ export const uploadFromUrl = <ThrowOnError extends boolean = false>(options: Opt
  * Upload one chunk
  *
  * Step 2 of 3. `multipart/form-data` with the fields `mediaId`, `chunkIndex` and optionally `sha256`, then the file part `chunk` (fields first). Every chunk but the last is exactly `chunkSize` bytes; the last is the remainder. A larger chunk is cut off with 413; a shorter one or a `sha256` mismatch is 400 and the chunk is discarded. Chunks may arrive in any order and in parallel; re-sending one replaces it. Chunk 0 is checked against the declared type (415).
+ *
+ * Required scope: `media:write` (Upload, read, describe and delete media).
  */
 export const uploadChunk = <ThrowOnError extends boolean = false>(options: Options<UploadChunkData, ThrowOnError>) => (options.client ?? client).post<UploadChunkResponses, UploadChunkErrors, ThrowOnError>({
     ...formDataBodySerializer,
@@ -226,6 +286,8 @@ export const uploadChunk = <ThrowOnError extends boolean = false>(options: Optio
  * Finish a chunked upload
  *
  * Step 3 of 3. Joins the chunks and checks them: all present (409 naming the missing indexes), total size, `sha256` when declared (400), real type from the magic bytes (415); an image must decode completely (a truncated or corrupt file, or one of more than `MEDIA_MAX_IMAGE_PIXELS` pixels, is 422 `UNPROCESSABLE_MEDIA` with a message naming the problem) and gives the item its width and height. A failed check marks the item `failed` and removes its bytes. Finalizing a `ready` item returns it unchanged.
+ *
+ * Required scope: `media:write` (Upload, read, describe and delete media).
  */
 export const finalizeUpload = <ThrowOnError extends boolean = false>(options: Options<FinalizeUploadData, ThrowOnError>) => (options.client ?? client).post<FinalizeUploadResponses, FinalizeUploadErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -241,6 +303,8 @@ export const finalizeUpload = <ThrowOnError extends boolean = false>(options: Op
  * Delete a media item
  *
  * Removes the item and its bytes (also aborts an unfinished upload). 409 while a scheduled or publishing post uses it.
+ *
+ * Required scope: `media:write` (Upload, read, describe and delete media).
  */
 export const deleteMedia = <ThrowOnError extends boolean = false>(options: Options<DeleteMediaData, ThrowOnError>) => (options.client ?? client).delete<DeleteMediaResponses, DeleteMediaErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -252,6 +316,8 @@ export const deleteMedia = <ThrowOnError extends boolean = false>(options: Optio
  * Get one media item
  *
  * Includes `receivedChunks`, so an interrupted client resumes by sending the missing chunks.
+ *
+ * Required scope: `media:write` (Upload, read, describe and delete media).
  */
 export const getMedia = <ThrowOnError extends boolean = false>(options: Options<GetMediaData, ThrowOnError>) => (options.client ?? client).get<GetMediaResponses, GetMediaErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -263,6 +329,8 @@ export const getMedia = <ThrowOnError extends boolean = false>(options: Options<
  * Change a media item's alt text
  *
  * Sets the text alternative sent with the media to the networks that take one (Mastodon, Bluesky, X, LinkedIn); `null` removes it. Works in any state, also while a scheduled post uses the item: posts published from now on carry the new text.
+ *
+ * Required scope: `media:write` (Upload, read, describe and delete media).
  */
 export const updateMedia = <ThrowOnError extends boolean = false>(options: Options<UpdateMediaData, ThrowOnError>) => (options.client ?? client).patch<UpdateMediaResponses, UpdateMediaErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -285,6 +353,8 @@ export const mediaContent = <ThrowOnError extends boolean = false>(options: Opti
  * List posts
  *
  * Filter by status, channel and time range; keyset-paginated.
+ *
+ * Required scope: `posts:read` (Read posts and their outcome per channel; read the workspace settings).
  */
 export const listPosts = <ThrowOnError extends boolean = false>(options?: Options<ListPostsData, ThrowOnError>) => (options?.client ?? client).get<ListPostsResponses, ListPostsErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -295,7 +365,9 @@ export const listPosts = <ThrowOnError extends boolean = false>(options?: Option
 /**
  * Create a post
  *
- * `scheduledAt` schedules it, `publishNow: true` publishes it at once, neither makes a draft. Content and media are checked against every target channel's limits (400 naming the channel).
+ * `scheduledAt` schedules it, `publishNow: true` publishes it at once, neither makes a draft. Content and media are checked against every target channel's limits (400 naming the channel). A post that would go out waits in `pending_approval` (nothing is published) when the key lacks `posts:publish` or the workspace requires approval; POST /posts/{id}/approve sends it on.
+ *
+ * Required scope: `posts:write` (Create drafts, edit and delete posts (scheduling needs posts:publish, or an approval)).
  */
 export const createPost = <ThrowOnError extends boolean = false>(options: Options<CreatePostData, ThrowOnError>) => (options.client ?? client).post<CreatePostResponses, CreatePostErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -311,6 +383,8 @@ export const createPost = <ThrowOnError extends boolean = false>(options: Option
  * Delete a post that was never published
  *
  * Deletes a draft, a scheduled post (cancelling its publication) or a failed post of which nothing was published. A post that reached a network keeps its record: published, or with any channel (or any part of a thread) published, it answers 409, as it does while publishing. Never deletes anything from the networks.
+ *
+ * Required scope: `posts:write` (Create drafts, edit and delete posts (scheduling needs posts:publish, or an approval)).
  */
 export const deletePost = <ThrowOnError extends boolean = false>(options: Options<DeletePostData, ThrowOnError>) => (options.client ?? client).delete<DeletePostResponses, DeletePostErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -320,6 +394,8 @@ export const deletePost = <ThrowOnError extends boolean = false>(options: Option
 
 /**
  * Get one post, with the outcome per channel
+ *
+ * Required scope: `posts:read` (Read posts and their outcome per channel; read the workspace settings).
  */
 export const getPost = <ThrowOnError extends boolean = false>(options: Options<GetPostData, ThrowOnError>) => (options.client ?? client).get<GetPostResponses, GetPostErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -328,9 +404,11 @@ export const getPost = <ThrowOnError extends boolean = false>(options: Options<G
 });
 
 /**
- * Replace a draft, scheduled or failed post
+ * Replace a draft, pending, scheduled or failed post
  *
- * Same body as create; reschedules or publishes according to it. Targets already published (of a failed post) are kept and not posted again. A publishing or published post answers 409.
+ * Same body as create; reschedules or publishes according to it. A post pending approval stays pending; an edit by a key without `posts:publish` (or in a workspace that requires approval) that keeps it going out sends it back to `pending_approval`. Targets already published (of a failed post) are kept and not posted again. A publishing or published post answers 409.
+ *
+ * Required scope: `posts:write` (Create drafts, edit and delete posts (scheduling needs posts:publish, or an approval)).
  */
 export const updatePost = <ThrowOnError extends boolean = false>(options: Options<UpdatePostData, ThrowOnError>) => (options.client ?? client).put<UpdatePostResponses, UpdatePostErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -344,6 +422,8 @@ export const updatePost = <ThrowOnError extends boolean = false>(options: Option
 
 /**
  * Check a post against its channels without saving anything
+ *
+ * Required scope: `posts:write` (Create drafts, edit and delete posts (scheduling needs posts:publish, or an approval)).
  */
 export const validatePost = <ThrowOnError extends boolean = false>(options: Options<ValidatePostData, ThrowOnError>) => (options.client ?? client).post<ValidatePostResponses, ValidatePostErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -356,9 +436,45 @@ export const validatePost = <ThrowOnError extends boolean = false>(options: Opti
 });
 
 /**
+ * Approve a post pending approval
+ *
+ * Schedules it at its time, or publishes it now (publishNow, or a time that has passed: `approval.latenessSeconds` says by how much). A post that is not pending approval answers 409; of two concurrent approvals or an approval and a rejection, one wins and the other answers 409.
+ *
+ * Required scope: `posts:approve` (Approve or reject posts waiting for approval; change whether approval is required).
+ */
+export const approvePost = <ThrowOnError extends boolean = false>(options: Options<ApprovePostData, ThrowOnError>) => (options.client ?? client).post<ApprovePostResponses, ApprovePostErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
+    url: '/posts/{id}/approve',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Reject a post pending approval
+ *
+ * The post becomes a draft again with `rejection {reason, at, by}`. Not pending approval: 409.
+ *
+ * Required scope: `posts:approve` (Approve or reject posts waiting for approval; change whether approval is required).
+ */
+export const rejectPost = <ThrowOnError extends boolean = false>(options: Options<RejectPostData, ThrowOnError>) => (options.client ?? client).post<RejectPostResponses, RejectPostErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
+    url: '/posts/{id}/reject',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Get a channel's posting schedule
  *
  * Weekly local times in an IANA time zone where queued posts go; `timezone: null` and no slots while none is set.
+ *
+ * Required scope: `channels:read` (List channels, networks, posting schedules and free slots).
  */
 export const getPostingSchedule = <ThrowOnError extends boolean = false>(options: Options<GetPostingScheduleData, ThrowOnError>) => (options.client ?? client).get<GetPostingScheduleResponses, GetPostingScheduleErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -370,6 +486,8 @@ export const getPostingSchedule = <ThrowOnError extends boolean = false>(options
  * Set a channel's posting schedule
  *
  * Replaces the schedule: slots are local times of `timezone` (an IANA name), sorted and kept once. A local time that does not exist on a spring-forward day is used at the moment the clocks jump; one that occurs twice in autumn is used once, at its first occurrence. Posts already scheduled or queued stay where they are.
+ *
+ * Required scope: `channels:manage` (Connect and disconnect channels; set posting schedules).
  */
 export const putPostingSchedule = <ThrowOnError extends boolean = false>(options: Options<PutPostingScheduleData, ThrowOnError>) => (options.client ?? client).put<PutPostingScheduleResponses, PutPostingScheduleErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -385,6 +503,8 @@ export const putPostingSchedule = <ThrowOnError extends boolean = false>(options
  * List a channel's next free slots
  *
  * The next slot instants of the posting schedule, from `from` (never before now), that no scheduled or queued post of the workspace occupies on this channel; UTC, earliest first, within 366 days. Empty without a schedule.
+ *
+ * Required scope: `channels:read` (List channels, networks, posting schedules and free slots).
  */
 export const listFreeSlots = <ThrowOnError extends boolean = false>(options: Options<ListFreeSlotsData, ThrowOnError>) => (options.client ?? client).get<ListFreeSlotsResponses, ListFreeSlotsErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -394,6 +514,8 @@ export const listFreeSlots = <ThrowOnError extends boolean = false>(options: Opt
 
 /**
  * List webhook subscriptions (never their secrets)
+ *
+ * Required scope: `webhooks:manage` (Create, change, test and delete webhooks; see and replay deliveries).
  */
 export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Options<ListWebhooksData, ThrowOnError>) => (options?.client ?? client).get<ListWebhooksResponses, ListWebhooksErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -405,6 +527,8 @@ export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Opt
  * Subscribe an endpoint to events
  *
  * Returns the signing secret, once. Events are POSTed as `{id, type, timestamp, workspaceId, data}` with the Standard Webhooks headers `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "id.timestamp.body">`), verifiable with the `standardwebhooks` or `svix` libraries. A 2xx within 15 s is success; redirects are not followed. Failures are retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%, longer when the endpoint sends `Retry-After`). An endpoint answering 410 is disabled at once; one failing for 5 days is disabled too.
+ *
+ * Required scope: `webhooks:manage` (Create, change, test and delete webhooks; see and replay deliveries).
  */
 export const createWebhook = <ThrowOnError extends boolean = false>(options: Options<CreateWebhookData, ThrowOnError>) => (options.client ?? client).post<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -418,6 +542,8 @@ export const createWebhook = <ThrowOnError extends boolean = false>(options: Opt
 
 /**
  * Delete a webhook subscription, its pending deliveries and its delivery log
+ *
+ * Required scope: `webhooks:manage` (Create, change, test and delete webhooks; see and replay deliveries).
  */
 export const deleteWebhook = <ThrowOnError extends boolean = false>(options: Options<DeleteWebhookData, ThrowOnError>) => (options.client ?? client).delete<DeleteWebhookResponses, DeleteWebhookErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -427,6 +553,8 @@ export const deleteWebhook = <ThrowOnError extends boolean = false>(options: Opt
 
 /**
  * Get one webhook subscription
+ *
+ * Required scope: `webhooks:manage` (Create, change, test and delete webhooks; see and replay deliveries).
  */
 export const getWebhook = <ThrowOnError extends boolean = false>(options: Options<GetWebhookData, ThrowOnError>) => (options.client ?? client).get<GetWebhookResponses, GetWebhookErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -438,6 +566,8 @@ export const getWebhook = <ThrowOnError extends boolean = false>(options: Option
  * Replace a webhook subscription
  *
  * Same body as create; omitted fields take their defaults (all events, no description, enabled). `enabled: true` re-enables an endpoint the service disabled. The secret is unchanged.
+ *
+ * Required scope: `webhooks:manage` (Create, change, test and delete webhooks; see and replay deliveries).
  */
 export const updateWebhook = <ThrowOnError extends boolean = false>(options: Options<UpdateWebhookData, ThrowOnError>) => (options.client ?? client).put<UpdateWebhookResponses, UpdateWebhookErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -453,6 +583,8 @@ export const updateWebhook = <ThrowOnError extends boolean = false>(options: Opt
  * Rotate the signing secret
  *
  * Returns the new secret, once. For 24 h deliveries carry two signatures in `webhook-signature` (space-separated: new and old secret), so receivers can switch secrets without dropping events.
+ *
+ * Required scope: `webhooks:manage` (Create, change, test and delete webhooks; see and replay deliveries).
  */
 export const rotateWebhookSecret = <ThrowOnError extends boolean = false>(options: Options<RotateWebhookSecretData, ThrowOnError>) => (options.client ?? client).post<RotateWebhookSecretResponses, RotateWebhookSecretErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -468,6 +600,8 @@ export const rotateWebhookSecret = <ThrowOnError extends boolean = false>(option
  * Send a test event to this endpoint
  *
  * Queues a `webhook.test` event for this endpoint only (also while it is paused or disabled for failing; 409 when it answered 410 Gone, until it is re-enabled) and returns it as it will be POSTed. It is signed, retried and logged like any delivery (see `GET /webhooks/{id}/deliveries`) but does not appear in `GET /events`.
+ *
+ * Required scope: `webhooks:manage` (Create, change, test and delete webhooks; see and replay deliveries).
  */
 export const testWebhook = <ThrowOnError extends boolean = false>(options: Options<TestWebhookData, ThrowOnError>) => (options.client ?? client).post<TestWebhookResponses, TestWebhookErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -483,6 +617,8 @@ export const testWebhook = <ThrowOnError extends boolean = false>(options: Optio
  * Delivery attempts to this endpoint, newest first (one item per HTTP attempt)
  *
  * Each item is one HTTP attempt (`attemptId`) of a delivery (`deliveryId`: one event to this endpoint, with one attempt or more). Redeliver takes the `deliveryId`. `id` is the deprecated name of `attemptId`.
+ *
+ * Required scope: `webhooks:manage` (Create, change, test and delete webhooks; see and replay deliveries).
  */
 export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(options: Options<ListWebhookDeliveriesData, ThrowOnError>) => (options.client ?? client).get<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -494,6 +630,8 @@ export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(opti
  * Send one delivery again
  *
  * Queues a new attempt of a settled delivery (succeeded, failed or cancelled) now, with the same event and the same `webhook-id`, so receivers can deduplicate. It shows up in the delivery log with the next attempt number; when it fails, the delivery's retry schedule continues from there. 409 while the delivery is still pending or the endpoint is disabled. `deliveryId` is the `deliveryId` of the delivery log (an `attemptId` answers 404, naming the delivery it belongs to).
+ *
+ * Required scope: `webhooks:manage` (Create, change, test and delete webhooks; see and replay deliveries).
  */
 export const redeliverWebhookDelivery = <ThrowOnError extends boolean = false>(options: Options<RedeliverWebhookDeliveryData, ThrowOnError>) => (options.client ?? client).post<RedeliverWebhookDeliveryResponses, RedeliverWebhookDeliveryErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -509,6 +647,8 @@ export const redeliverWebhookDelivery = <ThrowOnError extends boolean = false>(o
  * Send the events of a time range again
  *
  * For a receiver that was down: every event created in `[from, to)` (at most 7 days) that this endpoint subscribes to is queued again, oldest first, up to 1,000 per call (`resumeFrom` says where to continue). Each keeps its `webhook-id`; deliveries still pending are left alone. Every attempt shows up in the delivery log. One replay per endpoint per minute (429 with `Retry-After`); 409 when the endpoint is disabled.
+ *
+ * Required scope: `webhooks:manage` (Create, change, test and delete webhooks; see and replay deliveries).
  */
 export const replayWebhookEvents = <ThrowOnError extends boolean = false>(options: Options<ReplayWebhookEventsData, ThrowOnError>) => (options.client ?? client).post<ReplayWebhookEventsResponses, ReplayWebhookEventsErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -524,6 +664,8 @@ export const replayWebhookEvents = <ThrowOnError extends boolean = false>(option
  * A post's engagement figures
  *
  * The latest figures of every published target and their totals. Figures are read from the networks every collection run during the first day after publication, hourly until day 7, daily until day 30, then no more; `POST .../refresh` reads them at once.
+ *
+ * Required scope: `analytics:read` (Read and refresh post and channel analytics).
  */
 export const getPostAnalytics = <ThrowOnError extends boolean = false>(options: Options<GetPostAnalyticsData, ThrowOnError>) => (options.client ?? client).get<GetPostAnalyticsResponses, GetPostAnalyticsErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -535,6 +677,8 @@ export const getPostAnalytics = <ThrowOnError extends boolean = false>(options: 
  * A channel's daily series
  *
  * One entry per UTC day from `from` to `to` (default: the last 30 days). Each day sums the latest figures of the posts published on the channel that day (by publication day, not engagement received that day); `totals` sums the days. A figure is null when no post counted in it exposes it.
+ *
+ * Required scope: `analytics:read` (Read and refresh post and channel analytics).
  */
 export const getChannelAnalytics = <ThrowOnError extends boolean = false>(options: Options<GetChannelAnalyticsData, ThrowOnError>) => (options.client ?? client).get<GetChannelAnalyticsResponses, GetChannelAnalyticsErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -546,6 +690,8 @@ export const getChannelAnalytics = <ThrowOnError extends boolean = false>(option
  * Read a post's figures now
  *
  * Queues a read of every published target of the post; `GET /analytics/posts/{postId}` shows the result within seconds, and `analytics.updated` is emitted when a figure changed. At most once per post every 10 seconds (ANALYTICS_REFRESH_COOLDOWN_SECONDS): 429 with `Retry-After` otherwise. A post without a published target answers 409.
+ *
+ * Required scope: `analytics:read` (Read and refresh post and channel analytics).
  */
 export const refreshPostAnalytics = <ThrowOnError extends boolean = false>(options: Options<RefreshPostAnalyticsData, ThrowOnError>) => (options.client ?? client).post<RefreshPostAnalyticsResponses, RefreshPostAnalyticsErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
@@ -561,6 +707,8 @@ export const refreshPostAnalytics = <ThrowOnError extends boolean = false>(optio
  * A sandbox channel's timeline
  *
  * What the sandbox network received from this channel, newest first (docs/guide.md section 11). 404 for channels of other networks.
+ *
+ * Required scope: `channels:read` (List channels, networks, posting schedules and free slots).
  */
 export const listSandboxPosts = <ThrowOnError extends boolean = false>(options: Options<ListSandboxPostsData, ThrowOnError>) => (options.client ?? client).get<ListSandboxPostsResponses, ListSandboxPostsErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],

@@ -23,6 +23,10 @@ export type ApiKeyDto = {
     expiresAt: string | null;
     revokedAt: string | null;
     /**
+     * What the key may do; `["*"]` is every scope (keys made before scopes have it).
+     */
+    scopes: Array<'*' | 'posts:read' | 'posts:write' | 'posts:publish' | 'posts:approve' | 'media:write' | 'channels:read' | 'channels:manage' | 'webhooks:manage' | 'analytics:read' | 'keys:manage' | 'events:read'>;
+    /**
      * Label given at creation.
      */
     name: string;
@@ -69,6 +73,11 @@ export type CreateApiKeyDto = {
      */
     environment?: 'production' | 'development' | 'local';
     /**
+     * What the key may do: any of the scopes (`posts:read`, `posts:write`, `posts:publish`, ...), or `*` for
+     * every scope (the default). A key never creates a key with a scope it does not hold itself (403).
+     */
+    scopes?: Array<'*' | 'posts:read' | 'posts:write' | 'posts:publish' | 'posts:approve' | 'media:write' | 'channels:read' | 'channels:manage' | 'webhooks:manage' | 'analytics:read' | 'keys:manage' | 'events:read'>;
+    /**
      * A label, e.g. "production" or "ci".
      */
     name: string;
@@ -97,6 +106,10 @@ export type CreatedApiKeyDto = {
     expiresAt: string | null;
     revokedAt: string | null;
     /**
+     * What the key may do; `["*"]` is every scope (keys made before scopes have it).
+     */
+    scopes: Array<'*' | 'posts:read' | 'posts:write' | 'posts:publish' | 'posts:approve' | 'media:write' | 'channels:read' | 'channels:manage' | 'webhooks:manage' | 'analytics:read' | 'keys:manage' | 'events:read'>;
+    /**
      * The full key. Shown once: store it now.
      */
     key: string;
@@ -112,6 +125,24 @@ export type CreatedApiKeyDto = {
      * Burst size for this key.
      */
     rateLimitBurst: number;
+};
+
+export type WorkspaceDto = {
+    id: string;
+    createdAt: string;
+    name: string;
+    /**
+     * When true, every post that would be scheduled or published waits in `pending_approval` until it is
+     * approved (POST /posts/{id}/approve), whichever key creates it.
+     */
+    approvalRequired: boolean;
+};
+
+export type UpdateWorkspaceDto = {
+    /**
+     * Whether posts need an approval before they are scheduled or published.
+     */
+    approvalRequired?: boolean;
 };
 
 export type HealthChecksDto = {
@@ -250,9 +281,29 @@ export type PostTargetDto = {
     attempts: number;
 };
 
+export type PostActorRefDto = {
+    type: 'api_key' | 'user';
+    id: string;
+};
+
+export type PostApprovalDto = {
+    at: string;
+    by: PostActorRefDto;
+    /**
+     * Seconds past its scheduled time when approved (it then published at once); null when approved in time.
+     */
+    latenessSeconds: number | null;
+};
+
+export type PostRejectionDto = {
+    at: string;
+    by: PostActorRefDto;
+    reason: string;
+};
+
 export type PostDto = {
     id: string;
-    status: 'draft' | 'scheduled' | 'publishing' | 'published' | 'failed';
+    status: 'draft' | 'pending_approval' | 'scheduled' | 'publishing' | 'published' | 'failed';
     channelIds: Array<string>;
     mediaIds: Array<string>;
     /**
@@ -272,6 +323,14 @@ export type PostDto = {
      */
     externalId: string | null;
     targets: Array<PostTargetDto>;
+    /**
+     * The last approval, when the post needed one (null otherwise).
+     */
+    approval: PostApprovalDto | null;
+    /**
+     * Set when an approver rejected the post (it is a draft again); null otherwise.
+     */
+    rejection: PostRejectionDto | null;
     createdAt: string;
     updatedAt: string;
     content: string;
@@ -443,11 +502,11 @@ export type EventDto = {
      * Event id; also the `webhook-id` of its deliveries
      */
     id: string;
-    type: 'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
+    type: 'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
     timestamp: string;
     workspaceId: string;
     /**
-     * The post, channel (plus `reason`) or analytics object as the API returns it, by type: `post.published`: PostDto; `post.failed`: PostDto; `channel.disconnected`: ChannelDisconnectedDto; `analytics.updated`: PostAnalyticsDto; `media.ready`: MediaDto; `media.failed`: MediaDto
+     * The post, channel (plus `reason`) or analytics object as the API returns it, by type: `post.published`: PostDto; `post.failed`: PostDto; `post.approval_requested`: PostDto; `post.approved`: PostDto; `post.rejected`: PostDto; `channel.disconnected`: ChannelDisconnectedDto; `analytics.updated`: PostAnalyticsDto; `media.ready`: MediaDto; `media.failed`: MediaDto
      */
     data: PostDto | ChannelDisconnectedDto | PostAnalyticsDto | MediaDto;
 };
@@ -758,6 +817,17 @@ export type PostValidationDto = {
     valid: boolean;
 };
 
+export type EmptyBodyDto = {
+    [key: string]: unknown;
+};
+
+export type RejectPostDto = {
+    /**
+     * Why the post is not going out; the post keeps it (`rejection.reason`) as a draft.
+     */
+    reason: string;
+};
+
 export type WeeklySlotDto = {
     day: 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
     /**
@@ -815,7 +885,7 @@ export type WebhookInputDto = {
     /**
      * Event types to receive. Empty or absent: every type, including types added later.
      */
-    events?: Array<'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
+    events?: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
     /**
      * A note for humans, e.g. what consumes the endpoint.
      */
@@ -832,7 +902,7 @@ export type WebhookWithSecretDto = {
     /**
      * The event types delivered to this endpoint (every type when it subscribed with none).
      */
-    events: Array<'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
+    events: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
     description: string | null;
     /**
      * Set when the service disabled the endpoint: `gone` (it answered 410) or `failing` (every
@@ -862,7 +932,7 @@ export type WebhookDto = {
     /**
      * The event types delivered to this endpoint (every type when it subscribed with none).
      */
-    events: Array<'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
+    events: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
     description: string | null;
     /**
      * Set when the service disabled the endpoint: `gone` (it answered 410) or `failing` (every
@@ -879,10 +949,6 @@ export type WebhookDto = {
      * False when paused by the user or disabled by the service (see `disabledReason`).
      */
     enabled: boolean;
-};
-
-export type EmptyBodyDto = {
-    [key: string]: unknown;
 };
 
 export type WebhookTestEventDto = {
@@ -1118,6 +1184,10 @@ export type ListApiKeysErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope keys:manage
+     */
+    403: ErrorResponseDto;
+    /**
      * RATE_LIMIT_EXCEEDED
      */
     429: ErrorResponseDto;
@@ -1167,6 +1237,10 @@ export type CreateApiKeyErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope keys:manage
+     */
+    403: ErrorResponseDto;
+    /**
      * CONFLICT: a request with this Idempotency-Key is still in progress
      */
     409: ErrorResponseDto;
@@ -1214,6 +1288,10 @@ export type RevokeApiKeyErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope keys:manage
+     */
+    403: ErrorResponseDto;
+    /**
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
@@ -1237,6 +1315,78 @@ export type RevokeApiKeyResponses = {
 };
 
 export type RevokeApiKeyResponse = RevokeApiKeyResponses[keyof RevokeApiKeyResponses];
+
+export type GetWorkspaceData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/workspace';
+};
+
+export type GetWorkspaceErrors = {
+    /**
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
+     */
+    401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope posts:read
+     */
+    403: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+};
+
+export type GetWorkspaceError = GetWorkspaceErrors[keyof GetWorkspaceErrors];
+
+export type GetWorkspaceResponses = {
+    200: WorkspaceDto;
+};
+
+export type GetWorkspaceResponse = GetWorkspaceResponses[keyof GetWorkspaceResponses];
+
+export type UpdateWorkspaceData = {
+    body: UpdateWorkspaceDto;
+    path?: never;
+    query?: never;
+    url: '/workspace';
+};
+
+export type UpdateWorkspaceErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
+     */
+    401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope posts:approve
+     */
+    403: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+};
+
+export type UpdateWorkspaceError = UpdateWorkspaceErrors[keyof UpdateWorkspaceErrors];
+
+export type UpdateWorkspaceResponses = {
+    200: WorkspaceDto;
+};
+
+export type UpdateWorkspaceResponse = UpdateWorkspaceResponses[keyof UpdateWorkspaceResponses];
 
 export type GetHealthData = {
     body?: never;
@@ -1308,6 +1458,10 @@ export type ListProvidersErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope channels:read
+     */
+    403: ErrorResponseDto;
+    /**
      * RATE_LIMIT_EXCEEDED
      */
     429: ErrorResponseDto;
@@ -1340,7 +1494,7 @@ export type ListEventsData = {
         /**
          * Only events of this type
          */
-        type?: 'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
+        type?: 'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
     };
     url: '/events';
 };
@@ -1354,6 +1508,10 @@ export type ListEventsErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope events:read
+     */
+    403: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
@@ -1409,6 +1567,10 @@ export type ListChannelsErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope channels:read
+     */
+    403: ErrorResponseDto;
+    /**
      * RATE_LIMIT_EXCEEDED
      */
     429: ErrorResponseDto;
@@ -1457,6 +1619,10 @@ export type ConnectChannelErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope channels:manage
+     */
+    403: ErrorResponseDto;
     /**
      * CONFLICT: a request with this Idempotency-Key is still in progress
      */
@@ -1512,6 +1678,10 @@ export type DisconnectChannelErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope channels:manage
+     */
+    403: ErrorResponseDto;
+    /**
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
@@ -1557,6 +1727,10 @@ export type GetChannelErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope channels:read
+     */
+    403: ErrorResponseDto;
     /**
      * NOT_FOUND: no such resource in this workspace
      */
@@ -1606,6 +1780,10 @@ export type ConnectErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope channels:manage
+     */
+    403: ErrorResponseDto;
     /**
      * NOT_FOUND: no such resource in this workspace
      */
@@ -1695,6 +1873,10 @@ export type GetOAuthConnectionErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope channels:manage
+     */
+    403: ErrorResponseDto;
+    /**
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
@@ -1748,6 +1930,10 @@ export type ConnectOAuthTargetsErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope channels:manage
+     */
+    403: ErrorResponseDto;
+    /**
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
@@ -1799,6 +1985,10 @@ export type InitializeUploadErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope media:write
+     */
+    403: ErrorResponseDto;
     /**
      * CONFLICT: a request with this Idempotency-Key is still in progress
      */
@@ -1858,6 +2048,10 @@ export type UploadFromUrlErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope media:write
+     */
+    403: ErrorResponseDto;
     /**
      * CONFLICT: the resource state forbids the operation
      */
@@ -1933,6 +2127,10 @@ export type UploadChunkErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope media:write
+     */
+    403: ErrorResponseDto;
+    /**
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
@@ -1988,6 +2186,10 @@ export type FinalizeUploadErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope media:write
+     */
+    403: ErrorResponseDto;
     /**
      * NOT_FOUND: no such resource in this workspace
      */
@@ -2047,6 +2249,10 @@ export type DeleteMediaErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope media:write
+     */
+    403: ErrorResponseDto;
+    /**
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
@@ -2097,6 +2303,10 @@ export type GetMediaErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope media:write
+     */
+    403: ErrorResponseDto;
+    /**
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
@@ -2139,6 +2349,10 @@ export type UpdateMediaErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope media:write
+     */
+    403: ErrorResponseDto;
     /**
      * NOT_FOUND: no such resource in this workspace
      */
@@ -2232,7 +2446,7 @@ export type ListPostsData = {
          * Opaque cursor: the previous page's `nextCursor`. Absent for the first page.
          */
         cursor?: string;
-        status?: 'draft' | 'scheduled' | 'publishing' | 'published' | 'failed';
+        status?: 'draft' | 'pending_approval' | 'scheduled' | 'publishing' | 'published' | 'failed';
         /**
          * Only posts targeting this channel.
          */
@@ -2267,6 +2481,10 @@ export type ListPostsErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope posts:read
+     */
+    403: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
@@ -2317,6 +2535,10 @@ export type CreatePostErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope posts:write
+     */
+    403: ErrorResponseDto;
+    /**
      * CONFLICT: a request with this Idempotency-Key is still in progress
      */
     409: ErrorResponseDto;
@@ -2363,6 +2585,10 @@ export type DeletePostErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope posts:write
+     */
+    403: ErrorResponseDto;
     /**
      * NOT_FOUND: no such resource in this workspace
      */
@@ -2414,6 +2640,10 @@ export type GetPostErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope posts:read
+     */
+    403: ErrorResponseDto;
+    /**
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
@@ -2456,6 +2686,10 @@ export type UpdatePostErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope posts:write
+     */
+    403: ErrorResponseDto;
     /**
      * NOT_FOUND: no such resource in this workspace
      */
@@ -2505,6 +2739,10 @@ export type ValidatePostErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope posts:write
+     */
+    403: ErrorResponseDto;
+    /**
      * CONFLICT: a request with this Idempotency-Key is still in progress
      */
     409: ErrorResponseDto;
@@ -2530,6 +2768,128 @@ export type ValidatePostResponses = {
 
 export type ValidatePostResponse = ValidatePostResponses[keyof ValidatePostResponses];
 
+export type ApprovePostData = {
+    body?: EmptyBodyDto;
+    headers?: {
+        /**
+         * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * Resource id (UUID).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/posts/{id}/approve';
+};
+
+export type ApprovePostErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
+     */
+    401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope posts:approve
+     */
+    403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: no such resource in this workspace
+     */
+    404: ErrorResponseDto;
+    /**
+     * CONFLICT: the resource state forbids the operation
+     */
+    409: ErrorResponseDto;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
+     */
+    422: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+};
+
+export type ApprovePostError = ApprovePostErrors[keyof ApprovePostErrors];
+
+export type ApprovePostResponses = {
+    200: PostDto;
+};
+
+export type ApprovePostResponse = ApprovePostResponses[keyof ApprovePostResponses];
+
+export type RejectPostData = {
+    body: RejectPostDto;
+    headers?: {
+        /**
+         * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * Resource id (UUID).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/posts/{id}/reject';
+};
+
+export type RejectPostErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
+     */
+    401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope posts:approve
+     */
+    403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: no such resource in this workspace
+     */
+    404: ErrorResponseDto;
+    /**
+     * CONFLICT: the resource state forbids the operation
+     */
+    409: ErrorResponseDto;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
+     */
+    422: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+};
+
+export type RejectPostError = RejectPostErrors[keyof RejectPostErrors];
+
+export type RejectPostResponses = {
+    200: PostDto;
+};
+
+export type RejectPostResponse = RejectPostResponses[keyof RejectPostResponses];
+
 export type GetPostingScheduleData = {
     body?: never;
     path: {
@@ -2551,6 +2911,10 @@ export type GetPostingScheduleErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope channels:read
+     */
+    403: ErrorResponseDto;
     /**
      * NOT_FOUND: no such resource in this workspace
      */
@@ -2594,6 +2958,10 @@ export type PutPostingScheduleErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope channels:manage
+     */
+    403: ErrorResponseDto;
     /**
      * NOT_FOUND: no such resource in this workspace
      */
@@ -2647,6 +3015,10 @@ export type ListFreeSlotsErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope channels:read
+     */
+    403: ErrorResponseDto;
+    /**
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
@@ -2693,6 +3065,10 @@ export type ListWebhooksErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope webhooks:manage
+     */
+    403: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
@@ -2743,6 +3119,10 @@ export type CreateWebhookErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope webhooks:manage
+     */
+    403: ErrorResponseDto;
+    /**
      * CONFLICT: a request with this Idempotency-Key is still in progress
      */
     409: ErrorResponseDto;
@@ -2790,6 +3170,10 @@ export type DeleteWebhookErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope webhooks:manage
+     */
+    403: ErrorResponseDto;
+    /**
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
@@ -2836,6 +3220,10 @@ export type GetWebhookErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope webhooks:manage
+     */
+    403: ErrorResponseDto;
+    /**
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
@@ -2878,6 +3266,10 @@ export type UpdateWebhookErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope webhooks:manage
+     */
+    403: ErrorResponseDto;
     /**
      * NOT_FOUND: no such resource in this workspace
      */
@@ -2927,6 +3319,10 @@ export type RotateWebhookSecretErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope webhooks:manage
+     */
+    403: ErrorResponseDto;
     /**
      * NOT_FOUND: no such resource in this workspace
      */
@@ -2984,6 +3380,10 @@ export type TestWebhookErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope webhooks:manage
+     */
+    403: ErrorResponseDto;
     /**
      * NOT_FOUND: no such resource in this workspace
      */
@@ -3044,6 +3444,10 @@ export type ListWebhookDeliveriesErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope webhooks:manage
+     */
+    403: ErrorResponseDto;
     /**
      * NOT_FOUND: no such resource in this workspace
      */
@@ -3107,6 +3511,10 @@ export type RedeliverWebhookDeliveryErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope webhooks:manage
+     */
+    403: ErrorResponseDto;
+    /**
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
@@ -3164,6 +3572,10 @@ export type ReplayWebhookEventsErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope webhooks:manage
+     */
+    403: ErrorResponseDto;
+    /**
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
@@ -3214,6 +3626,10 @@ export type GetPostAnalyticsErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope analytics:read
+     */
+    403: ErrorResponseDto;
     /**
      * NOT_FOUND: no such resource in this workspace
      */
@@ -3267,6 +3683,10 @@ export type GetChannelAnalyticsErrors = {
      */
     401: ErrorResponseDto;
     /**
+     * FORBIDDEN: the API key lacks the scope analytics:read
+     */
+    403: ErrorResponseDto;
+    /**
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
@@ -3315,6 +3735,10 @@ export type RefreshPostAnalyticsErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope analytics:read
+     */
+    403: ErrorResponseDto;
     /**
      * NOT_FOUND: no such resource in this workspace
      */
@@ -3379,6 +3803,10 @@ export type ListSandboxPostsErrors = {
      * UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys
      */
     401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope channels:read
+     */
+    403: ErrorResponseDto;
     /**
      * NOT_FOUND: no such resource in this workspace
      */
