@@ -1,15 +1,10 @@
-import { AppError } from '../common/errors';
+import { assertScope } from '../auth/scopes.format';
 import type { McpScope } from './mcp-tools';
 
-/** Every scope: what a key created without `scopes` holds. */
-export const ALL_SCOPES = '*';
-
 /**
- * Refuses a call outside the caller's scopes with the API's 403 `FORBIDDEN`, naming the missing
- * scope. `granted` absent means a principal without scopes of its own (every key until keys carry
- * scopes): everything is allowed, as on the REST API.
+ * Refuses a tool call outside the caller's scopes with the API's 403 `FORBIDDEN` naming the missing
+ * scope: the check the REST guard runs for @RequiredScope() routes (auth/scopes.format.ts).
  */
-export function requireScope(granted: readonly string[] | undefined, scope: McpScope): void {
-  if (!granted || granted.includes(ALL_SCOPES) || granted.includes(scope)) return;
-  throw new AppError('FORBIDDEN', `This key lacks the scope ${scope}`);
+export function requireScope(granted: readonly string[], scope: McpScope): void {
+  assertScope({ scopes: granted }, scope);
 }

@@ -17,12 +17,14 @@ import { CreatePostDto } from '../posts/dto/create-post.dto';
 import { ListPostsQueryDto } from '../posts/dto/list-posts.query.dto';
 import { PostsService } from '../posts/posts.service';
 import { ProvidersService } from '../providers/providers.service';
+import type { Actor } from '../auth/scopes.format';
 import type { McpToolName } from './mcp-tools';
 import type { SplitArguments } from './tool-schemas';
 
 /** One tool call, its arguments already split into the API call's parts (tool-schemas.ts). */
 export interface ToolCall {
-  workspaceId: string;
+  /** The caller, as services that decide by scope take it (create and update: approval). */
+  actor: Actor;
   args: SplitArguments;
 }
 
@@ -57,49 +59,49 @@ export class McpToolHandlers {
   ) {
     this.handlers = {
       list_providers: async () => ok({ data: providers.list() }),
-      list_channels: async ({ workspaceId, args }) => {
+      list_channels: async ({ actor: { workspaceId }, args }) => {
         const page = await channels.list(workspaceId, await this.fromQuery(ListChannelsQueryDto, args));
         return ok({ data: page.data.map((c) => ChannelDto.from(c)), nextCursor: page.nextCursor });
       },
-      validate_post: async ({ workspaceId, args }) => {
+      validate_post: async ({ actor: { workspaceId }, args }) => {
         const problems = await posts.validate(workspaceId, await this.fromBody(CreatePostDto, args));
         return ok({ valid: problems.length === 0, problems });
       },
-      create_post: async ({ workspaceId, args }) => ({
+      create_post: async ({ actor, args }) => ({
         status: 201,
-        body: await posts.create(workspaceId, await this.fromBody(CreatePostDto, args)),
+        body: await posts.create(actor, await this.fromBody(CreatePostDto, args)),
       }),
-      get_post: async ({ workspaceId, args }) => {
+      get_post: async ({ actor: { workspaceId }, args }) => {
         const { id } = await this.fromPath(IdParamDto, args);
         return ok(await posts.get(workspaceId, id));
       },
-      list_posts: async ({ workspaceId, args }) =>
+      list_posts: async ({ actor: { workspaceId }, args }) =>
         ok(await posts.list(workspaceId, await this.fromQuery(ListPostsQueryDto, args))),
-      update_post: async ({ workspaceId, args }) => {
+      update_post: async ({ actor, args }) => {
         const { id } = await this.fromPath(IdParamDto, args);
-        return ok(await posts.update(workspaceId, id, await this.fromBody(CreatePostDto, args)));
+        return ok(await posts.update(actor, id, await this.fromBody(CreatePostDto, args)));
       },
-      delete_post: async ({ workspaceId, args }) => {
+      delete_post: async ({ actor: { workspaceId }, args }) => {
         const { id } = await this.fromPath(IdParamDto, args);
         await posts.remove(workspaceId, id);
         return { status: 204, body: { id, deleted: true } };
       },
-      upload_media_from_url: async ({ workspaceId, args }) => {
+      upload_media_from_url: async ({ actor: { workspaceId }, args }) => {
         const { item, accepted } = await urlImport.importFromUrl(
           workspaceId,
           await this.fromBody(UploadFromUrlDto, args),
         );
         return { status: accepted ? 202 : 201, body: MediaDto.from(item) };
       },
-      get_media: async ({ workspaceId, args }) => {
+      get_media: async ({ actor: { workspaceId }, args }) => {
         const { id } = await this.fromPath(IdParamDto, args);
         return ok(MediaDto.from(await media.get(workspaceId, id)));
       },
-      get_post_analytics: async ({ workspaceId, args }) => {
+      get_post_analytics: async ({ actor: { workspaceId }, args }) => {
         const { postId } = await this.fromPath(PostIdParamDto, args);
         return ok(await analytics.getPostAnalytics(workspaceId, postId));
       },
-      list_events: async ({ workspaceId, args }) => {
+      list_events: async ({ actor: { workspaceId }, args }) => {
         const page = await events.list(workspaceId, await this.fromQuery(ListEventsQueryDto, args));
         return ok({ data: page.data.map((e) => EventDto.from(e)), nextCursor: page.nextCursor });
       },

@@ -4,12 +4,14 @@
  * tool-schemas.ts). The remote server (mcp.service.ts) and the stdio package (packages/mcp, through
  * its generated tools file) both read this table: a tool is declared once.
  *
- * This file imports nothing: tools/mcp-tools-export reads it into packages/mcp as it is.
+ * Each tool needs the scope its REST route needs (a spec compares them with the OpenAPI document's
+ * `x-required-scope`).
  */
 
-/** The scopes a tool may need; the names of API key scopes (docs/guide.md, "Scopes"). */
-export type McpScope =
-  'posts:read' | 'posts:write' | 'posts:publish' | 'media:write' | 'channels:read' | 'analytics:read' | 'events:read';
+import type { Scope } from '../auth/scopes.format';
+
+/** A scope a tool needs: the key scopes of the REST API (auth/scopes.format.ts). */
+export type McpScope = Scope;
 
 /** The scopes the tools need, once each (the protected-resource metadata's `scopes_supported`). */
 export const MCP_SCOPES: readonly McpScope[] = [
@@ -93,7 +95,7 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
       '`{valid, problems}`, each problem naming the field and the limit. Saves nothing. Call it before ' +
       'create_post and fix every problem first. ' +
       LIMITS_HINT,
-    scope: 'posts:read',
+    scope: 'posts:write',
     operation: { method: 'POST', path: '/posts/validate' },
     idempotent: false,
     readOnly: true,
@@ -185,7 +187,7 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     description:
       'One media item: status (`uploading`, `processing`, `ready`, `failed`), type, size, dimensions, video ' +
       'duration and codecs, and a signed `contentUrl` to preview it.',
-    scope: 'posts:read',
+    scope: 'media:write',
     operation: { method: 'GET', path: '/media/{id}' },
     idempotent: false,
     readOnly: true,

@@ -11,6 +11,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { revokedKeyMarker } from '../auth/api-key.format';
+import { actorOfKey } from '../auth/scopes.format';
 import { AuthService } from '../auth/auth.service';
 import { AppError, sendError, toErrorResponse } from '../common/errors';
 import { IdempotencyService } from '../idempotency/idempotency.service';
@@ -24,10 +25,8 @@ import { describeTool, type OpenApiLike, splitArguments, type ToolInput, toolInp
 /** The principal of an API key, as the REST API's key lookup answers it. */
 type AuthContext = Awaited<ReturnType<AuthService['authenticateRequest']>>;
 
-/** Who calls: an API key's principal, with the scopes it was granted when it carries any. */
-export interface McpPrincipal extends AuthContext {
-  scopes?: readonly string[];
-}
+/** Who calls: an API key's principal, with its scopes. */
+export type McpPrincipal = AuthContext;
 
 interface DescribedTool {
   spec: McpToolSpec;
@@ -150,7 +149,7 @@ export class McpService {
       if (split.unknown.length > 0) {
         throw AppError.invalid(split.unknown.map((field) => ({ field, message: 'is not a known field' })));
       }
-      const call = { workspaceId: principal.workspaceId, args: split };
+      const call = { actor: actorOfKey(principal), args: split };
       let answer: ToolAnswer;
       if (spec.idempotent) {
         idempotencyKey = split.idempotencyKey ?? randomUUID();

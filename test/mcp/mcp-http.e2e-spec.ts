@@ -234,6 +234,27 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(JSON.stringify(prompt.messages)).toContain('validate_post');
   });
 
+  it("refuses a tool outside the key's scopes, and holds a post of a key without posts:publish for approval", async () => {
+    const made = await t.request('POST', '/api/api-keys', {
+      key,
+      body: { name: 'agent', scopes: ['posts:read', 'posts:write', 'channels:read'] },
+    });
+    expect(made.status).toBe(201);
+    const scoped = await connect(t, made.body.key);
+    const refused = await call(scoped, 'upload_media_from_url', { url: 'http://127.0.0.1:1/x.png' });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({
+      error: 'FORBIDDEN',
+      message: expect.stringContaining('lacks the scope media:write'),
+    });
+    expect((await call(scoped, 'list_events')).structuredContent).toMatchObject({ error: 'FORBIDDEN' });
+    const held = json(
+      await call(scoped, 'create_post', { content: 'Needs a human', channelIds: [channelId], publishNow: true }),
+    );
+    expect(held.status).toBe('pending_approval');
+    await scoped.close();
+  });
+
   it("takes each tool call from the key's rate limit", async () => {
     const limited = await t.createWorkspace(undefined, { perMinute: 1, burst: 2 });
     const c = await connect(t, limited.key);
