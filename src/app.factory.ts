@@ -24,6 +24,7 @@ import { answerClientError } from './common/http/client-error';
 import { checkRequestValue, parseJsonBody } from './common/http/request-body';
 import { ACCEPTS_MULTIPART, registerMultipart } from './media/media-multipart';
 import { RequestMetrics } from './metrics/request-metrics.service';
+import { McpService } from './mcp/mcp.service';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -78,7 +79,8 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
     abortOnError: false,
     bodyParser: false, // ours below: JSON with depth, NUL and prototype checks
   });
-  app.setGlobalPrefix('api', { exclude: ['console', 'console/{*path}'] }); // the console lives beside the API
+  // The console and the MCP server live beside the API.
+  app.setGlobalPrefix('api', { exclude: ['console', 'console/{*path}', 'mcp', '.well-known/{*path}'] });
   app.enableShutdownHooks();
   await registerMultipart(app); // multipart/form-data for the chunk upload route only
 
@@ -115,6 +117,7 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
   }
 
   const document = buildOpenApiDocument(app, http.servers);
+  app.get(McpService).describeTools(document); // the tools' input schemas are the API's
   if (!cfg.docsPublic) {
     const auth = app.get(AuthService);
     fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookDone) => {

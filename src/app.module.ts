@@ -28,6 +28,7 @@ import { MEDIA_USAGE } from './media/media-usage.port';
 import { SLOT_OCCUPANCY } from './posting-schedules/slot-occupancy.port';
 import { MEDIA_STORAGE } from './media/storage/media-storage.interface';
 import { MEDIA_EVENT_SCHEMAS } from './media/media.events';
+import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { OAuthService } from './oauth/oauth.service';
@@ -96,6 +97,7 @@ const FEATURE_MODULES: Array<Type<unknown> | DynamicModule> = [
   UsersModule,
   ConsoleModule,
   SandboxModule,
+  McpModule,
 ];
 
 /** Queue processors, relays and repeatable jobs: loaded only where the role runs workers. */

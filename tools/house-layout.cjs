@@ -18,6 +18,7 @@ const FEATURES = [
   'events',
   'health',
   'idempotency',
+  'mcp',
   'media',
   'metrics',
   'oauth',

@@ -113,7 +113,9 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
       'Schedule and publish posts to social networks, upload media in chunks, manage connected channels, ' +
         'read analytics and receive signed webhooks. Every operation needs an API key, in the `X-API-Key` header ' +
         'or as `Authorization: Bearer <key>`; errors are ' +
-        '`{error, message}`; lists are keyset-paginated with `limit` and `cursor`.',
+        '`{error, message}`; lists are keyset-paginated with `limit` and `cursor`. AI agents can use the same ' +
+        'operations as Model Context Protocol tools: the MCP server at `/mcp` (Streamable HTTP, beside `/api`) and ' +
+        'the `@social-publishing/mcp` stdio package (docs/guide.md, "Agents (MCP)").',
     )
     .setVersion(version)
     .addApiKey(

@@ -51,7 +51,18 @@ export class ApiKeyThrottlerGuard extends ThrottlerGuard {
    * applies here (limits are per key, no route uses @Throttle or @SkipThrottle).
    */
   async takeToken(context: ExecutionContext, key: KeyBucket): Promise<'taken' | 'revoked'> {
-    const res = context.switchToHttp().getResponse<FastifyReply>();
+    const taken = await this.take(key);
+    if (taken === 'revoked') return 'revoked';
+    void context.switchToHttp().getResponse<FastifyReply>().headers(taken.headers);
+    return 'taken';
+  }
+
+  /**
+   * A token from the key's bucket, for callers without an HTTP context of their own: the MCP server
+   * (mcp/) takes one per tool call. 'revoked' when the key's marker exists; 429 (AppError) when the
+   * bucket is empty; otherwise the X-RateLimit-* headers of the answer.
+   */
+  async take(key: KeyBucket): Promise<'revoked' | { headers: Record<string, number> }> {
     const perMinute = key.perMinute ?? this.limits.perMinute;
     const burst = key.burst ?? this.limits.burst;
     const record = await (this.storageService as RedisTokenBucketStorage).take(
@@ -78,8 +89,7 @@ export class ApiKeyThrottlerGuard extends ThrottlerGuard {
         },
       );
     }
-    void res.headers(headers);
-    return 'taken';
+    return { headers };
   }
 
   protected override async shouldSkip(_context: ExecutionContext): Promise<boolean> {

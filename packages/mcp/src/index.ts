@@ -1,0 +1,1 @@
+export { apiBaseUrl, createServer, TOOLS, type PackagedTool, type ServerOptions } from './server';

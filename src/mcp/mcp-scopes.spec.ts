@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppError } from '../common/errors';
+import { MCP_TOOLS } from './mcp-tools';
+import { requireScope } from './mcp-scopes';
+
+const document = JSON.parse(readFileSync(join(__dirname, '..', '..', 'docs', 'openapi.json'), 'utf8')) as {
+  paths: Record<string, Record<string, { 'x-required-scope'?: string }>>;
+};
+
+describe('the scopes of the MCP tools', () => {
+  it('are the scopes of the REST routes they stand for', () => {
+    for (const tool of MCP_TOOLS) {
+      const op = document.paths[tool.operation.path][tool.operation.method.toLowerCase()];
+      expect({ tool: tool.name, scope: tool.scope }).toEqual({ tool: tool.name, scope: op['x-required-scope'] });
+    }
+  });
+
+  it('let * and the named scope through, and refuse others with FORBIDDEN naming the scope', () => {
+    expect(() => requireScope(['*'], 'posts:write')).not.toThrow();
+    expect(() => requireScope(['posts:read'], 'posts:read')).not.toThrow();
+    let thrown: unknown;
+    try {
+      requireScope(['posts:read'], 'posts:write');
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(AppError);
+    expect(thrown).toMatchObject({
+      code: 'FORBIDDEN',
+      message: expect.stringContaining('lacks the scope posts:write'),
+    });
+  });
+});
