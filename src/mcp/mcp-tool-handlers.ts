@@ -64,8 +64,8 @@ export class McpToolHandlers {
         return ok({ data: page.data.map((c) => ChannelDto.from(c)), nextCursor: page.nextCursor });
       },
       validate_post: async ({ actor: { workspaceId }, args }) => {
-        const problems = await posts.validate(workspaceId, await this.fromBody(CreatePostDto, args));
-        return ok({ valid: problems.length === 0, problems });
+        const { problems, warnings } = await posts.validate(workspaceId, await this.fromBody(CreatePostDto, args));
+        return ok({ valid: problems.length === 0, problems, warnings });
       },
       create_post: async ({ actor, args }) => ({
         status: 201,
