@@ -142,6 +142,7 @@ describe('first run: from a key to a verified webhook on the sandbox network', (
               mimeType: 'image/png',
               size: png.length,
               sha256: createHash('sha256').update(png).digest('hex'),
+              durationMs: null,
             },
           ],
           inReplyTo: null,

@@ -106,6 +106,8 @@ describe('validation messages for missing and mistyped fields', () => {
   function typeOf(schema: Schema): string {
     const s = resolve(schema);
     if (s.oneOf) return 'object';
+    // Options: one closed schema per network, all objects.
+    if (s.anyOf?.every((one: Schema) => typeOf(one) === 'object')) return 'object';
     return s.type ?? 'string';
   }
 
