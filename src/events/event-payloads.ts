@@ -7,6 +7,7 @@ import type { Type } from '@nestjs/common';
 export const EVENT_TYPES = [
   'post.published',
   'post.failed',
+  'post.first_comment_failed',
   'channel.disconnected',
   'analytics.updated',
   'media.ready',

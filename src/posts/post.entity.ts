@@ -78,6 +78,10 @@ export class Post {
   @Column({ type: 'boolean', default: false })
   queued!: boolean;
 
+  /** Published as a comment on the post on channels that take one, unless a target overrides it; null: none. */
+  @Column({ type: 'text', nullable: true })
+  firstComment!: string | null;
+
   /** Incremented each time publishing is (re)started; part of every target's idempotency key. */
   @Column({ type: 'integer', default: 0 })
   publication!: number;

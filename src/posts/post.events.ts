@@ -7,6 +7,11 @@ declare module '../events/event-payloads' {
     'post.published': PostDto;
     /** A publication ended with a failed target. */
     'post.failed': PostDto;
+    /**
+     * A published post's first comment failed for good on one of its channels (the post stays
+     * published; its target's `firstComment` says why).
+     */
+    'post.first_comment_failed': PostDto;
   }
 }
 
@@ -14,4 +19,5 @@ declare module '../events/event-payloads' {
 export const POST_EVENT_SCHEMAS = {
   'post.published': PostDto,
   'post.failed': PostDto,
+  'post.first_comment_failed': PostDto,
 } as const satisfies Partial<EventSchemas>;

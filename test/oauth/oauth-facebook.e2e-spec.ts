@@ -46,6 +46,7 @@ describe('Facebook Pages (OAuth, choosing Pages, against the fake)', () => {
         maxImageBytes: 10 * 1024 * 1024,
         supportedMimeTypes: ['image/jpeg', 'image/png', 'image/gif'],
         threads: false,
+        firstComment: false,
       },
     });
   });

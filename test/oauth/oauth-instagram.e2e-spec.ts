@@ -46,6 +46,7 @@ describe('Instagram (Instagram Login, containers, against the fake)', () => {
         maxImageBytes: 8 * 1024 * 1024,
         supportedMimeTypes: ['image/jpeg', 'image/png'],
         threads: false,
+        firstComment: false,
       },
     });
   });

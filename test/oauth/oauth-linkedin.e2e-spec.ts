@@ -68,6 +68,7 @@ describe('OAuth connection of LinkedIn (against the fake)', () => {
           maxImageBytes: 5 * 1024 * 1024,
           supportedMimeTypes: ['image/jpeg', 'image/png', 'image/gif'],
           threads: false,
+          firstComment: false,
         },
       });
     });

@@ -44,6 +44,7 @@ describe('Threads (OAuth, containers, against the fake)', () => {
         maxImageBytes: 8 * 1024 * 1024,
         supportedMimeTypes: ['image/jpeg', 'image/png'],
         threads: true,
+        firstComment: true,
       },
     });
   });

@@ -50,6 +50,7 @@ describe('sandbox provider', () => {
       maxCharacters: 500,
       maxMedia: 4,
       threads: true,
+      firstComment: true,
     });
 
     for (const bad of [

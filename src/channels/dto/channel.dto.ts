@@ -9,6 +9,8 @@ export class ChannelLimitsDto {
   maxMedia!: number;
   /** Whether posts to this channel may carry a `thread` (published as a chain of replies). */
   threads!: boolean;
+  /** Whether posts may carry a `firstComment`, published as a comment on the post once it is live. */
+  firstComment!: boolean;
 }
 
 /** A connected social account. Credentials are never returned. */
@@ -62,6 +64,7 @@ export class ChannelDto {
         maxCharacters: c.limits.maxCharacters,
         maxMedia: c.limits.maxMedia,
         threads: c.limits.threads === true,
+        firstComment: c.limits.firstComment === true,
       },
       connectedAt: c.connectedAt.toISOString(),
       disconnectedAt: c.disconnectedAt?.toISOString() ?? null,

@@ -8,6 +8,8 @@ export class ProviderLimitsDto {
   supportedMimeTypes!: string[];
   /** Whether the network takes threads: a post's follow-up parts published as a chain of replies. */
   threads!: boolean;
+  /** Whether posts may carry a `firstComment`, published as a comment on the post once it is live. */
+  firstComment!: boolean;
 }
 
 export class ProviderDto {

@@ -45,6 +45,15 @@ export class SandboxCredentialsDto {
   @IsOptional()
   @IsBoolean()
   threads?: boolean;
+
+  @ApiProperty({
+    required: false,
+    default: true,
+    description: 'Whether posts may carry a first comment; false plays a network without comments (refused)',
+  })
+  @IsOptional()
+  @IsBoolean()
+  firstComment?: boolean;
 }
 
 /** What is stored (sealed) for a sandbox channel: the given fields plus the timeline's account id. */
@@ -58,6 +67,7 @@ export interface SandboxCredentials {
   maxCharacters?: number;
   maxMedia?: number;
   threads?: boolean;
+  firstComment?: boolean;
 }
 
 export interface StoredSandboxAccount extends SandboxCredentials {
@@ -67,7 +77,13 @@ export interface StoredSandboxAccount extends SandboxCredentials {
 /** The credentials given to connect; throws InvalidCredentialsError. */
 export function parseSandboxCredentials(raw: unknown): SandboxCredentials {
   const c = parseWithSchema(SandboxCredentialsDto, raw, 'Sandbox credentials') as unknown as SandboxCredentials;
-  return { name: c.name.trim(), maxCharacters: c.maxCharacters, maxMedia: c.maxMedia, threads: c.threads };
+  return {
+    name: c.name.trim(),
+    maxCharacters: c.maxCharacters,
+    maxMedia: c.maxMedia,
+    threads: c.threads,
+    firstComment: c.firstComment,
+  };
 }
 
 /** The stored credentials of a connected sandbox channel; throws InvalidCredentialsError. */
@@ -78,6 +94,7 @@ export function parseStoredSandboxAccount(raw: unknown): StoredSandboxAccount {
     maxCharacters: c.maxCharacters,
     maxMedia: c.maxMedia,
     threads: c.threads,
+    firstComment: c.firstComment,
     accountId: c.accountId,
   };
 }

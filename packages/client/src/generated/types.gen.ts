@@ -160,6 +160,10 @@ export type ProviderLimitsDto = {
      * Whether the network takes threads: a post's follow-up parts published as a chain of replies.
      */
     threads: boolean;
+    /**
+     * Whether posts may carry a `firstComment`, published as a comment on the post once it is live.
+     */
+    firstComment: boolean;
 };
 
 export type ProviderDto = {
@@ -225,6 +229,26 @@ export type PostTargetPartDto = {
     platformPostId: string;
 };
 
+export type PostTargetFirstCommentDto = {
+    /**
+     * `pending` until the post is live and the comment went out (or while it is retried); `failed` for good.
+     */
+    status: 'pending' | 'published' | 'failed';
+    /**
+     * Id of the comment on the network.
+     */
+    platformId: string | null;
+    url: string | null;
+    /**
+     * Why the last attempt failed (kept while it is retried); null once published.
+     */
+    error: string | null;
+    /**
+     * The text published (the channel's `targets[].firstComment`, else the post's).
+     */
+    content: string;
+};
+
 export type PostTargetDto = {
     channelId: string;
     /**
@@ -258,6 +282,10 @@ export type PostTargetDto = {
      */
     parts: Array<PostTargetPartDto>;
     /**
+     * The first comment on this channel's post; null without one. Never changes `status`.
+     */
+    firstComment: PostTargetFirstCommentDto | null;
+    /**
      * Publish attempts made in the current publication.
      */
     attempts: number;
@@ -284,6 +312,10 @@ export type PostDto = {
      * Your own reference, as given at creation (null when none).
      */
     externalId: string | null;
+    /**
+     * Published as a comment on the post where the channel takes one (see each target's `firstComment`).
+     */
+    firstComment: string | null;
     targets: Array<PostTargetDto>;
     createdAt: string;
     updatedAt: string;
@@ -308,6 +340,10 @@ export type ChannelLimitsDto = {
      * Whether posts to this channel may carry a `thread` (published as a chain of replies).
      */
     threads: boolean;
+    /**
+     * Whether posts may carry a `firstComment`, published as a comment on the post once it is live.
+     */
+    firstComment: boolean;
 };
 
 export type ChannelDisconnectedDto = {
@@ -456,11 +492,11 @@ export type EventDto = {
      * Event id; also the `webhook-id` of its deliveries
      */
     id: string;
-    type: 'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
+    type: 'post.published' | 'post.failed' | 'post.first_comment_failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
     timestamp: string;
     workspaceId: string;
     /**
-     * The post, channel (plus `reason`) or analytics object as the API returns it, by type: `post.published`: PostDto; `post.failed`: PostDto; `channel.disconnected`: ChannelDisconnectedDto; `analytics.updated`: PostAnalyticsDto; `media.ready`: MediaDto; `media.failed`: MediaDto
+     * The post, channel (plus `reason`) or analytics object as the API returns it, by type: `post.published`: PostDto; `post.failed`: PostDto; `post.first_comment_failed`: PostDto; `channel.disconnected`: ChannelDisconnectedDto; `analytics.updated`: PostAnalyticsDto; `media.ready`: MediaDto; `media.failed`: MediaDto
      */
     data: PostDto | ChannelDisconnectedDto | PostAnalyticsDto | MediaDto;
 };
@@ -482,6 +518,10 @@ export type SandboxCredentialsDto = {
      * Whether posts may carry a thread; false plays a network without replies (threads refused)
      */
     threads?: boolean;
+    /**
+     * Whether posts may carry a first comment; false plays a network without comments (refused)
+     */
+    firstComment?: boolean;
 };
 
 export type MastodonCredentialsDto = {
@@ -705,6 +745,11 @@ export type TargetOverrideDto = {
      * a schema takes none. On `PUT`, replaced with the rest of the entry.
      */
     options?: SandboxOptions;
+    /**
+     * This channel's first comment in place of the post's `firstComment` (`""`: none on this channel);
+     * checked like the post's (problems name `targets[i].firstComment`).
+     */
+    firstComment?: string;
 };
 
 export type CreatePostDto = {
@@ -732,6 +777,12 @@ export type CreatePostDto = {
      * `PUT`, the list replaces the post's overrides (left out: none).
      */
     targets?: Array<TargetOverrideDto>;
+    /**
+     * Published as a comment (a reply) on the post once it is live, on every channel whose
+     * `limits.firstComment` is true (refused on the others), checked against the channel's text limit.
+     * Its outcome is the target's `firstComment`: a failed comment never fails the post.
+     */
+    firstComment?: string;
     /**
      * Publish at this time (RFC 3339 with `Z` or an offset, in the future).
      */
@@ -767,7 +818,7 @@ export type PostProblemDto = {
     /**
      * `content`, `mediaIds`, `channelIds`, `scheduledAt`, `thread`, a thread part's `thread[i].content` /
      * `thread[i].mediaIds`, or a channel's override `targets[i].content` / `targets[i].mediaIds` /
-     * `targets[i].options.<field>`.
+     * `targets[i].options.<field>`, or a first comment's `firstComment` / `targets[i].firstComment`.
      */
     field: string;
     message: string;
@@ -841,7 +892,7 @@ export type WebhookInputDto = {
     /**
      * Event types to receive. Empty or absent: every type, including types added later.
      */
-    events?: Array<'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
+    events?: Array<'post.published' | 'post.failed' | 'post.first_comment_failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
     /**
      * A note for humans, e.g. what consumes the endpoint.
      */
@@ -858,7 +909,7 @@ export type WebhookWithSecretDto = {
     /**
      * The event types delivered to this endpoint (every type when it subscribed with none).
      */
-    events: Array<'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
+    events: Array<'post.published' | 'post.failed' | 'post.first_comment_failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
     description: string | null;
     /**
      * Set when the service disabled the endpoint: `gone` (it answered 410) or `failing` (every
@@ -888,7 +939,7 @@ export type WebhookDto = {
     /**
      * The event types delivered to this endpoint (every type when it subscribed with none).
      */
-    events: Array<'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
+    events: Array<'post.published' | 'post.failed' | 'post.first_comment_failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
     description: string | null;
     /**
      * Set when the service disabled the endpoint: `gone` (it answered 410) or `failing` (every
@@ -1396,7 +1447,7 @@ export type ListEventsData = {
         /**
          * Only events of this type
          */
-        type?: 'post.published' | 'post.failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
+        type?: 'post.published' | 'post.failed' | 'post.first_comment_failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
     };
     url: '/events';
 };
