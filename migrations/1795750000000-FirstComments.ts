@@ -30,7 +30,7 @@ export class FirstComments1795750000000 implements MigrationInterface {
     );
     await queryRunner.query(
       `UPDATE "channels" SET "limits" = "limits" || jsonb_build_object('firstComment',
-         "provider" IN ('sandbox', 'mastodon', 'bluesky', 'x', 'threads', 'facebook', 'instagram'))
+         "provider" IN ('sandbox', 'mastodon', 'bluesky', 'x', 'threads', 'facebook', 'instagram', 'linkedin'))
         WHERE NOT ("limits" ? 'firstComment')`,
     );
   }
