@@ -74,6 +74,8 @@ export class FirstCommentService {
       if (!(await this.store.record(em, target.id, jobId, outcome))) return false;
       if (channel && refreshed) await this.channels.updateCredentials(channel, refreshed, em);
       if (outcome.status === 'failed') {
+        // The post as it is now (another of its targets may have settled it since the claim).
+        const current = (await this.posts.findPost(post.workspaceId, post.id, em)) ?? post;
         const targets = await this.posts.targetsOf(post.id, em);
         const parts = await this.parts.forTargets(
           targets.map((t) => t.id),
@@ -82,7 +84,7 @@ export class FirstCommentService {
         await this.events.record(em, {
           type: 'post.first_comment_failed',
           workspaceId: post.workspaceId,
-          data: PostDto.from(post, targets, parts),
+          data: PostDto.from(current, targets, parts),
         });
       }
       return true;

@@ -7,6 +7,7 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 const ALL_TYPES = [
   'post.published',
   'post.failed',
+  'post.first_comment_failed',
   'channel.disconnected',
   'analytics.updated',
   'media.ready',
