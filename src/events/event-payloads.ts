@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'post.approval_requested',
   'post.approved',
   'post.rejected',
+  'post.first_comment_failed',
   'channel.disconnected',
   'analytics.updated',
   'media.ready',

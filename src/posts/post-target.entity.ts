@@ -19,11 +19,17 @@ export const TARGET_ERROR_CODES = [
 ] as const;
 export type TargetErrorCode = (typeof TARGET_ERROR_CODES)[number];
 
+export const FIRST_COMMENT_STATUSES = ['pending', 'published', 'failed'] as const;
+export type FirstCommentStatus = (typeof FIRST_COMMENT_STATUSES)[number];
+
 /** The publication of one post to one channel: pending -> publishing -> published | failed. */
 @Entity('post_targets')
 @Index('UQ_post_targets_post_channel', ['postId', 'channelId'], { unique: true })
 @Index('IDX_post_targets_channel_post', ['channelId', 'postId'])
 @Index('IDX_post_targets_due', ['dueAt'], { where: "status IN ('pending', 'publishing')" })
+@Index('IDX_post_targets_first_comment_pending', ['id'], {
+  where: "first_comment_status = 'pending' AND status = 'published'",
+})
 export class PostTarget {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -100,6 +106,46 @@ export class PostTarget {
 
   @Column({ type: 'text', nullable: true })
   errorMessage!: string | null;
+
+  /** What the network needs besides the id to reply to the published post (Bluesky: its CID); null when none. */
+  @Column({ type: 'jsonb', nullable: true })
+  replyRef!: Record<string, string> | null;
+
+  /**
+   * The comment published on this channel's post once it is live (`targets[i].firstComment`, else the
+   * post's `firstComment`); null without one. Its outcome is its own checkpoint (docs/adr/0035):
+   * it never changes the target's status.
+   */
+  @Column({ type: 'text', nullable: true })
+  firstComment!: string | null;
+
+  /** `pending` from the moment the target is written with a comment; null without one. */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  firstCommentStatus!: FirstCommentStatus | null;
+
+  @Column({ type: 'varchar', length: 512, nullable: true })
+  firstCommentPlatformId!: string | null;
+
+  @Column({ type: 'varchar', length: 2048, nullable: true })
+  firstCommentUrl!: string | null;
+
+  /** The network's reason for the last failed attempt (kept while it is retried). */
+  @Column({ type: 'text', nullable: true })
+  firstCommentError!: string | null;
+
+  @Column({ type: 'integer', default: 0 })
+  firstCommentAttempts!: number;
+
+  /** When the comment's next attempt is due; null: as soon as the target is published. */
+  @Column({ type: 'timestamptz', nullable: true })
+  firstCommentDueAt!: Date | null;
+
+  /** Bull job holding the comment, and until when. */
+  @Column({ type: 'varchar', length: 128, nullable: true })
+  firstCommentClaimJobId!: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  firstCommentClaimedUntil!: Date | null;
 
   @UpdateDateColumn({ type: 'timestamptz' })
   updatedAt!: Date;

@@ -107,6 +107,9 @@ export class Post {
   /** The last rejection, kept while the post is a draft again (null: none, or approved since). */
   @Column({ type: 'jsonb', nullable: true })
   rejection!: PostRejection | null;
+  /** Published as a comment on the post on channels that take one, unless a target overrides it; null: none. */
+  @Column({ type: 'text', nullable: true })
+  firstComment!: string | null;
 
   /** Incremented each time publishing is (re)started; part of every target's idempotency key. */
   @Column({ type: 'integer', default: 0 })

@@ -13,6 +13,11 @@ declare module '../events/event-payloads' {
     'post.approved': PostDto;
     /** A post pending approval was rejected: it is a draft again, with `rejection`. */
     'post.rejected': PostDto;
+    /**
+     * A published post's first comment failed for good on one of its channels (the post stays
+     * published; its target's `firstComment` says why).
+     */
+    'post.first_comment_failed': PostDto;
   }
 }
 
@@ -23,4 +28,5 @@ export const POST_EVENT_SCHEMAS = {
   'post.approval_requested': PostDto,
   'post.approved': PostDto,
   'post.rejected': PostDto,
+  'post.first_comment_failed': PostDto,
 } as const satisfies Partial<EventSchemas>;

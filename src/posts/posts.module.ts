@@ -5,6 +5,8 @@ import { ChannelsModule } from '../channels/channels.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { MediaModule } from '../media/media.module';
 import { MediaService } from '../media/media.service';
+import { FirstCommentQueue } from './first-comment.queue';
+import { FirstCommentsStore } from './first-comments.store';
 import { POST_MEDIA } from './post-media.port';
 import { PostTargetCheckpoint } from './post-target-checkpoint.entity';
 import { PostTargetCheckpointsStore } from './post-target-checkpoints.store';
@@ -27,6 +29,7 @@ import { PublishingStore } from './publishing.store';
     TypeOrmModule.forFeature([Post, PostTarget, PostTargetPart, PostTargetCheckpoint]),
     PublishQueue.registration(),
     AuthModule,
+    FirstCommentQueue.registration(),
     ChannelsModule,
     OAuthModule,
     MediaModule,
@@ -39,6 +42,8 @@ import { PublishingStore } from './publishing.store';
     PostsStore,
     PublishingStore,
     PublishQueue,
+    FirstCommentQueue,
+    FirstCommentsStore,
     PublishedTargetsStore,
     PostTargetPartsStore,
     PostTargetCheckpointsStore,
@@ -47,8 +52,11 @@ import { PublishingStore } from './publishing.store';
   ],
   exports: [
     PostsService,
+    PostsStore,
     PublishingStore,
     PublishQueue,
+    FirstCommentQueue,
+    FirstCommentsStore,
     PublishedTargetsStore,
     PostTargetPartsStore,
     PostTargetCheckpointsStore,

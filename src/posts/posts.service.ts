@@ -61,6 +61,8 @@ interface Override {
   content: string | null;
   mediaIds: string[] | null;
   options: Record<string, unknown> | null;
+  /** This channel's first comment in place of the post's (`''`: none here); undefined: the post's. */
+  firstComment: string | undefined;
 }
 
 /**
@@ -76,14 +78,26 @@ function overridesOf(dto: CreatePostDto): Map<string, Override> {
       details.push({ field, message: `channel ${t.channelId} is not one of channelIds` });
     } else if (overrides.has(t.channelId)) {
       details.push({ field, message: `channel ${t.channelId} is given twice; give each channel once` });
-    } else if (t.content === undefined && t.mediaIds === undefined && t.options === undefined) {
+    } else if (
+      t.content === undefined &&
+      t.mediaIds === undefined &&
+      t.options === undefined &&
+      t.firstComment === undefined
+    ) {
       details.push({
         field: `targets[${index}]`,
-        message: 'give content, mediaIds or options (or leave the channel out)',
+        message: 'give content, mediaIds, options or firstComment (or leave the channel out)',
       });
     } else {
       const options = t.options && Object.keys(t.options).length > 0 ? t.options : null;
-      overrides.set(t.channelId, { index, content: t.content ?? null, mediaIds: t.mediaIds ?? null, options });
+      const { content, mediaIds, firstComment } = t;
+      overrides.set(t.channelId, {
+        index,
+        content: content ?? null,
+        mediaIds: mediaIds ?? null,
+        options,
+        firstComment,
+      });
     }
   });
   if (details.length) {
@@ -106,6 +120,27 @@ function overrideColumns(
 /** Whether the body sends the post out (scheduledAt, publishNow or queue) rather than keeping a draft. */
 function goesOut(dto: CreatePostDto): boolean {
   return !!dto.scheduledAt || !!dto.publishNow || !!dto.queue;
+}
+
+/** The first comment a channel publishes: its override's (`''`: none), else the post's; null: none. */
+function firstCommentOf(dto: CreatePostDto, override: Override | undefined): string | null {
+  const text = override?.firstComment !== undefined ? override.firstComment : dto.firstComment;
+  return text ? text : null;
+}
+
+/** A target's first comment at the start of a publication: pending when it has one (docs/adr/0035). */
+function freshComment(text: string | null): Partial<PostTarget> {
+  return {
+    firstComment: text,
+    firstCommentStatus: text === null ? null : 'pending',
+    firstCommentPlatformId: null,
+    firstCommentUrl: null,
+    firstCommentError: null,
+    firstCommentAttempts: 0,
+    firstCommentDueAt: null,
+    firstCommentClaimJobId: null,
+    firstCommentClaimedUntil: null,
+  };
 }
 
 /** Problems of a provider's validate that concern one part (the others are the post's, reported once). */
@@ -171,12 +206,13 @@ export class PostsService {
         thread: threadOf(dto),
         metadata: dto.metadata ?? {},
         externalId: dto.externalId ?? null,
+        firstComment: dto.firstComment || null,
         publishedAt: null,
         approval: null,
         rejection: null,
         ...this.scheduleOf(dto, 0, queuedAt, pending),
       });
-      const targets = await this.insertTargets(em, post, dto.channelIds, overrides);
+      const targets = await this.insertTargets(em, post, dto, overrides);
       if (pending) await this.recordEvent(em, 'post.approval_requested', post, targets);
       return { post, targets };
     });
@@ -234,6 +270,7 @@ export class PostsService {
         metadata: dto.metadata ?? {},
         // Omitted on a replace: the post keeps its reference.
         externalId: dto.externalId ?? post.externalId,
+        firstComment: dto.firstComment || null,
         publishedAt: null,
         ...this.scheduleOf(dto, post.publication, queuedAt, pending),
       });
@@ -242,9 +279,9 @@ export class PostsService {
       const fresh = await this.insertTargets(
         em,
         post,
-        dto.channelIds.filter((c) => !kept.some((t) => t.channelId === c)),
+        dto,
         overrides,
-        dto.channelIds,
+        dto.channelIds.filter((c) => !kept.some((t) => t.channelId === c)),
       );
       for (const t of kept) {
         // The body replaces the overrides: a kept channel left out of `targets` publishes the post's content.
@@ -252,7 +289,9 @@ export class PostsService {
           position: dto.channelIds.indexOf(t.channelId),
           ...overrideColumns(overrides.get(t.channelId)),
         };
-        if (t.status !== 'published') Object.assign(changes, this.freshTarget(post));
+        // A published target keeps its first comment and its outcome: it is never published again.
+        if (t.status !== 'published')
+          Object.assign(changes, this.freshTarget(post), freshComment(firstCommentOf(dto, overrides.get(t.channelId))));
         Object.assign(t, changes);
         await this.store.updateTarget(em, t.id, changes);
       }
@@ -500,6 +539,23 @@ export class PostsService {
           problems.push({ channelId, field: 'targets', message: `${prefix}${name} ${message}${hint}` });
         }
       }
+      const comment = firstCommentOf(dto, override);
+      if (comment !== null) {
+        const field = override?.firstComment !== undefined ? `targets[${override.index}].firstComment` : 'firstComment';
+        if (!channel.limits.firstComment) {
+          const network = this.providers.plugin(channel.provider).displayName;
+          problems.push({
+            channelId,
+            field,
+            message: `${prefix}${network} does not take a first comment; leave it out for this channel`,
+          });
+        } else {
+          // Checked as a post of its own without media: the network's text limit.
+          for (const p of provider.validate({ content: comment, media: [] }, channel.limits)) {
+            if (p.field === 'content') problems.push({ channelId, field, message: `${prefix}${field}: ${p.message}` });
+          }
+        }
+      }
       if (thread.length === 0) continue;
       if (!channel.limits.threads) {
         const network = this.providers.plugin(channel.provider).displayName;
@@ -606,9 +662,9 @@ export class PostsService {
   private async insertTargets(
     em: EntityManager,
     post: Post,
-    channelIds: string[],
+    dto: CreatePostDto,
     overrides: Map<string, Override>,
-    order = channelIds,
+    channelIds = dto.channelIds,
   ): Promise<PostTarget[]> {
     if (channelIds.length === 0) return [];
     return this.store.insertTargets(
@@ -616,9 +672,10 @@ export class PostsService {
       channelIds.map((channelId) => ({
         postId: post.id,
         channelId,
-        position: order.indexOf(channelId),
+        position: dto.channelIds.indexOf(channelId),
         ...overrideColumns(overrides.get(channelId)),
         ...this.freshTarget(post),
+        ...freshComment(firstCommentOf(dto, overrides.get(channelId))),
         platformPostId: null,
         url: null,
         publishedAt: null,

@@ -34,8 +34,8 @@ export class PostsStore {
     await em.getRepository(Post).delete({ id });
   }
 
-  findPost(workspaceId: string, id: string): Promise<Post | null> {
-    return this.posts.findOne({ where: { id, workspaceId } });
+  findPost(workspaceId: string, id: string, em?: EntityManager): Promise<Post | null> {
+    return (em ? em.getRepository(Post) : this.posts).findOne({ where: { id, workspaceId } });
   }
 
   /** Keyset page on (sort column, id); the channel filter is an indexed EXISTS. */

@@ -3,6 +3,8 @@ import { ConfigType } from '@nestjs/config';
 import { publishingConfig } from '../config';
 import { Transactions } from '../database/transactions';
 import { PeriodicJobs } from '../scheduling/periodic-jobs.service';
+import { FirstCommentQueue } from './first-comment.queue';
+import { FirstCommentsStore } from './first-comments.store';
 import { PublishQueue } from './publish.queue';
 import { PublishingStore } from './publishing.store';
 
@@ -15,7 +17,8 @@ export const RECONCILE_JOB = 'posts.reconcile';
  * Postgres is the source of truth for schedules. Every PUBLISH_RECONCILE_SECONDS, as the periodic job
  * `posts.reconcile` (one process at a time): targets due within the horizon are enqueued again (Bull
  * ignores a job id it already holds, so this only restores what Redis lost), and targets whose
- * claim expired (their worker died mid-publish) go back to pending.
+ * claim expired (their worker died mid-publish) go back to pending. Pending first comments of
+ * published targets are enqueued on the first-comment queue the same way.
  */
 @Injectable()
 export class PublishReconcileJob implements OnModuleInit {
@@ -24,6 +27,8 @@ export class PublishReconcileJob implements OnModuleInit {
     private readonly transactions: Transactions,
     private readonly queue: PublishQueue,
     private readonly periodicJobs: PeriodicJobs,
+    private readonly comments: FirstCommentsStore,
+    private readonly commentQueue: FirstCommentQueue,
     @Inject(publishingConfig.KEY) private readonly cfg: ConfigType<typeof publishingConfig>,
   ) {}
 
@@ -49,6 +54,16 @@ export class PublishReconcileJob implements OnModuleInit {
         total += await this.queue.enqueue(targets);
         after = targets[targets.length - 1].id;
         if (targets.length < BATCH) break;
+      }
+      // First comments of published targets (docs/adr/0035): restored the same way, claims that
+      // expired included (their claim condition takes them over).
+      after = '00000000-0000-0000-0000-000000000000';
+      for (;;) {
+        const comments = await this.comments.due(em, horizonMs, after, BATCH);
+        if (comments.length === 0) break;
+        total += await this.commentQueue.enqueue(comments);
+        after = comments[comments.length - 1].id;
+        if (comments.length < BATCH) break;
       }
       return total;
     });

@@ -24,6 +24,7 @@ import { PostTargetCheckpointsStore } from './post-target-checkpoints.store';
 import { PostTargetPartsStore } from './post-target-parts.store';
 import { PostTarget, TargetErrorCode } from './post-target.entity';
 import { Post } from './post.entity';
+import { FirstCommentQueue } from './first-comment.queue';
 import { PublishQueue } from './publish.queue';
 import { MicroBatcher } from '../common/batching/micro-batcher';
 import { withDeadlockRetry } from '../database/deadlock-retry';
@@ -113,6 +114,7 @@ export class PublisherService {
     private readonly parts: PostTargetPartsStore,
     private readonly checkpoints: PostTargetCheckpointsStore,
     @Inject(videoConfig.KEY) private readonly video: VideoConfig,
+    private readonly comments: FirstCommentQueue,
   ) {
     const batching = { maxBatch: MAX_BATCH, maxInFlight: cfg.batchesInFlight };
     this.claims = new MicroBatcher((r) => this.claimBatch(r), batching);
@@ -303,7 +305,12 @@ export class PublisherService {
     if (!root) return { kind: 'failed', code: 'INTERNAL', message: 'The thread has no first part' };
     return {
       kind: 'published',
-      result: { platformPostId: root.platformPostId, url: root.url, credentials: refreshed },
+      result: {
+        platformPostId: root.platformPostId,
+        url: root.url,
+        credentials: refreshed,
+        replyRef: root.replyRef ?? undefined,
+      },
     };
   }
 
@@ -356,8 +363,16 @@ export class PublisherService {
   /** What the target row becomes for an outcome (a transient failure with attempts left goes back to pending). */
   private outcomeRow(target: PostTarget, outcome: Outcome): OutcomeRow {
     if (outcome.kind === 'published') {
-      const { platformPostId, url } = outcome.result;
-      return { status: 'published', platformPostId, url, dueAt: null, errorCode: null, errorMessage: null };
+      const { platformPostId, url, replyRef } = outcome.result;
+      return {
+        status: 'published',
+        platformPostId,
+        url,
+        dueAt: null,
+        errorCode: null,
+        errorMessage: null,
+        replyRef: replyRef ?? null,
+      };
     }
     if (outcome.kind === 'wait') {
       const dueAt = new Date(Date.now() + outcome.checkAfterMs);
@@ -369,15 +384,26 @@ export class PublisherService {
         errorCode: null,
         errorMessage: outcome.message,
         refundAttempt: true,
+        replyRef: null,
       };
     }
     const { code, message } = outcome;
     if (outcome.kind === 'retry' && target.attempts < this.cfg.retryDelaysMs.length + 1) {
       const delay = Math.max(this.cfg.retryDelaysMs[target.attempts - 1] ?? 0, outcome.retryAfterMs ?? 0);
       const dueAt = new Date(Date.now() + delay);
-      return { status: 'pending', platformPostId: null, url: null, dueAt, errorCode: code, errorMessage: message };
+      const errorMessage = message;
+      return {
+        status: 'pending',
+        platformPostId: null,
+        url: null,
+        dueAt,
+        errorCode: code,
+        errorMessage,
+        replyRef: null,
+      };
     }
-    return { status: 'failed', platformPostId: null, url: null, dueAt: null, errorCode: code, errorMessage: message };
+    const failed = { platformPostId: null, url: null, dueAt: null, errorCode: code, errorMessage: message };
+    return { status: 'failed', ...failed, replyRef: null };
   }
 
   /**
@@ -428,6 +454,13 @@ export class PublisherService {
         : [],
     );
     if (retries.length) await this.queue.enqueue(retries);
+    // First comments are due once their target is published: enqueued after the commit (docs/adr/0035).
+    const commentsDue = settlements.flatMap((s, i) =>
+      rows[i].status === 'published' && s.claimed.target.firstCommentStatus === 'pending'
+        ? [{ ...s.claimed.target, attempts: s.claimed.target.firstCommentAttempts, dueAt: null }]
+        : [],
+    );
+    if (commentsDue.length) await this.comments.enqueue(commentsDue);
     return settlements.map(() => undefined);
   }
 

@@ -38,6 +38,8 @@ export interface TargetOutcome {
   errorMessage: string | null;
   /** A poll of a network's processing: the claim does not count as an attempt (retries stay for failures). */
   refundAttempt?: boolean;
+  /** What the network needs to reply to the published post (Bluesky: its CID); null otherwise. */
+  replyRef: Record<string, string> | null;
 }
 
 /** A post a batch settled, with its targets and their parts (the data of its event). */
@@ -129,12 +131,13 @@ export class PublishingStore {
                 platform_post_id = CASE WHEN o.status = 'published' THEN o.platform_post_id ELSE pt.platform_post_id END,
                 url = CASE WHEN o.status = 'published' THEN o.url ELSE pt.url END,
                 published_at = CASE WHEN o.status = 'published' THEN now() ELSE pt.published_at END,
+                reply_ref = CASE WHEN o.status = 'published' THEN o.reply_ref ELSE pt.reply_ref END,
                 due_at = COALESCE(o.due_at, pt.due_at), error_code = o.error_code, error_message = o.error_message,
                 attempts = pt.attempts - CASE WHEN o.refund THEN 1 ELSE 0 END,
                 claim_job_id = NULL, claimed_until = NULL, updated_at = now()
            FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::varchar[], $6::timestamptz[],
-                       $7::varchar[], $8::text[], $10::boolean[])
-                AS o(id, publication, status, platform_post_id, url, due_at, error_code, error_message, refund)
+                       $7::varchar[], $8::text[], $10::boolean[], $11::jsonb[])
+                AS o(id, publication, status, platform_post_id, url, due_at, error_code, error_message, refund, reply_ref)
           WHERE pt.id = o.id AND pt.publication = o.publication AND pt.status = 'publishing')
        SELECT id FROM posts WHERE id = ANY($9::uuid[]) AND status = 'publishing' ORDER BY id FOR UPDATE`,
       [
@@ -148,6 +151,7 @@ export class PublishingStore {
         outcomes.map((o) => o.errorMessage),
         postIds,
         outcomes.map((o) => o.refundAttempt === true),
+        outcomes.map((o) => (o.replyRef ? JSON.stringify(o.replyRef) : null)),
       ],
     );
     return locked.map((r) => r.id);
@@ -225,7 +229,7 @@ function qualified(prefix: string, columns: string): string {
 function reviveDates(row: Row): Row {
   for (const key of Object.keys(row)) {
     const v = row[key];
-    if ((key.endsWith('_at') || key === 'claimed_until') && typeof v === 'string') row[key] = new Date(v);
+    if ((key.endsWith('_at') || key.endsWith('claimed_until')) && typeof v === 'string') row[key] = new Date(v);
   }
   return row;
 }

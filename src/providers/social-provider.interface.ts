@@ -17,6 +17,11 @@ export interface ChannelLimits {
    * to it yet). Absent in limits stored before video arrived: read as null.
    */
   video?: VideoLimits | null;
+  /**
+   * Whether a post may carry a first comment: a comment (or reply) published on the post once it is
+   * live, checked against the same text limit as the post (docs/adr/0035).
+   */
+  firstComment: boolean;
 }
 
 /**
@@ -199,6 +204,24 @@ export interface PublishInput<O extends object = ProviderOptions> {
   saveCheckpoint(state: Record<string, unknown>): Promise<void>;
 }
 
+/** A first comment to publish on a post that is live (docs/adr/0035). */
+export interface CommentInput {
+  credentials: Record<string, unknown>;
+  /** The comment's text, checked against the channel's limits like a post. */
+  content: string;
+  /** The post to comment on, as its publish returned it (of a thread, its first part). */
+  post: ThreadPost;
+  /**
+   * Stable for one comment of one publication of one target (`<target>:<publication>:first-comment`),
+   * the same on every retry: a comment whose outcome was unknown is found again, not posted twice.
+   */
+  idempotencyKey: string;
+  /** 1 for the first try; more means an earlier try may have reached the network. */
+  attempt: number;
+  /** When the post was first due: stable across retries (Bluesky's createdAt and record key). */
+  createdAt: Date;
+}
+
 /** Reference to a published post on the provider. */
 export interface PublishedRef {
   platformPostId: string;
@@ -252,6 +275,12 @@ export interface SocialProvider {
   warnings?(post: PostDraft, limits: ChannelLimits): Problem[];
   /** Publishes; must be idempotent per `input.idempotencyKey`. */
   publish(input: PublishInput): Promise<PublishResult>;
+  /**
+   * Optional: publishes a first comment on a live post, idempotent per `input.idempotencyKey`. Without
+   * it, a network whose limits take threads gets the comment as a reply (`publish` with `replyTo` the
+   * post itself); a network that takes neither has `limits.firstComment` false.
+   */
+  comment?(input: CommentInput): Promise<PublishResult>;
   fetchMetrics(credentials: Record<string, unknown>, ref: PublishedRef): Promise<MetricsResult>;
 }
 

@@ -52,7 +52,7 @@ describe('channels', () => {
         name: 'Alice M',
         handle: `@alice@${host}`,
         status: 'active',
-        limits: { maxCharacters: 777, maxMedia: 4, threads: true, video: null },
+        limits: { maxCharacters: 777, maxMedia: 4, threads: true, video: null, firstComment: true },
         disconnectedAt: null,
       }),
     );
@@ -68,7 +68,7 @@ describe('channels', () => {
         name: 'Bob B',
         handle: '@bob.test',
         status: 'active',
-        limits: { maxCharacters: 300, maxMedia: 4, threads: true, video: null },
+        limits: { maxCharacters: 300, maxMedia: 4, threads: true, video: null, firstComment: true },
       }),
     );
     expect(res.body.profileUrl).toBe('https://bsky.app/profile/bob.test');

@@ -28,6 +28,8 @@ export const FACEBOOK_ROUTES = {
   photos: 'POST /v:version/:page/photos',
   publishedPosts: 'GET /v:version/:page/published_posts',
   insights: 'GET /v:version/:id/insights',
+  comment: 'POST /v:version/:id/comments',
+  comments: 'GET /v:version/:id/comments',
 } as const;
 
 export interface FakeFacebookPage {
@@ -98,6 +100,8 @@ export class FacebookFake extends MetaGraphFake {
       'POST photos': FACEBOOK_ROUTES.photos,
       'GET published_posts': FACEBOOK_ROUTES.publishedPosts,
       'GET insights': FACEBOOK_ROUTES.insights,
+      'POST comments': FACEBOOK_ROUTES.comment,
+      'GET comments': FACEBOOK_ROUTES.comments,
     };
     return routes[`${method} ${edge}`];
   }
@@ -140,6 +144,28 @@ export class FacebookFake extends MetaGraphFake {
         if (token.pageId !== post.ownerId)
           return graphError(400, 10, '(#10) This endpoint requires the Page access token');
         return { status: 200, body: this.postJson(post, params.get('fields') ?? '') };
+      }
+      case FACEBOOK_ROUTES.comment:
+      case FACEBOOK_ROUTES.comments: {
+        // Comments on a Page post, as the Page (its token): `message` in, `{id}` out; listed newest last.
+        const post = this.posts.find((p) => p.id === first);
+        if (!post) return graphError(400, 100, `Object with ID '${first}' does not exist`, { subcode: 33 });
+        if (!token.pageId) return graphError(400, 10, '(#10) This endpoint requires the Page access token');
+        if (req.route === FACEBOOK_ROUTES.comments) {
+          const data = this.comments
+            .filter((c) => c.objectId === post.id)
+            .map((c) => ({
+              id: c.id,
+              message: c.message,
+              from: { id: c.fromId },
+              created_time: new Date(c.createdAt).toISOString(),
+              permalink_url: `https://www.facebook.com/${c.id}`,
+            }));
+          return { status: 200, body: { data } };
+        }
+        const message = params.get('message') ?? '';
+        if (!message) return graphError(400, 100, '(#100) Missing message');
+        return { status: 200, body: { id: this.addComment(post.id, token.pageId, message).id } };
       }
       case FACEBOOK_ROUTES.insights: {
         const post = this.posts.find((p) => p.id === first && p.ownerId === token.pageId);

@@ -22,6 +22,8 @@ export const INSTAGRAM_ROUTES = {
   publishingLimit: 'GET /v:version/:user/content_publishing_limit',
   object: 'GET /v:version/:id',
   insights: 'GET /v:version/:id/insights',
+  comment: 'POST /v:version/:id/comments',
+  comments: 'GET /v:version/:id/comments',
 } as const;
 
 export interface InstagramFakeOptions extends MetaFakeOptions {
@@ -75,6 +77,8 @@ export class InstagramFake extends MetaGraphFake {
       'POST media_publish': INSTAGRAM_ROUTES.publish,
       'GET content_publishing_limit': INSTAGRAM_ROUTES.publishingLimit,
       'GET insights': INSTAGRAM_ROUTES.insights,
+      'POST comments': INSTAGRAM_ROUTES.comment,
+      'GET comments': INSTAGRAM_ROUTES.comments,
     };
     return routes[`${method} ${edge}`];
   }
@@ -108,13 +112,37 @@ export class InstagramFake extends MetaGraphFake {
     if ('error' in auth) return auth.error;
     const userId = auth.token.userId;
     const [first] = this.graphPath(req.path)!.segments;
-    const ownEdge = ![INSTAGRAM_ROUTES.me, INSTAGRAM_ROUTES.object, INSTAGRAM_ROUTES.insights].includes(
-      req.route as never,
-    );
+    const ownEdge = ![
+      INSTAGRAM_ROUTES.me,
+      INSTAGRAM_ROUTES.object,
+      INSTAGRAM_ROUTES.insights,
+      INSTAGRAM_ROUTES.comment,
+      INSTAGRAM_ROUTES.comments,
+    ].includes(req.route as never);
     if (ownEdge && first !== userId && first !== 'me') {
       return graphError(400, 100, `(#100) Unsupported request: object ${first} cannot be accessed`);
     }
     switch (req.route) {
+      case INSTAGRAM_ROUTES.comment:
+      case INSTAGRAM_ROUTES.comments: {
+        // Comments on a published media: `message` in, `{id}` out; listed with `text` and `from`.
+        const media = this.posts.find((p) => p.id === first);
+        if (!media) return graphError(400, 100, `(#100) Unsupported request: object ${first} does not exist`);
+        if (req.route === INSTAGRAM_ROUTES.comments) {
+          const data = this.comments
+            .filter((c) => c.objectId === media.id)
+            .map((c) => ({
+              id: c.id,
+              text: c.message,
+              from: { id: c.fromId },
+              timestamp: new Date(c.createdAt).toISOString(),
+            }));
+          return { status: 200, body: { data } };
+        }
+        const message = params.get('message') ?? '';
+        if (!message) return graphError(400, 100, '(#100) The parameter message is required');
+        return { status: 200, body: { id: this.addComment(media.id, userId, message).id } };
+      }
       case INSTAGRAM_ROUTES.me: {
         const account = this.accounts.find((a) => a.id === userId)!;
         return {

@@ -24,7 +24,20 @@ export const LINKEDIN_ROUTES = {
   upload: 'PUT /dms-uploads/:id',
   shareStatistics: 'GET /rest/organizationalEntityShareStatistics',
   memberAnalytics: 'GET /rest/memberCreatorPostAnalytics',
+  createComment: 'POST /rest/socialActions/:urn/comments',
+  listComments: 'GET /rest/socialActions/:urn/comments',
 } as const;
+
+/** A comment on a post (`POST /rest/socialActions/{urn}/comments`), as LinkedIn keeps it. */
+export interface FakeLinkedInComment {
+  id: string;
+  /** `urn:li:comment:(<object>,<id>)`. */
+  urn: string;
+  actor: string;
+  object: string;
+  text: string;
+  createdAt: number;
+}
 
 /** Every scope the fake knows, granted to tokens issued directly (issueToken). */
 export const ALL_LINKEDIN_SCOPES = [
@@ -147,6 +160,7 @@ export class LinkedInFake extends FakeHttpServer {
   readonly members: FakeLinkedInMember[];
   readonly organizations: FakeLinkedInOrganization[];
   readonly posts: FakeLinkedInPost[] = [];
+  readonly comments: FakeLinkedInComment[] = [];
   /** Authorization requests received (query parameters), oldest first. */
   readonly authorizations: Array<Record<string, string>> = [];
   /** Refresh grants answered with new tokens. */
@@ -260,6 +274,10 @@ export class LinkedInFake extends FakeHttpServer {
     if (method === 'GET' && path === '/rest/organizationalEntityShareStatistics')
       return LINKEDIN_ROUTES.shareStatistics;
     if (method === 'GET' && path === '/rest/memberCreatorPostAnalytics') return LINKEDIN_ROUTES.memberAnalytics;
+    if (/^\/rest\/socialActions\/[^/]+\/comments$/.test(path)) {
+      if (method === 'POST') return LINKEDIN_ROUTES.createComment;
+      if (method === 'GET') return LINKEDIN_ROUTES.listComments;
+    }
     return undefined;
   }
 
@@ -361,6 +379,9 @@ export class LinkedInFake extends FakeHttpServer {
       }
       case LINKEDIN_ROUTES.createPost:
         return this.createPost(req, token);
+      case LINKEDIN_ROUTES.createComment:
+      case LINKEDIN_ROUTES.listComments:
+        return this.socialActionComments(req, token);
       case LINKEDIN_ROUTES.findPosts: {
         const author = q.get('author') ?? '';
         if (q.get('q') !== 'author') return error(400, 'ILLEGAL_ARGUMENT', 'Unknown finder');
@@ -607,6 +628,50 @@ export class LinkedInFake extends FakeHttpServer {
       token.scopes.has('r_organization_social') &&
       this.hasRole(token.sub, orgId, ['ADMINISTRATOR', 'CONTENT_ADMINISTRATOR', 'ANALYST']),
     );
+  }
+
+  /**
+   * The Comments API on a post: create (`{actor, object, message: {text}}`, the object the URN of the
+   * path; answers 201 with the comment and its `$URN`) and list (`elements`, oldest first).
+   */
+  private socialActionComments(req: FakeRequest, token: AccessToken): FakeReply {
+    const object = decodeURIComponent(req.path.split('/')[3]);
+    const post = this.posts.find((p) => p.id === object);
+    if (!post) return error(404, 'NOT_FOUND', `Post ${object} not found`);
+    const json = (c: FakeLinkedInComment) => ({
+      id: c.id,
+      $URN: c.urn,
+      actor: c.actor,
+      object: c.object,
+      message: { text: c.text },
+      created: { actor: c.actor, time: c.createdAt },
+    });
+    if (req.route === LINKEDIN_ROUTES.listComments) {
+      const elements = this.comments.filter((c) => c.object === object).map(json);
+      return { status: 200, body: { elements, paging: { start: 0, count: elements.length, total: elements.length } } };
+    }
+    let body: { actor?: unknown; object?: unknown; message?: { text?: unknown } };
+    try {
+      body = JSON.parse(req.body.toString()) as typeof body;
+    } catch {
+      return error(400, 'ILLEGAL_ARGUMENT', 'Body is not JSON');
+    }
+    const actor = typeof body.actor === 'string' ? body.actor : '';
+    const text = typeof body.message?.text === 'string' ? body.message.text : '';
+    if (!actor || body.object !== object || !text) {
+      return error(
+        422,
+        'UNPROCESSABLE_ENTITY',
+        'ERROR :: /actor, /object (the post of the path) and /message are required',
+        400,
+      );
+    }
+    if (!this.mayWrite(token, actor)) return denied(`/socialActions/comments (actor ${actor})`);
+    const id = String(this.nextId++);
+    const comment = { id, urn: `urn:li:comment:(${object},${id})`, actor, object, text, createdAt: Date.now() };
+    this.comments.push(comment);
+    post.counts.replies++;
+    return { status: 201, headers: { 'x-restli-id': id }, body: json(comment) };
   }
 
   private async createPost(req: FakeRequest, token: AccessToken): Promise<FakeReply> {

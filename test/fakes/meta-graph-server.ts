@@ -92,6 +92,17 @@ export interface FakeMetaPost {
   counts: FakeCounts & { impressions: number; saves?: number };
 }
 
+/** A comment on a post (`POST /{object-id}/comments`), as the network keeps it. */
+export interface FakeMetaComment {
+  id: string;
+  /** The post (Facebook) or media (Instagram) commented on. */
+  objectId: string;
+  /** The account that commented (the Page or the Instagram account). */
+  fromId: string;
+  message: string;
+  createdAt: number;
+}
+
 /** One publish the network carried out (container published, or a post created). */
 export interface FakePublish {
   containerId: string | null;
@@ -144,6 +155,7 @@ export const REVOKED_TOKEN = graphError(
 
 export abstract class MetaGraphFake extends FakeHttpServer {
   readonly posts: FakeMetaPost[] = [];
+  readonly comments: FakeMetaComment[] = [];
   readonly containers = new Map<string, FakeContainer>();
   /** Every publish carried out, oldest first (two for one post would be a double post). */
   readonly publishLog: FakePublish[] = [];
@@ -415,6 +427,13 @@ export abstract class MetaGraphFake extends FakeHttpServer {
     const token = this.issueToken(current.userId, 'long', current.scopes);
     this.tokens.delete(raw);
     return { status: 200, body: { access_token: token, token_type: 'bearer', expires_in: ttl } };
+  }
+
+  /** Creates a comment of `fromId` on `objectId` (the object must exist: the caller checks). */
+  protected addComment(objectId: string, fromId: string, message: string): FakeMetaComment {
+    const comment = { id: this.newId(), objectId, fromId, message, createdAt: Date.now() };
+    this.comments.push(comment);
+    return comment;
   }
 
   newId(): string {

@@ -47,6 +47,7 @@ describe('Facebook Pages (OAuth, choosing Pages, against the fake)', () => {
         supportedMimeTypes: ['image/jpeg', 'image/png', 'image/gif'],
         threads: false,
         video: null,
+        firstComment: true,
       },
     });
   });
@@ -141,6 +142,29 @@ describe('Facebook Pages (OAuth, choosing Pages, against the fake)', () => {
         quotes: null,
         impressions: 300,
       });
+    });
+  });
+
+  describe('first comments', () => {
+    it('comments on the Page post as the Page (POST /{post-id}/comments); a 503 retries the comment alone', async () => {
+      fb.failNext(1, 503, FACEBOOK_ROUTES.comment);
+      const id = await h.publishNow(acme, 'Facebook post with a comment', [], { firstComment: 'Facebook comment' });
+      const post = await waitFor(
+        () => h.getPost(id),
+        (p) => p.status === 'published' && p.targets[0].firstComment?.status !== 'pending',
+      );
+      const [onFb] = postsWithText('Facebook post with a comment');
+      const comments = fb.comments.filter((c) => c.message === 'Facebook comment');
+      expect(comments).toEqual([expect.objectContaining({ objectId: onFb.id, fromId: pageOf(onFb.id) })]);
+      expect(post.targets[0]).toEqual(
+        expect.objectContaining({
+          status: 'published',
+          attempts: 1,
+          firstComment: expect.objectContaining({ status: 'published', platformId: comments[0].id }),
+        }),
+      );
+      // The retry looked among the post's comments before commenting again.
+      expect(fb.requests.filter((r) => r.route === FACEBOOK_ROUTES.comments)).toHaveLength(1);
     });
   });
 

@@ -47,6 +47,7 @@ describe('Instagram (Instagram Login, containers, against the fake)', () => {
         supportedMimeTypes: ['image/jpeg', 'image/png'],
         threads: false,
         video: null,
+        firstComment: true,
       },
     });
   });
@@ -116,6 +117,33 @@ describe('Instagram (Instagram Login, containers, against the fake)', () => {
         image,
       ]);
       expect(n).toBe(1);
+    });
+
+    it('comments on the media once it is published (POST /{ig-media-id}/comments); a 503 retries the comment alone', async () => {
+      ig.failNext(1, 503, INSTAGRAM_ROUTES.comment);
+      const id = await h.publishNow(channelId, 'Instagram post with a comment', [image], {
+        firstComment: 'Instagram comment #credits',
+      });
+      const post = await waitFor(
+        () => h.getPost(id),
+        (p) => p.status === 'published' && p.targets[0].firstComment?.status !== 'pending',
+      );
+      const [onIg] = postsWithText('Instagram post with a comment');
+      const comments = ig.comments.filter((c) => c.message === 'Instagram comment #credits');
+      expect(comments).toEqual([expect.objectContaining({ objectId: onIg.id })]);
+      expect(post.targets[0]).toEqual(
+        expect.objectContaining({
+          status: 'published',
+          attempts: 1,
+          firstComment: expect.objectContaining({
+            status: 'published',
+            platformId: comments[0].id,
+            url: ig.permalinkOf(onIg.id),
+          }),
+        }),
+      );
+      // The retry looked among the media's comments before commenting again.
+      expect(ig.requests.filter((r) => r.route === INSTAGRAM_ROUTES.comments)).toHaveLength(1);
     });
 
     it('publishes a carousel of item containers, every image as JPEG', async () => {

@@ -69,6 +69,7 @@ describe('OAuth connection of LinkedIn (against the fake)', () => {
           supportedMimeTypes: ['image/jpeg', 'image/png', 'image/gif'],
           threads: false,
           video: null,
+          firstComment: true,
         },
       });
     });
@@ -314,6 +315,31 @@ describe('OAuth connection of LinkedIn (against the fake)', () => {
       const create = li.requests.filter((r) => r.route === LINKEDIN_ROUTES.createPost).at(-1)!;
       expect(create.headers['linkedin-version']).toMatch(/^\d{6}$/);
       expect(create.headers['x-restli-protocol-version']).toBe('2.0.0');
+    });
+
+    it('comments on the page post as the page (socialActions/{urn}/comments); a 503 retries the comment alone', async () => {
+      li.failNext(1, 503, LINKEDIN_ROUTES.createComment);
+      const id = await publishNow(page, 'page post with a comment', [], { firstComment: 'page comment (details)' });
+      const post = await waitFor(
+        () => getPost(id),
+        (p) => p.status === 'published' && p.targets[0].firstComment?.status !== 'pending',
+      );
+      const urn = post.targets[0].platformPostId;
+      const comments = li.comments.filter((c) => c.text === 'page comment (details)');
+      expect(comments).toEqual([expect.objectContaining({ actor: ACME, object: urn })]);
+      expect(post.targets[0]).toEqual(
+        expect.objectContaining({
+          status: 'published',
+          attempts: 1,
+          firstComment: expect.objectContaining({
+            status: 'published',
+            platformId: comments[0].urn,
+            url: `https://www.linkedin.com/feed/update/${urn}`,
+          }),
+        }),
+      );
+      // The retry looked among the post's comments before commenting again.
+      expect(li.requests.filter((r) => r.route === LINKEDIN_ROUTES.listComments)).toHaveLength(1);
     });
 
     it('reads the page share statistics and the member post analytics', async () => {

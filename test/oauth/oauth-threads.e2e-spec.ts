@@ -45,6 +45,7 @@ describe('Threads (OAuth, containers, against the fake)', () => {
         supportedMimeTypes: ['image/jpeg', 'image/png'],
         threads: true,
         video: null,
+        firstComment: true,
       },
     });
   });

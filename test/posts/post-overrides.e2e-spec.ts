@@ -150,7 +150,7 @@ describe('per-channel content overrides', () => {
     const empty = await post({ ...base, targets: [{ channelId: masto }] });
     expect(empty.status).toBe(400);
     expect(empty.body.details).toEqual([
-      { field: 'targets[0]', message: expect.stringContaining('content, mediaIds or options') },
+      { field: 'targets[0]', message: expect.stringContaining('content, mediaIds, options or firstComment') },
     ]);
     const malformed = await post({ ...base, targets: [{ channelId: 'nope', content: 1, extra: true }] });
     expect(malformed.status).toBe(400);

@@ -65,4 +65,38 @@ describe('post events reach a subscribed webhook', () => {
     ]);
     for (const r of received) expect(r.headers['webhook-id']).toBe(JSON.parse(r.body).id);
   });
+  it("delivers post.first_comment_failed when a published post's first comment is refused for good", async () => {
+    const { key } = await t.createWorkspace();
+    const hook = await t.request('POST', '/api/webhooks', {
+      key,
+      body: { url: receiver.url('/comments'), events: ['post.first_comment_failed'] },
+    });
+    expect(hook.status).toBe(201);
+    const sandbox = await t.connectChannel(key, 'sandbox', { name: 'Hooked' });
+    const created = await t.request('POST', '/api/posts', {
+      key,
+      body: { content: 'post first', channelIds: [sandbox], firstComment: 'refused #fail-permanent', publishNow: true },
+    });
+    expect(created.status).toBe(201);
+    const [received] = await receiver.waitForCount('/comments', 1, 15_000);
+    new StandardWebhook(hook.body.secret).verify(received.body, received.headers as Record<string, string>);
+    const [event] = receiver.events('/comments');
+    expect(event.type).toBe('post.first_comment_failed');
+    expect(event.data).toEqual(
+      expect.objectContaining({
+        id: created.body.id,
+        status: 'published',
+        firstComment: 'refused #fail-permanent',
+        targets: [
+          expect.objectContaining({
+            status: 'published',
+            firstComment: expect.objectContaining({
+              status: 'failed',
+              error: expect.stringContaining('#fail-permanent'),
+            }),
+          }),
+        ],
+      }),
+    );
+  });
 });

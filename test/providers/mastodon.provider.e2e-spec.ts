@@ -64,6 +64,7 @@ describe('MastodonProvider against MastodonFake', () => {
           maxImageBytes: 16 * 1024 * 1024,
           supportedMimeTypes: expect.arrayContaining(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
           threads: true,
+          firstComment: true,
         },
         credentials: { instanceUrl: base, accessToken: 'tok-b' },
       });

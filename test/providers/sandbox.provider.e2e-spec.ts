@@ -57,6 +57,7 @@ describe('sandbox provider', () => {
         mimeTypes: ['video/mp4', 'video/quicktime', 'video/webm'],
         maxPerPost: 1,
       },
+      firstComment: true,
     });
 
     for (const bad of [

@@ -10,6 +10,7 @@ const ALL_TYPES = [
   'post.approval_requested',
   'post.approved',
   'post.rejected',
+  'post.first_comment_failed',
   'channel.disconnected',
   'analytics.updated',
   'media.ready',

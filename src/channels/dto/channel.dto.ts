@@ -13,6 +13,8 @@ export class ChannelLimitsDto {
   /** What the channel takes as video; null when it takes none (or this service cannot publish video to it yet). */
   @ApiProperty({ type: VideoLimitsDto, nullable: true })
   video!: VideoLimitsDto | null;
+  /** Whether posts may carry a `firstComment`, published as a comment on the post once it is live. */
+  firstComment!: boolean;
 }
 
 /** A connected social account. Credentials are never returned. */
@@ -67,6 +69,7 @@ export class ChannelDto {
         maxMedia: c.limits.maxMedia,
         threads: c.limits.threads === true,
         video: VideoLimitsDto.of(c.limits),
+        firstComment: c.limits.firstComment === true,
       },
       connectedAt: c.connectedAt.toISOString(),
       disconnectedAt: c.disconnectedAt?.toISOString() ?? null,

@@ -83,6 +83,16 @@ export class TargetOverrideDto {
   @IsOptional()
   @IsObject()
   options?: Record<string, unknown>;
+
+  /**
+   * This channel's first comment in place of the post's `firstComment` (`""`: none on this channel);
+   * checked like the post's (problems name `targets[i].firstComment`).
+   */
+  @ApiPropertyOptional({ example: 'Sources and credits: https://example.com/launch' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100_000)
+  firstComment?: string;
 }
 
 /** Body of POST /posts, PUT /posts/{id} and POST /posts/validate. */
@@ -134,10 +144,24 @@ export class CreatePostDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)
-  @IsObject({ each: true, message: 'each entry must be an object {channelId, content?, mediaIds?, options?}' })
+  @IsObject({
+    each: true,
+    message: 'each entry must be an object {channelId, content?, mediaIds?, options?, firstComment?}',
+  })
   @ValidateNested({ each: true })
   @Type(() => TargetOverrideDto)
   targets?: TargetOverrideDto[];
+
+  /**
+   * Published as a comment (a reply) on the post once it is live, on every channel whose
+   * `limits.firstComment` is true (refused on the others), checked against the channel's text limit.
+   * Its outcome is the target's `firstComment`: a failed comment never fails the post.
+   */
+  @ApiPropertyOptional({ example: 'Read more: https://example.com/launch #launch' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100_000)
+  firstComment?: string;
 
   /** Publish at this time (RFC 3339 with `Z` or an offset, in the future). */
   @ApiPropertyOptional({ format: 'date-time', example: FAR_FUTURE })
@@ -229,6 +253,16 @@ export const CREATE_POST_EXAMPLES = {
       content: 'We shipped per-channel content today: one post, the right words for each network.',
       channelIds: [EXAMPLE_CHANNEL, EXAMPLE_CHANNEL_2],
       targets: [{ channelId: EXAMPLE_CHANNEL_2, content: 'Per-channel content is here.' }],
+      publishNow: true,
+    },
+  },
+  firstComment: {
+    summary: 'Publish with a first comment',
+    description: `The channel must take first comments (\`limits.firstComment\`). ${USE_YOUR_CHANNEL}`,
+    value: {
+      content: 'We shipped first comments today #launch',
+      channelIds: [EXAMPLE_CHANNEL],
+      firstComment: 'The details: https://example.com/first-comments',
       publishNow: true,
     },
   },

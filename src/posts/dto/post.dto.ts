@@ -1,7 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { POST_STATUSES, Post, PostApproval, PostRejection, PostStatus } from '../post.entity';
 import { PostTargetPart } from '../post-target-part.entity';
-import { PostTarget, TARGET_ERROR_CODES, TARGET_STATUSES, TargetErrorCode, TargetStatus } from '../post-target.entity';
+import {
+  FIRST_COMMENT_STATUSES,
+  FirstCommentStatus,
+  PostTarget,
+  TARGET_ERROR_CODES,
+  TARGET_STATUSES,
+  TargetErrorCode,
+  TargetStatus,
+} from '../post-target.entity';
 
 export class TargetErrorDto {
   @ApiProperty({ enum: TARGET_ERROR_CODES })
@@ -26,6 +34,27 @@ export class PostTargetPartDto {
 
   @ApiProperty({ format: 'date-time' })
   publishedAt!: string;
+}
+
+/** The first comment on one channel's post, and how it went. */
+export class PostTargetFirstCommentDto {
+  /** The text published (the channel's `targets[].firstComment`, else the post's). */
+  content!: string;
+
+  /** `pending` until the post is live and the comment went out (or while it is retried); `failed` for good. */
+  @ApiProperty({ enum: FIRST_COMMENT_STATUSES })
+  status!: FirstCommentStatus;
+
+  /** Id of the comment on the network. */
+  @ApiProperty({ nullable: true, type: String })
+  platformId!: string | null;
+
+  @ApiProperty({ nullable: true, type: String, format: 'uri' })
+  url!: string | null;
+
+  /** Why the last attempt failed (kept while it is retried); null once published. */
+  @ApiProperty({ nullable: true, type: String })
+  error!: string | null;
 }
 
 /** A follow-up part of a thread. */
@@ -79,6 +108,10 @@ export class PostTargetDto {
    */
   @ApiProperty({ type: [PostTargetPartDto] })
   parts!: PostTargetPartDto[];
+
+  /** The first comment on this channel's post; null without one. Never changes `status`. */
+  @ApiProperty({ type: PostTargetFirstCommentDto, nullable: true })
+  firstComment!: PostTargetFirstCommentDto | null;
 }
 
 /** Who acted on a post: an API key (its id) or a console user (their id). */
@@ -153,6 +186,10 @@ export class PostDto {
   @ApiProperty({ type: String, nullable: true, example: 'cms-article-4711' })
   externalId!: string | null;
 
+  /** Published as a comment on the post where the channel takes one (see each target's `firstComment`). */
+  @ApiProperty({ type: String, nullable: true })
+  firstComment!: string | null;
+
   @ApiProperty({ type: [PostTargetDto] })
   targets!: PostTargetDto[];
 
@@ -195,6 +232,7 @@ export class PostDto {
       publishedAt: post.publishedAt?.toISOString() ?? null,
       metadata: post.metadata,
       externalId: post.externalId ?? null,
+      firstComment: post.firstComment ?? null,
       targets: ordered.map((t) => ({
         channelId: t.channelId,
         ...(t.contentOverride !== null ? { content: t.contentOverride } : {}),
@@ -207,6 +245,16 @@ export class PostDto {
         attempts: t.attempts,
         error: t.errorCode ? { code: t.errorCode, message: t.errorMessage ?? '' } : null,
         parts: partsOf(t.id),
+        firstComment:
+          t.firstCommentStatus && t.firstComment !== null
+            ? {
+                content: t.firstComment,
+                status: t.firstCommentStatus,
+                platformId: t.firstCommentPlatformId,
+                url: t.firstCommentUrl,
+                error: t.firstCommentError,
+              }
+            : null,
       })),
       approval: post.approval ?? null,
       rejection: post.rejection ?? null,
@@ -224,7 +272,7 @@ export class PostProblemDto {
   /**
    * `content`, `mediaIds`, `channelIds`, `scheduledAt`, `thread`, a thread part's `thread[i].content` /
    * `thread[i].mediaIds`, or a channel's override `targets[i].content` / `targets[i].mediaIds` /
-   * `targets[i].options.<field>`.
+   * `targets[i].options.<field>`, or a first comment's `firstComment` / `targets[i].firstComment`.
    */
   field!: string;
 

@@ -8,6 +8,7 @@ export const BLUESKY_LIMITS: ChannelLimits = Object.freeze({
   supportedMimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'],
   // A reply is a post record with `reply {root, parent}`.
   threads: true,
+  firstComment: true,
 });
 
 /** app.bsky.feed.post allows at most 3000 UTF-8 bytes of text besides the 300 graphemes. */

@@ -7,7 +7,10 @@ import { InvalidCredentialsError } from '../provider.errors';
 export class DiscordCredentialsDto {
   /** The webhook's URL, `https://discord.com/api/webhooks/<id>/<token>`; it is a secret (its token posts to the channel). */
   // `password`: a secret, masked in the console's connect form.
-  @ApiProperty({ example: 'https://discord.com/api/webhooks/1234567890123456789/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789', format: 'password' })
+  @ApiProperty({
+    example: 'https://discord.com/api/webhooks/1234567890123456789/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789',
+    format: 'password',
+  })
   @IsString()
   @MaxLength(300)
   @Matches(/^https?:\/\/[^/?#]+\/api(\/v\d+)?\/webhooks\/\d{1,20}\/[\w-]{20,100}\/?(\?thread_id=\d{1,20})?$/, {

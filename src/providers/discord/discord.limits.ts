@@ -34,6 +34,8 @@ export const DISCORD_LIMITS: ChannelLimits = Object.freeze({
   ],
   // Webhook messages cannot reply to other messages.
   threads: false,
+  // No first comment through this service (yet): refused at validation.
+  firstComment: false,
   // Attachments have no duration limit (a day stands for none); the upload limit holds for all files.
   video: Object.freeze({
     maxBytes: DISCORD_MAX_UPLOAD_BYTES,

@@ -12,6 +12,8 @@ export class ProviderLimitsDto {
   /** What the network takes as video through this service; null when it takes none (or not yet). */
   @ApiProperty({ type: VideoLimitsDto, nullable: true })
   video!: VideoLimitsDto | null;
+  /** Whether posts may carry a `firstComment`, published as a comment on the post once it is live. */
+  firstComment!: boolean;
 }
 
 export class ProviderDto {

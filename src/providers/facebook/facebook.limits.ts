@@ -11,6 +11,7 @@ export const FACEBOOK_LIMITS: ChannelLimits = Object.freeze({
   supportedMimeTypes: ['image/jpeg', 'image/png', 'image/gif'],
   // Replies are comments, not Page posts: no threads.
   threads: false,
+  firstComment: true,
 });
 
 /** The Page task that allows publishing as the Page. */

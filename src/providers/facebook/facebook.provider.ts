@@ -24,6 +24,7 @@ import {
   TransientProviderError,
 } from '../provider.errors';
 import type {
+  CommentInput,
   ChannelLimits,
   ConnectedAccount,
   MetricsResult,
@@ -186,6 +187,33 @@ export class FacebookProvider implements SocialProvider {
       );
     }
     throw mapGraphFailure(NAME, res.status, res.headers, res.data, input.media.length ? 'media' : 'content');
+  }
+
+  /**
+   * A first comment: `POST /{post-id}/comments` with `message`, as the Page. Facebook takes no
+   * idempotency key: a retry first looks among the post's comments for the Page's own with this text.
+   */
+  async comment(input: CommentInput): Promise<PublishResult> {
+    const creds = parseFacebookCredentials(input.credentials);
+    if (!creds.pageId) throw new CredentialsRevokedError('The Facebook channel names no Page: connect it again');
+    const api = this.api(creds);
+    const postId = encodeURIComponent(input.post.platformPostId);
+    if (input.attempt > 1) {
+      const res = await api.call('GET', `/${postId}/comments`, { fields: 'id,message,from', limit: 100 }, 'content');
+      const wanted = comparableText(input.content);
+      for (const item of asArray(asObject(res.data)?.data) ?? []) {
+        const c = asObject(item);
+        const id = asString(c?.id);
+        const from = asString(asObject(c?.from)?.id);
+        if (id && from === creds.pageId && comparableText(asString(c?.message) ?? '') === wanted) {
+          return { platformPostId: id, url: `https://www.facebook.com/${id}` };
+        }
+      }
+    }
+    const res = await api.call('POST', `/${postId}/comments`, { message: input.content }, 'content');
+    const id = asString(asObject(res.data)?.id);
+    if (!id) throw new TransientProviderError('Facebook accepted the comment but returned no id', res.status);
+    return { platformPostId: id, url: `https://www.facebook.com/${id}` };
   }
 
   /**

@@ -13,6 +13,8 @@ export const GOOGLE_BUSINESS_LIMITS: ChannelLimits = Object.freeze({
   supportedMimeTypes: ['image/jpeg', 'image/png'],
   // A local post answers nothing: no threads.
   threads: false,
+  // No first comment through this service (yet): refused at validation.
+  firstComment: false,
 });
 
 /** Locations listed per authorization for the caller to choose from (the rest are left out). */

@@ -13,6 +13,7 @@ export const INSTAGRAM_LIMITS: ChannelLimits = Object.freeze({
   supportedMimeTypes: ['image/jpeg', 'image/png'],
   // Replies are comments, not posts: no threads.
   threads: false,
+  firstComment: true,
 });
 
 /** Hashtags and @mentions Instagram allows in one caption. */

@@ -17,8 +17,10 @@ import { comparableText } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
 import { oauthAppSettings } from '../provider-settings';
 import { asArray, asObject, asString } from '../provider-json.util';
+import { TransientProviderError } from '../provider.errors';
 import type {
   ChannelLimits,
+  CommentInput,
   PostDraft,
   Problem,
   PublishInput,
@@ -102,6 +104,34 @@ export class InstagramProvider extends MetaContainerProvider {
       }
     }
     return problems;
+  }
+
+  /**
+   * A first comment: `POST /{ig-media-id}/comments` with `message`. Instagram takes no idempotency
+   * key: a retry first looks among the media's comments for the account's own with this text.
+   */
+  async comment(input: CommentInput): Promise<PublishResult> {
+    const creds = this.credentials(input.credentials);
+    const api = this.api(creds);
+    const mediaId = encodeURIComponent(input.post.platformPostId);
+    const url = input.post.url;
+    if (input.attempt > 1) {
+      const res = await api.call('GET', `/${mediaId}/comments`, { fields: 'id,text,from' }, 'content');
+      const wanted = comparableText(input.content);
+      for (const item of asArray(asObject(res.data)?.data) ?? []) {
+        const c = asObject(item);
+        const id = asString(c?.id);
+        const from = asString(asObject(c?.from)?.id);
+        if (id && (!creds.userId || from === creds.userId) && comparableText(asString(c?.text) ?? '') === wanted) {
+          return { platformPostId: id, url };
+        }
+      }
+    }
+    const res = await api.call('POST', `/${mediaId}/comments`, { message: input.content }, 'content');
+    const id = asString(asObject(res.data)?.id);
+    if (!id) throw new TransientProviderError('Instagram accepted the comment but returned no id', res.status);
+    // A comment has no page of its own: its URL is the post's.
+    return { platformPostId: id, url };
   }
 
   /** Every post carries media: a container Instagram cannot process is the media's fault. */

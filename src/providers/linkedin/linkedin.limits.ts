@@ -12,6 +12,7 @@ export const LINKEDIN_LIMITS: ChannelLimits = Object.freeze({
   supportedMimeTypes: ['image/jpeg', 'image/png', 'image/gif'],
   // A post cannot reply to a post (replies are comments, not posts): no threads.
   threads: false,
+  firstComment: true,
 });
 
 /** Largest image LinkedIn's Images API accepts, in pixels (width x height). */

@@ -13,6 +13,7 @@ import {
   TransientProviderError,
 } from '../provider.errors';
 import type {
+  CommentInput,
   AccountKind,
   ChannelLimits,
   ConnectedAccount,
@@ -203,6 +204,40 @@ export class LinkedInProvider implements SocialProvider {
       );
     }
     throw mapLinkedInFailure(res, 'content', this.version);
+  }
+
+  /**
+   * A first comment: `POST /rest/socialActions/{urn}/comments` with the channel's author as `actor`.
+   * LinkedIn takes no idempotency key: a retry first looks among the post's comments for the
+   * author's own with this text. The comment has no page of its own: its URL is the post's.
+   */
+  async comment(input: CommentInput): Promise<PublishResult> {
+    const creds = parseLinkedInCredentials(input.credentials);
+    const actor = creds.authorUrn;
+    if (!actor) throw new CredentialsRevokedError('The LinkedIn channel has no author URN: connect it again');
+    const api = new LinkedInApi(this.http, creds, this.version);
+    const object = input.post.platformPostId;
+    const path = `/rest/socialActions/${encodeURIComponent(object)}/comments`;
+    const url = input.post.url;
+    const urnOf = (c: Record<string, unknown> | undefined) =>
+      asString(c?.$URN) ?? (asString(c?.id) ? `urn:li:comment:(${object},${asString(c?.id)})` : undefined);
+    if (input.attempt > 1) {
+      const res = await api.call({ method: 'GET', path }, 'content');
+      for (const item of asArray(asObject(res.data)?.elements) ?? []) {
+        const c = asObject(item);
+        const urn = urnOf(c);
+        if (urn && asString(c?.actor) === actor && asString(asObject(c?.message)?.text) === input.content) {
+          return { platformPostId: urn, url };
+        }
+      }
+    }
+    const res = await api.call(
+      { method: 'POST', path, json: { actor, object, message: { text: input.content } } },
+      'content',
+    );
+    const urn = urnOf(asObject(res.data));
+    if (!urn) throw new TransientProviderError('LinkedIn accepted the comment but returned no id', res.status);
+    return { platformPostId: urn, url };
   }
 
   /**

@@ -8,6 +8,7 @@ export const MASTODON_DEFAULT_LIMITS: ChannelLimits = Object.freeze({
   supportedMimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/heic', 'image/heif', 'image/avif'],
   // A reply is a status with in_reply_to_id.
   threads: true,
+  firstComment: true,
 });
 
 function positiveInt(value: unknown): number | undefined {
@@ -29,5 +30,6 @@ export function limitsFromInstance(instance: unknown): ChannelLimits {
     maxImageBytes: positiveInt(at(media, 'image_size_limit')) ?? MASTODON_DEFAULT_LIMITS.maxImageBytes,
     supportedMimeTypes: mimeTypes && mimeTypes.length > 0 ? mimeTypes : [...MASTODON_DEFAULT_LIMITS.supportedMimeTypes],
     threads: true,
+    firstComment: true,
   };
 }

@@ -102,6 +102,7 @@ describe('limitsFromInstance', () => {
       maxImageBytes: 1024,
       supportedMimeTypes: ['image/png'],
       threads: true,
+      firstComment: true,
     });
   });
 

@@ -13,6 +13,8 @@ export const PINTEREST_LIMITS: ChannelLimits = Object.freeze({
   supportedMimeTypes: ['image/jpeg', 'image/png'],
   // A pin cannot answer a pin: no threads.
   threads: false,
+  // No first comment through this service (yet): refused at validation.
+  firstComment: false,
 });
 
 /** Longest alt text of a pin (`alt_text`). */

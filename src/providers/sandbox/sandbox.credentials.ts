@@ -78,6 +78,15 @@ export class SandboxCredentialsDto {
   @Min(0)
   @Max(3600)
   videoProcessingSeconds?: number;
+
+  @ApiProperty({
+    required: false,
+    default: true,
+    description: 'Whether posts may carry a first comment; false plays a network without comments (refused)',
+  })
+  @IsOptional()
+  @IsBoolean()
+  firstComment?: boolean;
 }
 
 /** What is stored (sealed) for a sandbox channel: the given fields plus the timeline's account id. */
@@ -93,6 +102,7 @@ export interface SandboxCredentials {
   threads?: boolean;
   maxVideoSeconds?: number;
   videoProcessingSeconds?: number;
+  firstComment?: boolean;
 }
 
 export interface StoredSandboxAccount extends SandboxCredentials {
@@ -109,6 +119,7 @@ export function parseSandboxCredentials(raw: unknown): SandboxCredentials {
     threads: c.threads,
     maxVideoSeconds: c.maxVideoSeconds,
     videoProcessingSeconds: c.videoProcessingSeconds,
+    firstComment: c.firstComment,
   };
 }
 
@@ -122,6 +133,7 @@ export function parseStoredSandboxAccount(raw: unknown): StoredSandboxAccount {
     threads: c.threads,
     maxVideoSeconds: c.maxVideoSeconds,
     videoProcessingSeconds: c.videoProcessingSeconds,
+    firstComment: c.firstComment,
     accountId: c.accountId,
   };
 }

@@ -26,17 +26,19 @@ export const SANDBOX_DEFAULT_LIMITS: ChannelLimits = Object.freeze({
   supportedMimeTypes: [...SANDBOX_IMAGE_TYPES, ...VIDEO_MIME_TYPES],
   threads: true,
   video: sandboxVideoLimits(SANDBOX_DEFAULT_VIDEO_SECONDS),
+  firstComment: true,
 });
 
 export const SANDBOX_MAX_CHARACTERS = 100_000;
 export const SANDBOX_MAX_MEDIA = 20;
 
-/** The channel's limits: the credentials' own `maxCharacters` / `maxMedia` / `threads` / `maxVideoSeconds`, else the defaults. */
+/** The channel's limits: the credentials' own `maxCharacters` / `maxMedia` / `threads` / `maxVideoSeconds` / `firstComment`, else the defaults. */
 export function sandboxLimits(
   maxCharacters?: number,
   maxMedia?: number,
   threads?: boolean,
   maxVideoSeconds?: number,
+  firstComment?: boolean,
 ): ChannelLimits {
   const video = sandboxVideoLimits(maxVideoSeconds ?? SANDBOX_DEFAULT_VIDEO_SECONDS);
   return {
@@ -46,5 +48,6 @@ export function sandboxLimits(
     maxMedia: maxMedia ?? SANDBOX_DEFAULT_LIMITS.maxMedia,
     threads: threads ?? SANDBOX_DEFAULT_LIMITS.threads,
     video,
+    firstComment: firstComment ?? SANDBOX_DEFAULT_LIMITS.firstComment,
   };
 }

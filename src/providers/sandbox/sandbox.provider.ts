@@ -13,6 +13,7 @@ import {
 } from '../provider.errors';
 import type {
   ChannelLimits,
+  CommentInput,
   ConnectedAccount,
   Metrics,
   MetricsResult,
@@ -140,7 +141,13 @@ export class SandboxProvider implements SocialProvider {
       handle: `@${slug}@sandbox`,
       avatarUrl: null,
       profileUrl: null,
-      limits: sandboxLimits(given.maxCharacters, given.maxMedia, given.threads, given.maxVideoSeconds),
+      limits: sandboxLimits(
+        given.maxCharacters,
+        given.maxMedia,
+        given.threads,
+        given.maxVideoSeconds,
+        given.firstComment,
+      ),
       credentials: { ...given, accountId },
     });
   }
@@ -212,6 +219,35 @@ export class SandboxProvider implements SocialProvider {
       contentWarning: input.options?.contentWarning ?? null,
     };
     const published = await this.timeline.publish(row.id, input.content, media, parent, options);
+    return this.ref(published.id);
+  }
+
+  /**
+   * A first comment: a reply to the post on its timeline, first among its replies. Idempotent per key
+   * like a post, and the failure switches in the comment's text fail the comment alone.
+   */
+  async comment(input: CommentInput): Promise<PublishResult> {
+    if (!this.options.enabled) throw new ContentRejectedError(DISABLED);
+    const account = parseStoredSandboxAccount(input.credentials);
+    const row = await this.timeline.attempt(account.accountId, input.idempotencyKey);
+    if (row.publishedAt) return this.ref(row.id);
+    if (input.content.includes(SANDBOX_SWITCHES.failPermanent)) {
+      throw new ContentRejectedError('sandbox: #fail-permanent: the comment was refused for good', 422);
+    }
+    if (input.content.includes(SANDBOX_SWITCHES.failTransient) && row.attempts <= TRANSIENT_FAILURES) {
+      throw new TransientProviderError(
+        `sandbox: #fail-transient: temporarily unavailable (attempt ${row.attempts} of ${TRANSIENT_FAILURES + 1})`,
+        503,
+      );
+    }
+    const parent = input.post.platformPostId;
+    if (!(await this.timeline.find(account.accountId, parent))) {
+      throw new ContentRejectedError(
+        `sandbox: the post ${parent} to comment on is not on this account's timeline`,
+        404,
+      );
+    }
+    const published = await this.timeline.publish(row.id, input.content, [], parent);
     return this.ref(published.id);
   }
 

@@ -26,6 +26,8 @@ export const SLACK_LIMITS: ChannelLimits = Object.freeze({
   ],
   // Slack threads are flat (every reply answers the first message), not chains of replies.
   threads: false,
+  // No first comment through this service (yet): refused at validation.
+  firstComment: false,
   // Videos are files like any other: Slack's file limit, no duration limit (a day stands for none).
   video: Object.freeze({
     maxBytes: SLACK_MAX_FILE_BYTES,

@@ -23,6 +23,8 @@ export const TELEGRAM_LIMITS: ChannelLimits = Object.freeze({
   supportedMimeTypes: ['image/jpeg', 'image/png', 'image/webp', 'video/mp4'],
   // A thread part is a message replying to the previous one (reply_parameters).
   threads: true,
+  // No first comment through this service (yet): refused at validation.
+  firstComment: false,
   // Bots send MPEG-4 up to 50 MB; the Bot API sets no duration limit (a day stands for none).
   video: Object.freeze({
     maxBytes: TELEGRAM_MAX_VIDEO_BYTES,

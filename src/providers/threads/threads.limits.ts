@@ -11,6 +11,7 @@ export const THREADS_LIMITS: ChannelLimits = Object.freeze({
   supportedMimeTypes: ['image/jpeg', 'image/png'],
   // A reply is a container with `reply_to_id`.
   threads: true,
+  firstComment: true,
 });
 
 /** Posts a profile may publish through the API in 24 hours, when the network does not say (threads_publishing_limit). */

@@ -18,6 +18,8 @@ export const TIKTOK_LIMITS: ChannelLimits = Object.freeze({
   maxImageBytes: TIKTOK_MAX_VIDEO_BYTES,
   supportedMimeTypes: [...TIKTOK_VIDEO_TYPES],
   threads: false,
+  // No first comment through this service (yet): refused at validation.
+  firstComment: false,
   // Direct Post: up to 10 min (a creator's own maximum, from creator_info, may be lower), 23-60 fps,
   // at most 4096 pixels a side. TikTok checks the rest after the upload (picture_size_check_failed).
   video: {

@@ -8,6 +8,7 @@ export const X_LIMITS: ChannelLimits = Object.freeze({
   supportedMimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'],
   // A reply is a post with `reply.in_reply_to_tweet_id`.
   threads: true,
+  firstComment: true,
 });
 
 /** Longest alt text X takes for an image (`POST /2/media/metadata`), in characters. */

@@ -262,6 +262,10 @@ export type ProviderLimitsDto = {
      * Whether the network takes threads: a post's follow-up parts published as a chain of replies.
      */
     threads: boolean;
+    /**
+     * Whether posts may carry a `firstComment`, published as a comment on the post once it is live.
+     */
+    firstComment: boolean;
 };
 
 export type ProviderDto = {
@@ -327,6 +331,26 @@ export type PostTargetPartDto = {
     platformPostId: string;
 };
 
+export type PostTargetFirstCommentDto = {
+    /**
+     * `pending` until the post is live and the comment went out (or while it is retried); `failed` for good.
+     */
+    status: 'pending' | 'published' | 'failed';
+    /**
+     * Id of the comment on the network.
+     */
+    platformId: string | null;
+    url: string | null;
+    /**
+     * Why the last attempt failed (kept while it is retried); null once published.
+     */
+    error: string | null;
+    /**
+     * The text published (the channel's `targets[].firstComment`, else the post's).
+     */
+    content: string;
+};
+
 export type PostTargetDto = {
     channelId: string;
     /**
@@ -359,6 +383,10 @@ export type PostTargetDto = {
      * thread. A failed target lists what was published before the failure; a retry continues after it.
      */
     parts: Array<PostTargetPartDto>;
+    /**
+     * The first comment on this channel's post; null without one. Never changes `status`.
+     */
+    firstComment: PostTargetFirstCommentDto | null;
     /**
      * Publish attempts made in the current publication.
      */
@@ -406,6 +434,10 @@ export type PostDto = {
      * Your own reference, as given at creation (null when none).
      */
     externalId: string | null;
+    /**
+     * Published as a comment on the post where the channel takes one (see each target's `firstComment`).
+     */
+    firstComment: string | null;
     targets: Array<PostTargetDto>;
     /**
      * The last approval, when the post needed one (null otherwise).
@@ -442,6 +474,10 @@ export type ChannelLimitsDto = {
      * Whether posts to this channel may carry a `thread` (published as a chain of replies).
      */
     threads: boolean;
+    /**
+     * Whether posts may carry a `firstComment`, published as a comment on the post once it is live.
+     */
+    firstComment: boolean;
 };
 
 export type ChannelDisconnectedDto = {
@@ -619,11 +655,11 @@ export type EventDto = {
      * Event id; also the `webhook-id` of its deliveries
      */
     id: string;
-    type: 'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
+    type: 'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
     timestamp: string;
     workspaceId: string;
     /**
-     * The post, channel (plus `reason`) or analytics object as the API returns it, by type: `post.published`: PostDto; `post.failed`: PostDto; `post.approval_requested`: PostDto; `post.approved`: PostDto; `post.rejected`: PostDto; `channel.disconnected`: ChannelDisconnectedDto; `analytics.updated`: PostAnalyticsDto; `media.ready`: MediaDto; `media.failed`: MediaDto
+     * The post, channel (plus `reason`) or analytics object as the API returns it, by type: `post.published`: PostDto; `post.failed`: PostDto; `post.approval_requested`: PostDto; `post.approved`: PostDto; `post.rejected`: PostDto; `post.first_comment_failed`: PostDto; `channel.disconnected`: ChannelDisconnectedDto; `analytics.updated`: PostAnalyticsDto; `media.ready`: MediaDto; `media.failed`: MediaDto
      */
     data: PostDto | ChannelDisconnectedDto | PostAnalyticsDto | MediaDto;
 };
@@ -653,6 +689,10 @@ export type SandboxCredentialsDto = {
      * How long the sandbox "processes" a video after receiving it before the post appears (the publisher polls meanwhile); 0: at once
      */
     videoProcessingSeconds?: number;
+    /**
+     * Whether posts may carry a first comment; false plays a network without comments (refused)
+     */
+    firstComment?: boolean;
 };
 
 export type MastodonCredentialsDto = {
@@ -894,6 +934,11 @@ export type TargetOverrideDto = {
      * a schema takes none. On `PUT`, replaced with the rest of the entry.
      */
     options?: SandboxOptions | YoutubeOptions | TiktokOptions;
+    /**
+     * This channel's first comment in place of the post's `firstComment` (`""`: none on this channel);
+     * checked like the post's (problems name `targets[i].firstComment`).
+     */
+    firstComment?: string;
 };
 
 export type CreatePostDto = {
@@ -921,6 +966,12 @@ export type CreatePostDto = {
      * `PUT`, the list replaces the post's overrides (left out: none).
      */
     targets?: Array<TargetOverrideDto>;
+    /**
+     * Published as a comment (a reply) on the post once it is live, on every channel whose
+     * `limits.firstComment` is true (refused on the others), checked against the channel's text limit.
+     * Its outcome is the target's `firstComment`: a failed comment never fails the post.
+     */
+    firstComment?: string;
     /**
      * Publish at this time (RFC 3339 with `Z` or an offset, in the future).
      */
@@ -956,7 +1007,7 @@ export type PostProblemDto = {
     /**
      * `content`, `mediaIds`, `channelIds`, `scheduledAt`, `thread`, a thread part's `thread[i].content` /
      * `thread[i].mediaIds`, or a channel's override `targets[i].content` / `targets[i].mediaIds` /
-     * `targets[i].options.<field>`.
+     * `targets[i].options.<field>`, or a first comment's `firstComment` / `targets[i].firstComment`.
      */
     field: string;
     message: string;
@@ -1041,7 +1092,7 @@ export type WebhookInputDto = {
     /**
      * Event types to receive. Empty or absent: every type, including types added later.
      */
-    events?: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
+    events?: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
     /**
      * A note for humans, e.g. what consumes the endpoint.
      */
@@ -1058,7 +1109,7 @@ export type WebhookWithSecretDto = {
     /**
      * The event types delivered to this endpoint (every type when it subscribed with none).
      */
-    events: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
+    events: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
     description: string | null;
     /**
      * Set when the service disabled the endpoint: `gone` (it answered 410) or `failing` (every
@@ -1088,7 +1139,7 @@ export type WebhookDto = {
     /**
      * The event types delivered to this endpoint (every type when it subscribed with none).
      */
-    events: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
+    events: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
     description: string | null;
     /**
      * Set when the service disabled the endpoint: `gone` (it answered 410) or `failing` (every
@@ -1756,7 +1807,7 @@ export type ListEventsData = {
         /**
          * Only events of this type
          */
-        type?: 'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
+        type?: 'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
     };
     url: '/events';
 };
