@@ -1,5 +1,6 @@
 import { Controller, Get, Module } from '@nestjs/common';
 import { TestApp } from '../support/test-app';
+import { RequiredScope } from '../../src/auth/scope.decorator';
 
 describe('error shape on every layer', () => {
   let t: TestApp;
@@ -74,6 +75,7 @@ describe('error shape on every layer', () => {
 @Controller('boom')
 class BoomController {
   @Get()
+  @RequiredScope('posts:read')
   explode(): never {
     throw new Error('relation "secret_table" does not exist at SELECT * FROM secret_table');
   }

@@ -273,6 +273,8 @@ describe('threads: a post with follow-up parts published as a reply chain', () =
         instagram: false,
         facebook: false,
         telegram: true,
+        youtube: false,
+        tiktok: false,
         discord: false,
         slack: false,
         pinterest: false,
