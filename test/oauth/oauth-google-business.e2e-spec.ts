@@ -52,6 +52,7 @@ describe('Google Business Profile (against the fake)', () => {
         maxImageBytes: 5 * 1024 * 1024,
         supportedMimeTypes: ['image/jpeg', 'image/png'],
         threads: false,
+        firstComment: false,
         video: null,
       },
       optionsSchema: null,

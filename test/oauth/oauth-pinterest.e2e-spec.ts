@@ -52,6 +52,7 @@ describe('Pinterest (against the fake)', () => {
         maxImageBytes: 20 * 1024 * 1024,
         supportedMimeTypes: ['image/jpeg', 'image/png'],
         threads: false,
+        firstComment: false,
         video: null,
       },
       optionsSchema: null,

@@ -71,6 +71,7 @@ describe('Telegram through the app, against a Bot API fake', () => {
         maxImageBytes: 10 * 1024 * 1024,
         supportedMimeTypes: ['image/jpeg', 'image/png', 'image/webp', 'video/mp4'],
         threads: true,
+        firstComment: false,
         video: {
           maxBytes: 50 * 1024 * 1024,
           minDurationSeconds: 0,
