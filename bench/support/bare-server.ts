@@ -34,6 +34,7 @@ interface KeyInfo {
   rateLimitBurst: number | null;
   expiresAt: number | null;
   lastUsedAt: number | null;
+  scopes: string[];
 }
 
 interface KeyRow {
@@ -49,6 +50,7 @@ interface KeyRow {
   rate_limit_per_minute: number | null;
   rate_limit_burst: number | null;
   environment: string;
+  scopes: string[];
   /** created_at at microsecond precision, for the cursor (as the service's lists issue it). */
   cursor_at?: string;
 }
@@ -57,7 +59,7 @@ const TTL_MS = 5_000;
 const LAST_USED_EVERY_MS = 60_000;
 const COLUMNS =
   'id, workspace_id, name, prefix, key_hash, created_at, last_used_at, expires_at, revoked_at, ' +
-  'rate_limit_per_minute, rate_limit_burst, environment';
+  'rate_limit_per_minute, rate_limit_burst, environment, scopes';
 const LOOKUP_SQL = `SELECT ${COLUMNS} FROM api_keys WHERE key_hash = $1 LIMIT 1`;
 // The same columns, predicate, order and literal LIMIT as the SQL TypeORM generates for ApiKeysService.list().
 const LIST_SQL =
@@ -108,6 +110,7 @@ export async function startBareServer(opts: BareOptions): Promise<BareServer> {
               rateLimitBurst: row.rate_limit_burst,
               expiresAt: row.expires_at?.getTime() ?? null,
               lastUsedAt: row.last_used_at?.getTime() ?? null,
+              scopes: row.scopes,
             }
           : null;
       entry = { value, until: Date.now() + TTL_MS };
@@ -133,6 +136,10 @@ export async function startBareServer(opts: BareOptions): Promise<BareServer> {
     if (!key || !key.trim()) return fail(reply, 401, 'UNAUTHORIZED', 'API key required');
     const auth = isWellFormedApiKey(key) ? await lookup(hashApiKey(key)) : null;
     if (!auth) return fail(reply, 401, 'UNAUTHORIZED', 'Invalid API key');
+    // The route's scope, checked on the looked-up key as the service does.
+    if (!auth.scopes.includes('*') && !auth.scopes.includes('keys:manage')) {
+      return fail(reply, 403, 'FORBIDDEN', 'This API key lacks the scope keys:manage');
+    }
 
     const perMinute = auth.rateLimitPerMinute ?? opts.defaults.perMinute;
     const burst = auth.rateLimitBurst ?? opts.defaults.burst;
@@ -180,6 +187,7 @@ export async function startBareServer(opts: BareOptions): Promise<BareServer> {
         lastUsedAt: k.last_used_at?.toISOString() ?? null,
         expiresAt: k.expires_at?.toISOString() ?? null,
         revokedAt: k.revoked_at?.toISOString() ?? null,
+        scopes: k.scopes,
         rateLimitPerMinute: k.rate_limit_per_minute ?? opts.defaults.perMinute,
         rateLimitBurst: k.rate_limit_burst ?? opts.defaults.burst,
       })),

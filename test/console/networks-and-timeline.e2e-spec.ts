@@ -112,6 +112,7 @@ describe('console: network tiles and the sandbox timeline', () => {
       key: ws.key,
       body: {
         content: 'Hello timeline',
+        firstComment: 'Links in the first comment',
         channelIds: [channelId],
         targets: [{ channelId, options: { visibility: 'unlisted', contentWarning: 'Greetings ahead' } }],
         publishNow: true,
@@ -120,10 +121,11 @@ describe('console: network tiles and the sandbox timeline', () => {
     expect(created.status).toBe(201);
     const post = await waitFor(
       async () => (await t.request('GET', `/api/posts/${created.body.id}`, { key: ws.key })).body,
-      (p) => p.status === 'published' || p.status === 'failed',
+      (p) => p.status === 'failed' || (p.status === 'published' && p.targets[0].firstComment?.status !== 'pending'),
     );
     expect(post.status).toBe('published');
     const target = post.targets[0];
+    expect(target.firstComment).toMatchObject({ status: 'published' });
     expect(target.url).toMatch(/^sandbox:/); // the API's own address of it, which a browser cannot open
 
     await page.goto(`${t.baseUrl}/console/posts`);
@@ -132,6 +134,8 @@ describe('console: network tiles and the sandbox timeline', () => {
     expect(await row.getByTestId('target-options').textContent()).toBe(
       'visibility: unlisted · contentWarning: Greetings ahead',
     );
+    // And its first comment's outcome.
+    expect(await row.getByTestId('target-first-comment').textContent()).toBe('first comment: published');
     const view = row.getByRole('link', { name: 'view' });
     expect(await view.getAttribute('href')).toBe(
       `/console/channels/${channelId}/timeline#post-${target.platformPostId}`,
@@ -154,7 +158,8 @@ describe('console: network tiles and the sandbox timeline', () => {
       .getByRole('link', { name: 'Timeline of Timeline sandbox' })
       .click();
     await page.waitForURL(`**/console/channels/${channelId}/timeline`);
-    expect(await page.getByTestId('timeline-item').count()).toBe(1);
+    // The post and its first comment, a reply on the timeline.
+    expect(await page.getByTestId('timeline-item').count()).toBe(2);
   });
 
   it('has no timeline for channels of other networks or of other workspaces', async () => {

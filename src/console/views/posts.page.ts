@@ -22,6 +22,14 @@ function optionsText(options: Record<string, unknown>): string {
     .join(' · ');
 }
 
+/** A target's first comment as one line: `first comment: published`, or why it failed. */
+function firstCommentLine(t: PostTargetDto): Html | string {
+  const c = t.firstComment;
+  if (!c) return '';
+  const why = c.status === 'failed' && c.error ? `: ${c.error}` : '';
+  return html` <span class="muted wrap" data-testid="target-first-comment">first comment: ${c.status}${why}</span>`;
+}
+
 /**
  * Where a target's "view" link goes: a sandbox post to its place on the channel's timeline in the
  * console (its API url, `sandbox:posts/<id>`, opens nothing in a browser), any other to the public
@@ -113,7 +121,7 @@ export function postsPage(
                                           >${optionsText(t.options)}</span
                                         >`
                                       : ''
-                                  }
+                                  }${firstCommentLine(t)}
                                 </li>`,
                             )}
                           </ul>
