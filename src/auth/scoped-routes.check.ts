@@ -1,7 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { IS_PUBLIC } from '../common/decorators/public.decorator';
+import { authenticatedRoutes } from '../common/http/authenticated-routes';
 import { REQUIRED_SCOPE } from './scope.decorator';
 
 /**
@@ -28,18 +27,8 @@ export class ScopedRoutesCheck implements OnModuleInit {
 
   /** `Controller.method` of every authenticated route without @RequiredScope(). */
   unscopedRoutes(): string[] {
-    const unscoped: string[] = [];
-    for (const wrapper of this.discovery.getControllers()) {
-      const controller = wrapper.metatype as (new (...args: never[]) => unknown) | null;
-      const prototype = controller?.prototype as Record<string, unknown> | undefined;
-      if (!controller || !prototype) continue;
-      for (const name of this.scanner.getAllMethodNames(prototype)) {
-        const handler = prototype[name] as (...args: unknown[]) => unknown;
-        if (Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
-        if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, controller])) continue;
-        if (!Reflect.getMetadata(REQUIRED_SCOPE, handler)) unscoped.push(`${controller.name}.${name}`);
-      }
-    }
-    return unscoped;
+    return authenticatedRoutes(this.discovery, this.scanner, this.reflector)
+      .filter((route) => !Reflect.getMetadata(REQUIRED_SCOPE, route.handler))
+      .map((route) => route.name);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit, RequestMethod } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { METHOD_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { IS_PUBLIC } from '../common/decorators/public.decorator';
+import { authenticatedRoutes } from '../common/http/authenticated-routes';
 import { IDEMPOTENT } from '../common/decorators/idempotent.decorator';
 
 /**
@@ -28,19 +28,9 @@ export class IdempotentRoutesCheck implements OnModuleInit {
 
   /** `Controller.method` of every authenticated POST route without @Idempotent(). */
   unmarkedPostRoutes(): string[] {
-    const unmarked: string[] = [];
-    for (const wrapper of this.discovery.getControllers()) {
-      const controller = wrapper.metatype as (new (...args: never[]) => unknown) | null;
-      const prototype = controller?.prototype as Record<string, unknown> | undefined;
-      if (!controller || !prototype) continue;
-      for (const name of this.scanner.getAllMethodNames(prototype)) {
-        const handler = prototype[name] as (...args: unknown[]) => unknown;
-        if (Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
-        if (Reflect.getMetadata(METHOD_METADATA, handler) !== RequestMethod.POST) continue;
-        if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, controller])) continue;
-        if (!Reflect.getMetadata(IDEMPOTENT, handler)) unmarked.push(`${controller.name}.${name}`);
-      }
-    }
-    return unmarked;
+    return authenticatedRoutes(this.discovery, this.scanner, this.reflector)
+      .filter((route) => Reflect.getMetadata(METHOD_METADATA, route.handler) === RequestMethod.POST)
+      .filter((route) => !Reflect.getMetadata(IDEMPOTENT, route.handler))
+      .map((route) => route.name);
   }
 }
