@@ -207,11 +207,7 @@ export class MediaFinalizeService {
   private async inspectVideo(
     item: MediaItem,
   ): Promise<{ problem: AppError } | { dims: null; video: { probe: VideoProbe; poster: VideoPoster } }> {
-    const work = async (path: string) => {
-      const probe = await this.video.probe(path, { declaredType: item.mimeType });
-      const poster = await this.video.extractPoster(path, { probe });
-      return { probe, poster };
-    };
+    const work = (path: string) => this.video.probeWithPoster(path, { declaredType: item.mimeType });
     try {
       const local = this.storage.localPath?.(item.id);
       const video = local ? await work(local) : await withTemporaryCopy(this.storage.open(item.id), [], work);

@@ -132,6 +132,41 @@ export class VideoToolkit implements OnApplicationBootstrap {
       : this.probeStream(source, options, timeoutMs);
   }
 
+  /**
+   * `probe` and `extractPoster` of a file in one: the end-of-media check and the poster frame, which
+   * both need only what the header says, run side by side (at finalize they are most of the wait).
+   * A problem with the bytes found by the probe wins over one found taking the poster.
+   */
+  async probeWithPoster(
+    path: string,
+    options: ProbeOptions & { poster?: Omit<PosterOptions, 'probe' | 'timeoutMs' | 'signal'> } = {},
+  ): Promise<{ probe: VideoProbe; poster: VideoPoster }> {
+    const file = resolve(path);
+    const deadline = Date.now() + (options.timeoutMs ?? this.config.probeTimeoutMs);
+    const header = await this.probeHeader(file, options, deadline);
+    if (header.duration === null) {
+      // No declared duration: the packets say how long it is, and the poster's time depends on it.
+      const probe = header.probe(await this.probeEnd(file, header, deadline, options.signal));
+      const poster = await this.extractPoster(file, { ...options.poster, probe, timeoutMs: remaining(deadline) });
+      return { probe, poster };
+    }
+    const provisional = header.probe(header.duration);
+    const [end, poster] = await Promise.allSettled([
+      options.checkIntegrity === false
+        ? Promise.resolve(header.duration)
+        : this.probeEnd(file, header, deadline, options.signal),
+      this.extractPoster(file, {
+        ...options.poster,
+        probe: provisional,
+        timeoutMs: remaining(deadline),
+        signal: options.signal,
+      }),
+    ]);
+    if (end.status === 'rejected') throw end.reason;
+    if (poster.status === 'rejected') throw poster.reason;
+    return { probe: header.probe(end.value), poster: poster.value };
+  }
+
   /** A JPEG of one frame, as displayed (rotation applied), at most `maxLongSide` on its long side. */
   async extractPoster(path: string, options: PosterOptions = {}): Promise<VideoPoster> {
     const file = resolve(path);
@@ -308,6 +343,13 @@ export class VideoToolkit implements OnApplicationBootstrap {
   }
 
   private async probeFile(file: string, options: ProbeOptions, deadline: number): Promise<VideoProbe> {
+    const header = await this.probeHeader(file, options, deadline);
+    if (header.duration !== null && options.checkIntegrity === false) return header.probe(header.duration);
+    return header.probe(await this.probeEnd(file, header, deadline, options.signal));
+  }
+
+  /** What ffprobe reads from the header: the streams, and the duration the container declares (null if none). */
+  private async probeHeader(file: string, options: ProbeOptions, deadline: number) {
     const { size } = await stat(file);
     const head = await readHead(file);
     const container = containerOf(head, options.declaredType);
@@ -317,24 +359,40 @@ export class VideoToolkit implements OnApplicationBootstrap {
       checkLayout(layout);
     }
     const json = await this.ffprobeJson(inputArgs(container, file), layout, deadline, options.signal);
-    let duration = declaredDurationSeconds(json);
-    if (duration === null || options.checkIntegrity !== false) {
-      // A WebM recorded live declares no duration: read every packet to time it.
-      const start = parseNumber(json.format?.start_time) ?? 0;
-      const from = duration === null ? null : Math.max(0, start + duration - TAIL_SECONDS);
-      const args = ['-v', 'error', '-hide_banner'];
-      if (from !== null) args.push('-read_intervals', `${from.toFixed(3)}%`);
-      args.push(...packetArgs(), ...inputArgs(container, file));
-      const tracker = new PacketEndTracker();
-      const result = await runTool(this.config.ffprobePath, args, {
-        timeoutMs: remaining(deadline),
-        onStdout: (chunk) => tracker.push(chunk),
-        signal: options.signal,
-      });
-      tracker.finish();
-      duration = checkMediaEnd(duration, start, tracker, result);
-    }
-    return toVideoProbe(json, { container, sizeBytes: size, faststart: layout ? layout.faststart : null }, duration);
+    const facts = { container, sizeBytes: size, faststart: layout ? layout.faststart : null };
+    return {
+      json,
+      container,
+      duration: declaredDurationSeconds(json),
+      probe: (duration: number | null): VideoProbe => toVideoProbe(json, facts, duration),
+    };
+  }
+
+  /**
+   * Reads the packets of the last seconds (all of them when the container declares no duration, as a
+   * WebM recorded live) and returns the duration the media data really has; throws when it stops
+   * before the declared end.
+   */
+  private async probeEnd(
+    file: string,
+    header: { json: FfprobeJson; container: VideoContainer; duration: number | null },
+    deadline: number,
+    signal: AbortSignal | undefined,
+  ): Promise<number | null> {
+    const { json, container, duration } = header;
+    const start = parseNumber(json.format?.start_time) ?? 0;
+    const from = duration === null ? null : Math.max(0, start + duration - TAIL_SECONDS);
+    const args = ['-v', 'error', '-hide_banner'];
+    if (from !== null) args.push('-read_intervals', `${from.toFixed(3)}%`);
+    args.push(...packetArgs(), ...inputArgs(container, file));
+    const tracker = new PacketEndTracker();
+    const result = await runTool(this.config.ffprobePath, args, {
+      timeoutMs: remaining(deadline),
+      onStdout: (chunk) => tracker.push(chunk),
+      signal,
+    });
+    tracker.finish();
+    return checkMediaEnd(duration, start, tracker, result);
   }
 
   /**

@@ -325,6 +325,33 @@ describe('VideoToolkit (ffprobe and ffmpeg on real files)', () => {
     });
   });
 
+  describe('probeWithPoster', () => {
+    it('gives the same probe as probe() and the same poster as extractPoster()', async () => {
+      for (const [name, type] of [
+        ['h264-aac-faststart.mp4', 'video/mp4'],
+        ['hevc-rotated.mov', 'video/quicktime'],
+        ['vp8-opus-live.webm', 'video/webm'], // declares no duration: timed from its packets first
+      ] as const) {
+        const both = await kit.probeWithPoster(fixture(name), { declaredType: type });
+        expect(both.probe).toEqual(await kit.probe(fixture(name), { declaredType: type }));
+        const poster = await kit.extractPoster(fixture(name));
+        expect(both.poster).toMatchObject({ width: poster.width, height: poster.height, atMs: poster.atMs });
+        expect((await sharp(both.poster.data).metadata()).format).toBe('jpeg');
+      }
+    });
+
+    it('names the truncation, not a poster problem, for a file cut inside its media data', async () => {
+      const err = await kit.probeWithPoster(fixture('truncated.mp4'), { declaredType: 'video/mp4' }).catch((e) => e);
+      expect(err).toBeInstanceOf(VideoTruncatedError);
+    });
+
+    it('refuses an audio-only file before taking any poster', async () => {
+      await expect(kit.probeWithPoster(fixture('audio-only.mp4'), { declaredType: 'video/mp4' })).rejects.toThrow(
+        VideoNoVideoStreamError,
+      );
+    });
+  });
+
   describe('transcode and remux', () => {
     it('transcodes a rotated HEVC MOV to an H.264/AAC MP4 with its index first, upright', async () => {
       const out = join(dir, 'from-hevc.mp4');
