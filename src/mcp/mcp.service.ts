@@ -89,7 +89,13 @@ export class McpService {
       principal = await this.authenticate(req);
     } catch (err) {
       if (err instanceof AppError && err.code === 'UNAUTHORIZED') {
-        void reply.header('WWW-Authenticate', `Bearer resource_metadata="${this.resourceMetadataUrl(req)}"`);
+        // RFC 6750 section 3.1: a token that was sent and refused (expired, revoked) is `invalid_token`, so an
+        // OAuth client refreshes it or authorizes again; without one, only where to start (RFC 9728).
+        const sent = /^Bearer\s/i.test(String(req.headers.authorization ?? '')) || !!req.headers['x-api-key'];
+        void reply.header(
+          'WWW-Authenticate',
+          `Bearer resource_metadata="${this.resourceMetadataUrl(req)}"${sent ? ', error="invalid_token"' : ''}`,
+        );
       }
       sendError(reply, req, err, this.logger);
       return;
