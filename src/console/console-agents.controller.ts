@@ -8,8 +8,8 @@ import {
   AuthorizationRefused,
   type AuthorizationRequest,
   OAuthServerService,
+  baseUrlOf,
 } from '../oauth-server/oauth-server.service';
-import { baseUrlOf } from '../oauth-server/oauth-server.controller';
 import { UsersService } from '../users/users.service';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleGuard } from './console.guard';

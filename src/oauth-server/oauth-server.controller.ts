@@ -3,12 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../common/decorators/public.decorator';
 import { OAuthProtocolError } from './oauth-protocol';
-import { OAUTH_PATHS, OAuthServerService } from './oauth-server.service';
-
-/** The address the request came to (X-Forwarded-* from trusted proxies, see TRUST_PROXY): the issuer. */
-export function baseUrlOf(req: FastifyRequest): string {
-  return `${req.protocol}://${req.host}`;
-}
+import { OAUTH_PATHS, OAuthServerService, baseUrlOf } from './oauth-server.service';
 
 /**
  * Agents in browsers call these from other origins: they carry no cookie and no ambient authority, so

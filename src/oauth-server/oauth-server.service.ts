@@ -33,6 +33,11 @@ export const OAUTH_PATHS = {
   consent: '/console/oauth/authorize',
 } as const;
 
+/** The address the request came to (X-Forwarded-* from trusted proxies, see TRUST_PROXY): the issuer. */
+export function baseUrlOf(req: { protocol: string; host: string }): string {
+  return `${req.protocol}://${req.host}`;
+}
+
 /** The resource the tokens are for (RFC 8707): the MCP server of this service. */
 export function mcpResourceOf(baseUrl: string): string {
   return `${baseUrl}/mcp`;
