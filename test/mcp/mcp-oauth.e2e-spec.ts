@@ -408,6 +408,23 @@ describe('OAuth 2.1 for remote MCP agents', () => {
     expect(refresh.body.error).toBe('invalid_grant');
   }, 60_000);
 
+  it('answers CORS preflights for agents in browsers, and revocation of an unknown token with 200', async () => {
+    const preflight = await fetch(`${t.baseUrl}/oauth/token`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    const meta = await fetch(`${t.baseUrl}/.well-known/oauth-authorization-server`);
+    expect(meta.headers.get('access-control-allow-origin')).toBe('*');
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const unknown = await fetch(`${t.baseUrl}/oauth/revoke`, { method: 'POST', headers: form, body: 'token=nonsense' });
+    expect(unknown.status).toBe(200);
+    const missing = await fetch(`${t.baseUrl}/oauth/revoke`, { method: 'POST', headers: form, body: 'x=1' });
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
   describe('over plain HTTP', () => {
     let console_: ConsoleClient;
     let clientId: string;
