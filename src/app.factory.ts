@@ -79,8 +79,19 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
     abortOnError: false,
     bodyParser: false, // ours below: JSON with depth, NUL and prototype checks
   });
-  // The console and the MCP server live beside the API.
-  app.setGlobalPrefix('api', { exclude: ['console', 'console/{*path}', 'mcp', '.well-known/{*path}'] });
+  // The console, the MCP server and its OAuth authorization server live beside the API.
+  app.setGlobalPrefix('api', {
+    exclude: [
+      'console',
+      'console/{*path}',
+      'mcp',
+      '.well-known/{*path}',
+      'oauth/authorize',
+      'oauth/token',
+      'oauth/register',
+      'oauth/revoke',
+    ],
+  });
   app.enableShutdownHooks();
   await registerMultipart(app); // multipart/form-data for the chunk upload route only
 

@@ -33,6 +33,9 @@ import { MetricsModule } from './metrics/metrics.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { OAuthService } from './oauth/oauth.service';
 import { OAuthWorkerModule } from './oauth/oauth-worker.module';
+import { OAuthServerModule } from './oauth-server/oauth-server.module';
+import { OAuthServerService } from './oauth-server/oauth-server.service';
+import { ACCESS_TOKENS } from './auth/access-tokens.port';
 import { ProvidersModule } from './providers/providers.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { QueueModule } from './queue/queue.module';
@@ -66,7 +69,7 @@ const EVENT_SCHEMAS: EventSchemas = {
  */
 @Global()
 @Module({
-  imports: [MediaModule, PostMediaUsageModule, PostSlotOccupancyModule, OAuthModule],
+  imports: [MediaModule, PostMediaUsageModule, PostSlotOccupancyModule, OAuthModule, OAuthServerModule],
   providers: [
     // DELETE /media/{id}: media asks whether a scheduled or publishing post uses the item (posts' tables).
     { provide: MEDIA_USAGE, useExisting: PostMediaUsageStore },
@@ -76,8 +79,10 @@ const EVENT_SCHEMAS: EventSchemas = {
     { provide: CHANNEL_OAUTH, useExisting: OAuthService },
     // GET /channels/{id}/slots: posting schedules ask which instants queued posts hold (posts' table).
     { provide: SLOT_OCCUPANCY, useExisting: PostQueueSlotsStore },
+    // Every authenticated request: the key lookup asks which key an OAuth access token stands for.
+    { provide: ACCESS_TOKENS, useExisting: OAuthServerService },
   ],
-  exports: [MEDIA_USAGE, STORAGE_PING, CHANNEL_OAUTH, SLOT_OCCUPANCY],
+  exports: [MEDIA_USAGE, STORAGE_PING, CHANNEL_OAUTH, SLOT_OCCUPANCY, ACCESS_TOKENS],
 })
 class PortBindingsModule {}
 
@@ -98,6 +103,7 @@ const FEATURE_MODULES: Array<Type<unknown> | DynamicModule> = [
   ConsoleModule,
   SandboxModule,
   McpModule,
+  OAuthServerModule,
 ];
 
 /** Queue processors, relays and repeatable jobs: loaded only where the role runs workers. */

@@ -22,6 +22,7 @@ const FEATURES = [
   'media',
   'metrics',
   'oauth',
+  'oauth-server',
   'posting-schedules',
   'posts',
   'providers',

@@ -2,6 +2,8 @@ import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, Primary
 import { KeyEnvironment } from './api-key.format';
 import { Workspace } from './workspace.entity';
 
+export type ApiKeyKind = 'key' | 'oauth';
+
 /** An API key; only its SHA-256 hash and a display prefix are stored. */
 @Entity('api_keys')
 @Index('IDX_api_keys_workspace_created', ['workspaceId', 'createdAt', 'id'])
@@ -47,6 +49,13 @@ export class ApiKey {
   /** What the key may do (scopes.format.ts); `{*}` for every scope, which keys made before scopes hold. */
   @Column({ type: 'varchar', length: 32, array: true, default: () => "'{*}'" })
   scopes!: string[];
+
+  /**
+   * `key`: an API key someone holds. `oauth`: the key of an OAuth grant (docs/adr/0043), whose secret
+   * nobody holds: the agent's access tokens stand for it. Key lists and the key routes show `key` only.
+   */
+  @Column({ type: 'varchar', length: 8, default: 'key' })
+  kind!: ApiKeyKind;
 
   /** Per-key override of RATE_LIMIT_PER_MINUTE. */
   @Column({ type: 'integer', nullable: true })

@@ -4,8 +4,10 @@ import {
   displayPrefix,
   environmentOfKey,
   generateApiKey,
+  generateOAuthToken,
   hashApiKey,
   isWellFormedApiKey,
+  isWellFormedOAuthToken,
 } from './api-key.format';
 
 describe('API key format', () => {
@@ -77,5 +79,20 @@ describe('API key format', () => {
 
   it('hashes with SHA-256', () => {
     expect(hashApiKey(generateApiKey())).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('tells OAuth access and refresh tokens apart from each other and from keys, by shape and checksum', () => {
+    const access = generateOAuthToken('access');
+    const refresh = generateOAuthToken('refresh');
+    expect(access).toMatch(/^spo_at_[0-9A-Za-z]{36}$/);
+    expect(refresh).toMatch(/^spo_rt_[0-9A-Za-z]{36}$/);
+    expect(isWellFormedOAuthToken(access, 'access')).toBe(true);
+    expect(isWellFormedOAuthToken(refresh, 'refresh')).toBe(true);
+    expect(isWellFormedOAuthToken(access, 'refresh')).toBe(false);
+    expect(isWellFormedOAuthToken(refresh, 'access')).toBe(false);
+    expect(isWellFormedApiKey(access)).toBe(false);
+    expect(isWellFormedOAuthToken(generateApiKey(), 'access')).toBe(false);
+    const last = access.at(-1) === 'a' ? 'b' : 'a';
+    expect(isWellFormedOAuthToken(access.slice(0, -1) + last, 'access')).toBe(false);
   });
 });

@@ -94,3 +94,26 @@ export function displayPrefix(key: string): string {
 export function revokedKeyMarker(apiKeyId: string): string {
   return `auth:revoked:${apiKeyId}`;
 }
+
+/**
+ * OAuth tokens (docs/adr/0043): `spo_at_` (access) or `spo_rt_` (refresh) + 30 random base62
+ * characters + the 6-character checksum, so a leaked token is as easy to scan for as a key and a
+ * malformed one is refused without a database round trip. Only their hashes (hashApiKey) are stored.
+ * An access token stands for the OAuth grant's key: the auth path looks it up beside the keys.
+ */
+export const ACCESS_TOKEN_PREFIX = 'spo_at_';
+export const REFRESH_TOKEN_PREFIX = 'spo_rt_';
+const OAUTH_TOKEN_PATTERN = /^spo_(at|rt)_[0-9A-Za-z]{36}$/;
+
+export function generateOAuthToken(kind: 'access' | 'refresh'): string {
+  const body = randomBase62(BODY_LENGTH);
+  return `${kind === 'access' ? ACCESS_TOKEN_PREFIX : REFRESH_TOKEN_PREFIX}${body}${checksum(body)}`;
+}
+
+/** Shape and checksum of an OAuth token of this kind; says nothing about whether it exists. */
+export function isWellFormedOAuthToken(token: string, kind: 'access' | 'refresh'): boolean {
+  const m = OAUTH_TOKEN_PATTERN.exec(token);
+  if (!m || m[1] !== (kind === 'access' ? 'at' : 'rt')) return false;
+  const start = ACCESS_TOKEN_PREFIX.length;
+  return checksum(token.slice(start, start + BODY_LENGTH)) === token.slice(start + BODY_LENGTH);
+}

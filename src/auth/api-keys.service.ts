@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { AppError } from '../common/errors';
@@ -66,10 +67,51 @@ export class ApiKeysService {
       rateLimitPerMinute: input.rateLimitPerMinute ?? null,
       rateLimitBurst: input.rateLimitBurst ?? null,
       scopes,
+      kind: 'key',
       lastUsedAt: null,
       revokedAt: null,
     });
     return { apiKey, key };
+  }
+
+  /**
+   * The key an OAuth grant stands on (docs/adr/0043): its scopes, rate-limit bucket, idempotency keys,
+   * actor id and revocation are a key's. Its hash is of random bytes nobody is given, so only the
+   * grant's access tokens reach it; key lists and the key routes do not show it.
+   */
+  async createGrantKey(workspaceId: string, input: { name: string; scopes: readonly string[] }): Promise<ApiKey> {
+    const scopes = normaliseScopes(input.scopes);
+    if (scopes.length === 0) throw AppError.invalid([{ field: 'scope', message: 'must name at least one scope' }]);
+    return this.keys.insert({
+      workspaceId,
+      name: input.name.slice(0, 100),
+      prefix: 'oauth',
+      environment: this.defaultEnvironment,
+      keyHash: randomBytes(32).toString('hex'),
+      expiresAt: null,
+      rateLimitPerMinute: null,
+      rateLimitBurst: null,
+      scopes,
+      kind: 'oauth',
+      lastUsedAt: null,
+      revokedAt: null,
+    });
+  }
+
+  /**
+   * Revokes an OAuth grant's key (idempotent) and forgets the cached lookups of its access tokens (their
+   * hashes) on every instance, as revoking a key forgets the key's: refused from the next request on.
+   */
+  async revokeGrantKey(id: string, accessTokenHashes: readonly string[]): Promise<void> {
+    const key = await this.keys.find(id, null, 'oauth');
+    if (!key) return;
+    if (!key.revokedAt) await this.keys.revoke(key.id);
+    for (const hash of [key.keyHash, ...accessTokenHashes]) await this.cache.invalidate(hash, key.id);
+  }
+
+  /** When each of these keys was last used (absent: never). */
+  lastUsed(ids: string[]): Promise<Map<string, Date>> {
+    return this.keys.lastUsed(ids);
   }
 
   /** Keyset page of the workspace's keys, newest first (never their hashes). */

@@ -4,14 +4,14 @@ import { DataSource, IsNull, Repository } from 'typeorm';
 import { decodeTimeCursor, encodeTimeCursor, Page } from '../common/pagination/pagination';
 import { cursorTimeSql } from '../database/keyset-pagination';
 import { runSql } from '../database/direct-query';
-import { ApiKey } from './api-key.entity';
+import { ApiKey, ApiKeyKind } from './api-key.entity';
 
 type Row = Record<string, unknown>;
 
 /** Every column of a listed key but its hash (raw SQL; checked against the entity by test/database/row-mappings). */
 export const LISTED_KEY_COLUMNS =
   'id, workspace_id, name, prefix, environment, created_at, last_used_at, expires_at, revoked_at, ' +
-  'rate_limit_per_minute, rate_limit_burst, scopes';
+  'rate_limit_per_minute, rate_limit_burst, scopes, kind';
 export function toListedKey(r: Row): Omit<ApiKey, 'keyHash' | 'workspace'> {
   return {
     id: r.id as string,
@@ -26,6 +26,7 @@ export function toListedKey(r: Row): Omit<ApiKey, 'keyHash' | 'workspace'> {
     rateLimitPerMinute: r.rate_limit_per_minute as number | null,
     rateLimitBurst: r.rate_limit_burst as number | null,
     scopes: r.scopes as string[],
+    kind: r.kind as ApiKey['kind'],
   };
 }
 
@@ -57,7 +58,7 @@ export class ApiKeysStore {
     const rows = await runSql<Row>(
       this.dataSource,
       `SELECT ${LISTED_KEY_COLUMNS}, ${cursorTimeSql('created_at')} AS cursor_at
-         FROM api_keys WHERE workspace_id = $1 ${after}
+         FROM api_keys WHERE workspace_id = $1 AND kind = 'key' ${after}
         ORDER BY created_at DESC, id DESC LIMIT $2`,
       params,
     );
@@ -70,13 +71,25 @@ export class ApiKeysStore {
     };
   }
 
-  /** The key with this id (in this workspace, when given). */
-  find(id: string, workspaceId?: string | null): Promise<ApiKey | null> {
-    return this.keys.findOne({ where: workspaceId ? { id, workspaceId } : { id } });
+  /** The key of this kind with this id (in this workspace, when given). */
+  find(id: string, workspaceId?: string | null, kind: ApiKeyKind = 'key'): Promise<ApiKey | null> {
+    return this.keys.findOne({ where: workspaceId ? { id, workspaceId, kind } : { id, kind } });
   }
 
+  /** When each of these keys was last used (absent: never). */
+  async lastUsed(ids: string[]): Promise<Map<string, Date>> {
+    if (ids.length === 0) return new Map();
+    const rows = await runSql<Row>(
+      this.dataSource,
+      'SELECT id, last_used_at FROM api_keys WHERE id = ANY($1::uuid[]) AND last_used_at IS NOT NULL',
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id as string, r.last_used_at as Date]));
+  }
+
+  /** The API key (never an OAuth grant's key: its hash belongs to no secret) with this hash. */
   findByHash(keyHash: string): Promise<ApiKey | null> {
-    return this.keys.findOne({ where: { keyHash } });
+    return this.keys.findOne({ where: { keyHash, kind: 'key' } });
   }
 
   /** Marks the key revoked now, unless it already is. */

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import Redis from 'ioredis';
 import { AppError } from '../common/errors';
@@ -7,8 +7,10 @@ import type { AuthContext } from './auth-context';
 import { appConfig, rateLimitConfig } from '../config';
 import { REDIS } from '../redis/redis.module';
 import { ApiKeyCache } from './api-key.cache';
+import type { ApiKey } from './api-key.entity';
 import { ApiKeysStore } from './api-keys.store';
-import { environmentOfKey, hashApiKey, isWellFormedApiKey } from './api-key.format';
+import { environmentOfKey, hashApiKey, isWellFormedApiKey, isWellFormedOAuthToken } from './api-key.format';
+import { ACCESS_TOKENS, type AccessTokenResolver } from './access-tokens.port';
 
 const LAST_USED_EVERY_MS = 60_000;
 const KEY_REQUIRED = 'API key required: send it as X-API-Key or Authorization: Bearer <key>';
@@ -42,6 +44,8 @@ export class AuthService {
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(rateLimitConfig.KEY) private readonly limits: ConfigType<typeof rateLimitConfig>,
     @Inject(appConfig.KEY) private readonly app: ConfigType<typeof appConfig>,
+    /** Absent where no OAuth authorization server runs (the CLI): access tokens are then unknown. */
+    @Optional() @Inject(ACCESS_TOKENS) private readonly tokens?: AccessTokenResolver,
   ) {}
 
   /** Authenticates the key of a request's headers (apiKeyOf). */
@@ -52,7 +56,12 @@ export class AuthService {
   async authenticate(header: string | string[] | undefined, clientIp: string): Promise<AuthContext> {
     const key = Array.isArray(header) ? header[0] : header;
     if (!key || !key.trim()) throw new AppError('UNAUTHORIZED', KEY_REQUIRED);
-    const ctx = isWellFormedApiKey(key) && this.acceptsTag(key) ? await this.lookup(hashApiKey(key)) : null;
+    let ctx: AuthContext | null = null;
+    if (isWellFormedApiKey(key)) {
+      if (this.acceptsTag(key)) ctx = await this.lookup(hashApiKey(key), false);
+    } else if (this.tokens && isWellFormedOAuthToken(key, 'access')) {
+      ctx = await this.lookup(hashApiKey(key), true);
+    }
     if (!ctx) {
       await this.countFailure(clientIp);
       throw new AppError('UNAUTHORIZED', 'Invalid API key');
@@ -66,11 +75,26 @@ export class AuthService {
     return !this.app.environment || env === null || env === this.app.environment;
   }
 
-  private async lookup(hash: string): Promise<AuthContext | null> {
+  /**
+   * The principal of a key's (or an access token's) hash, through the cache. An access token stands for
+   * its OAuth grant's key (docs/adr/0043): a miss asks the authorization server which key and until when,
+   * then reads the key like any other; a hit costs what a key's does.
+   */
+  private async lookup(hash: string, accessToken: boolean): Promise<AuthContext | null> {
     const now = Date.now();
     let entry = this.cache.get(hash);
     if (!entry) {
-      const row = await this.keys.findByHash(hash);
+      let row: ApiKey | null;
+      let expiresAt: number | null = null;
+      if (accessToken) {
+        const token = await this.tokens!.resolveAccessToken(hash);
+        row = token ? await this.keys.find(token.apiKeyId, null, 'oauth') : null;
+        expiresAt = token?.expiresAt.getTime() ?? null;
+      } else {
+        row = await this.keys.findByHash(hash);
+      }
+      const keyExpiry = row?.expiresAt?.getTime() ?? null;
+      if (keyExpiry !== null && (expiresAt === null || keyExpiry < expiresAt)) expiresAt = keyExpiry;
       const value =
         row && !row.revokedAt && (!this.app.environment || !row.environment || row.environment === this.app.environment)
           ? {
@@ -79,7 +103,7 @@ export class AuthService {
               rateLimitPerMinute: row.rateLimitPerMinute,
               rateLimitBurst: row.rateLimitBurst,
               scopes: Object.freeze([...row.scopes]),
-              expiresAt: row.expiresAt?.getTime() ?? null,
+              expiresAt,
               lastUsedAt: row.lastUsedAt?.getTime() ?? null,
             }
           : null;

@@ -5,6 +5,7 @@ import { consoleConfig } from './console.config';
 import { databaseConfig } from './database.config';
 import { httpConfig } from './http.config';
 import { mediaConfig } from './media.config';
+import { mcpOAuthConfig } from './mcp-oauth.config';
 import { metricsConfig } from './metrics.config';
 import { retentionConfig } from './retention.config';
 import { oauthConfig } from './oauth.config';
@@ -18,6 +19,7 @@ export * from './app.config';
 export * from './console.config';
 export * from './database.config';
 export * from './http.config';
+export * from './mcp-oauth.config';
 export * from './oauth.config';
 export * from './publishing.config';
 export * from './rate-limit.config';
@@ -40,6 +42,7 @@ export const allConfigs = [
   retentionConfig,
   consoleConfig,
   oauthConfig,
+  mcpOAuthConfig,
 ];
 
 /**

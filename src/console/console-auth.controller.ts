@@ -9,7 +9,7 @@ import { SessionsService } from '../users/sessions.service';
 import { MIN_PASSWORD_LENGTH, UsersService } from '../users/users.service';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleAnyone, ConsoleGuard } from './console.guard';
-import { SESSION_COOKIE, clearCookie, field, redirect, sendPage, setCookie } from './console-http';
+import { SESSION_COOKIE, clearCookie, field, isSignInReturn, redirect, sendPage, setCookie } from './console-http';
 import { ConsolePagesService } from './console-pages.service';
 import { CONSOLE_CSS, CONSOLE_JS } from './views/assets';
 import { acceptLinkPage, loginPage } from './views/pages';
@@ -53,15 +53,17 @@ export class ConsoleAuthController {
 
   @Get('login')
   @ConsoleAnyone()
-  loginForm(@Req() req: FastifyRequest, @Res() reply: FastifyReply): void {
-    if (req.consoleActor) return redirect(reply, '/console/keys');
-    sendPage(reply, loginPage(this.pages.anonymousContext(req, reply)));
+  loginForm(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Query('next') next?: string): void {
+    const onward = typeof next === 'string' && isSignInReturn(next) ? next : undefined;
+    if (req.consoleActor) return redirect(reply, onward ?? '/console/keys');
+    sendPage(reply, loginPage(this.pages.anonymousContext(req, reply), { next: onward }));
   }
 
   @Post('login')
   @ConsoleAnyone()
   async signIn(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const email = field(req, 'email');
+    const next = isSignInReturn(field(req, 'next')) ? field(req, 'next') : undefined;
     try {
       const user = await this.login.login(email, field(req, 'password'), req.ip);
       const started = await this.sessions.startForUser(user);
@@ -74,12 +76,12 @@ export class ConsoleAuthController {
         started.token,
         Math.floor((started.session.expiresAt.getTime() - Date.now()) / 1000),
       );
-      redirect(reply, '/console/keys');
+      redirect(reply, next ?? '/console/keys');
     } catch (err) {
       if (!(err instanceof AppError) || !['UNAUTHORIZED', 'RATE_LIMIT_EXCEEDED'].includes(err.code)) throw err;
       if (err.headers) for (const [k, v] of Object.entries(err.headers)) void reply.header(k, String(v));
       const status = err.code === 'UNAUTHORIZED' ? 401 : 429;
-      sendPage(reply, loginPage(this.pages.anonymousContext(req, reply), { email, error: err.message }), status);
+      sendPage(reply, loginPage(this.pages.anonymousContext(req, reply), { email, error: err.message, next }), status);
     }
   }
 

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from '../common/errors/all-exceptions.filter';
 import { ConsoleCsrfService } from './console-csrf.service';
 import { ConsoleForbidden, ConsoleSignInRequired } from './console.guard';
-import { CONSOLE_PATH, redirect, sendPage } from './console-http';
+import { CONSOLE_PATH, isSignInReturn, redirect, sendPage } from './console-http';
 import { errorPage } from './views/pages';
 
 const TITLES: Record<number, string> = {
@@ -33,7 +33,9 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     if (reply.sent) return;
     if (exception instanceof ConsoleSignInRequired) {
-      redirect(reply, `${CONSOLE_PATH}/login`);
+      // An agent's authorization comes back to its consent page after the sign-in.
+      const next = req.method === 'GET' && isSignInReturn(req.url) ? `?next=${encodeURIComponent(req.url)}` : '';
+      redirect(reply, `${CONSOLE_PATH}/login${next}`);
       return;
     }
     let status: number;

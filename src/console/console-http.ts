@@ -115,3 +115,11 @@ export function sendPage(reply: FastifyReply, page: Html, status = 200): void {
 export function redirect(reply: FastifyReply, to: string): void {
   void reply.status(303).header('location', to).send();
 }
+
+/**
+ * Where the sign-in may send the browser on to (`next`): the consent page of an agent's authorization
+ * only, a path on this console, so the parameter is never an open redirect.
+ */
+export function isSignInReturn(next: string): boolean {
+  return next.startsWith(`${CONSOLE_PATH}/oauth/authorize?`) && !/[\\\r\n]/.test(next);
+}

@@ -8,6 +8,8 @@ import { PostsModule } from '../posts/posts.module';
 import { SandboxModule } from '../sandbox/sandbox.module';
 import { UsersModule } from '../users/users.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { OAuthServerModule } from '../oauth-server/oauth-server.module';
+import { ConsoleAgentsController } from './console-agents.controller';
 import { ConsoleApprovalsController } from './console-approvals.controller';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleChannelsController } from './console-channels.controller';
@@ -36,9 +38,11 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     MediaModule,
     PostingSchedulesModule,
     SandboxModule,
+    OAuthServerModule,
   ],
   controllers: [
     ConsoleKeysController,
+    ConsoleAgentsController,
     ConsoleChannelsController,
     ConsoleWebhooksController,
     ConsolePostsController,

@@ -5,11 +5,16 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { revokedKeyMarker } from '../auth/api-key.format';
 import { actorOfKey } from '../auth/scopes.format';
 import { AuthService } from '../auth/auth.service';
@@ -18,6 +23,7 @@ import { IdempotencyService } from '../idempotency/idempotency.service';
 import { ApiKeyThrottlerGuard } from '../rate-limit/api-key-throttler.guard';
 import { version } from '../../package.json';
 import { McpToolHandlers, type ToolAnswer } from './mcp-tool-handlers';
+import { MCP_PROMPTS, MCP_RESOURCES, renderPrompt } from './mcp-context';
 import { requireScope } from './mcp-scopes';
 import { MCP_INSTRUCTIONS, MCP_TOOLS, type McpScope, type McpToolSpec } from './mcp-tools';
 import { describeTool, type OpenApiLike, splitArguments, type ToolInput, toolInput } from './tool-schemas';
@@ -83,7 +89,13 @@ export class McpService {
       principal = await this.authenticate(req);
     } catch (err) {
       if (err instanceof AppError && err.code === 'UNAUTHORIZED') {
-        void reply.header('WWW-Authenticate', `Bearer resource_metadata="${this.resourceMetadataUrl(req)}"`);
+        // RFC 6750 section 3.1: a token that was sent and refused (expired, revoked) is `invalid_token`, so an
+        // OAuth client refreshes it or authorizes again; without one, only where to start (RFC 9728).
+        const sent = /^Bearer\s/i.test(String(req.headers.authorization ?? '')) || !!req.headers['x-api-key'];
+        void reply.header(
+          'WWW-Authenticate',
+          `Bearer resource_metadata="${this.resourceMetadataUrl(req)}"${sent ? ', error="invalid_token"' : ''}`,
+        );
       }
       sendError(reply, req, err, this.logger);
       return;
@@ -126,8 +138,7 @@ export class McpService {
     server.server.setRequestHandler(CallToolRequestSchema, (request) =>
       this.callTool(principal, requestId, request.params.name, request.params.arguments ?? {}),
     );
-    this.registerResources(server, principal, requestId);
-    this.registerPrompts(server);
+    this.registerContext(server, principal, requestId);
     return server;
   }
 
@@ -219,88 +230,47 @@ export class McpService {
     });
   }
 
-  /** Read-only context an agent can attach: the channels and the networks' limits. */
-  private registerResources(server: McpServer, principal: McpPrincipal, requestId: string): void {
-    const read = async (uri: URL, tool: 'list_channels' | 'list_providers', args: Record<string, unknown>) => {
-      const result = await this.callTool(principal, requestId, tool, args);
-      if (result.isError) throw new Error(String((result.content[0] as { text: string }).text));
+  /**
+   * The resources and prompts of the shared table (mcp-context.ts), served as the stdio package serves
+   * them. A resource reads through its tool, so it costs what the call would (scope, rate limit).
+   */
+  private registerContext(server: McpServer, principal: McpPrincipal, requestId: string): void {
+    server.server.setRequestHandler(ListResourcesRequestSchema, () => ({
+      resources: MCP_RESOURCES.map(({ name, uri, title, description, mimeType }) => ({
+        name,
+        uri,
+        title,
+        description,
+        mimeType,
+      })),
+    }));
+    server.server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+      const resource = MCP_RESOURCES.find((r) => r.uri === request.params.uri);
+      if (!resource) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${request.params.uri}`);
+      const result = await this.callTool(principal, requestId, resource.tool, resource.args);
+      if (result.isError) throw new McpError(ErrorCode.InternalError, (result.content[0] as { text: string }).text);
       return {
-        contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(result.structuredContent) }],
+        contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: JSON.stringify(result.structuredContent) }],
       };
-    };
-    server.registerResource(
-      'channels',
-      'channels://list',
-      {
-        title: 'Connected channels',
-        description: 'The connected channels of the workspace (first 100) with their ids, status and limits.',
-        mimeType: 'application/json',
-      },
-      (uri) => read(uri, 'list_channels', { limit: 100 }),
-    );
-    server.registerResource(
-      'providers',
-      'providers://limits',
-      {
-        title: 'Networks and their limits',
-        description:
-          'Every network this server can post to, with its limits (characters, media, video) and options schema.',
-        mimeType: 'application/json',
-      },
-      (uri) => read(uri, 'list_providers', {}),
-    );
-  }
-
-  private registerPrompts(server: McpServer): void {
-    server.registerPrompt(
-      'draft_post',
-      {
-        title: 'Draft a post for my channels',
-        description: 'Writes a post within every chosen network’s limits, validates it and saves it as a draft.',
-        argsSchema: {
-          brief: z.string().describe('What the post is about'),
-          channels: z.string().optional().describe('Channel names or ids to post to (default: ask me)'),
-        },
-      },
-      ({ brief, channels }) => ({
-        messages: [
-          {
-            role: 'user',
-            content: {
-              type: 'text',
-              text:
-                `Draft a social media post about: ${brief}\n` +
-                `Channels: ${channels ?? 'list them with list_channels and ask me which to use'}.\n` +
-                'Read the limits of each channel (list_channels, `limits`) and keep within the strictest one, or use ' +
-                'per-channel `targets` overrides. Call validate_post and fix every problem it names, then create_post ' +
-                'without scheduledAt (a draft) with an idempotencyKey, and show me the result.',
-            },
-          },
-        ],
-      }),
-    );
-    server.registerPrompt(
-      'schedule_week',
-      {
-        title: 'Plan a week of posts',
-        description: 'Plans several posts across the coming week, validated and queued into the posting slots.',
-        argsSchema: { theme: z.string().describe('The theme or campaign of the week') },
-      },
-      ({ theme }) => ({
-        messages: [
-          {
-            role: 'user',
-            content: {
-              type: 'text',
-              text:
-                `Plan five posts for the coming week on: ${theme}.\n` +
-                'List my channels, respect each network’s limits, validate each post with validate_post, then ' +
-                'create each with create_post and `queue: true` (the next free posting slot) or a `scheduledAt`, ' +
-                'each with its own idempotencyKey. Summarise what was scheduled (or is pending approval).',
-            },
-          },
-        ],
-      }),
-    );
+    });
+    server.server.setRequestHandler(ListPromptsRequestSchema, () => ({
+      prompts: MCP_PROMPTS.map(({ name, title, description, arguments: args }) => ({
+        name,
+        title,
+        description,
+        arguments: args.map(({ name: n, description: d, required }) => ({ name: n, description: d, required })),
+      })),
+    }));
+    server.server.setRequestHandler(GetPromptRequestSchema, (request) => {
+      const prompt = MCP_PROMPTS.find((p) => p.name === request.params.name);
+      if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${request.params.name}`);
+      let text: string;
+      try {
+        text = renderPrompt(prompt, request.params.arguments ?? {});
+      } catch (err) {
+        throw new McpError(ErrorCode.InvalidParams, (err as Error).message);
+      }
+      return { description: prompt.description, messages: [{ role: 'user', content: { type: 'text', text } }] };
+    });
   }
 }

@@ -1,3 +1,4 @@
+import { MCP_PROMPTS, MCP_RESOURCES, type McpPromptSpec, type McpResourceSpec } from './mcp-context';
 import { MCP_INSTRUCTIONS, MCP_TOOLS } from './mcp-tools';
 import { describeTool, type OpenApiLike, type ToolDescription, toolInput } from './tool-schemas';
 
@@ -12,12 +13,19 @@ export interface PackagedTool extends ToolDescription {
 
 /**
  * The tools of packages/mcp (its src/tools.generated.json), from the same table and the same OpenAPI
- * document as the remote server's: `npm run mcp:generate` writes it, and a spec fails when the
+ * document as the remote server's, with the same resources and prompts (mcp-context.ts): `npm run mcp:generate` writes it, and a spec fails when the
  * committed file is stale.
  */
-export function packagedTools(document: OpenApiLike): { instructions: string; tools: PackagedTool[] } {
+export function packagedTools(document: OpenApiLike): {
+  instructions: string;
+  tools: PackagedTool[];
+  resources: readonly McpResourceSpec[];
+  prompts: readonly McpPromptSpec[];
+} {
   return {
     instructions: MCP_INSTRUCTIONS,
+    resources: MCP_RESOURCES,
+    prompts: MCP_PROMPTS,
     tools: MCP_TOOLS.map((spec) => {
       const input = toolInput(spec, document);
       return {

@@ -69,6 +69,44 @@ describe('@social-publishing/mcp: the stdio server against the running service',
     expect(local.tools).toHaveLength(12);
   });
 
+  it('offers the same resources and prompts as the remote server, reading resources through the API', async () => {
+    const remote = new Client({ name: 'e2e-remote', version: '1.0.0' });
+    await remote.connect(
+      new StreamableHTTPClientTransport(new URL(`${t.baseUrl}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${key}` } },
+      }),
+    );
+    try {
+      const [localResources, hostedResources] = await Promise.all([client.listResources(), remote.listResources()]);
+      expect(localResources.resources).toEqual(hostedResources.resources);
+      expect(localResources.resources.map((r) => r.uri)).toEqual(['channels://list', 'providers://limits']);
+      const [localChannels, hostedChannels] = await Promise.all([
+        client.readResource({ uri: 'channels://list' }),
+        remote.readResource({ uri: 'channels://list' }),
+      ]);
+      expect(localChannels).toEqual(hostedChannels);
+      const channels = JSON.parse((localChannels.contents[0] as { text: string }).text);
+      expect(channels.data.map((c: { id: string }) => c.id)).toEqual([channelId]);
+      const limits = await client.readResource({ uri: 'providers://limits' });
+      const providers = JSON.parse((limits.contents[0] as { text: string }).text).data;
+      expect(providers.find((p: { id: string }) => p.id === 'sandbox').limits).toBeDefined();
+
+      const [localPrompts, hostedPrompts] = await Promise.all([client.listPrompts(), remote.listPrompts()]);
+      expect(localPrompts.prompts).toEqual(hostedPrompts.prompts);
+      expect(localPrompts.prompts.map((p) => p.name)).toEqual(['draft_post', 'schedule_week']);
+      const args = { name: 'draft_post', arguments: { brief: 'our launch' } };
+      const [local, hosted] = await Promise.all([client.getPrompt(args), remote.getPrompt(args)]);
+      expect(local).toEqual(hosted);
+      const text = (local.messages[0].content as { text: string }).text;
+      expect(text).toContain('our launch');
+      expect(text).toContain('list them with list_channels');
+      await expect(client.getPrompt({ name: 'schedule_week', arguments: {} })).rejects.toThrow(/theme/);
+      await expect(client.readResource({ uri: 'nothing://here' })).rejects.toThrow(/Unknown resource/);
+    } finally {
+      await remote.close();
+    }
+  });
+
   it('validates, drafts once per idempotency key, publishes on the sandbox and reads the outcome', async () => {
     const channels = json(await call(client, 'list_channels'));
     expect(channels.data.map((c: { id: string }) => c.id)).toEqual([channelId]);

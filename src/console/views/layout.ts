@@ -8,7 +8,7 @@ export interface PageContext {
   csrf: string;
   memberships?: WorkspaceMembership[];
   /** Which navigation entry is the current page. */
-  current?: 'keys' | 'channels' | 'webhooks' | 'posts' | 'approvals' | 'members';
+  current?: 'keys' | 'agents' | 'channels' | 'webhooks' | 'posts' | 'approvals' | 'members';
 }
 
 export function csrfField(ctx: PageContext): Html {
@@ -17,6 +17,7 @@ export function csrfField(ctx: PageContext): Html {
 
 const NAV: Array<{ id: NonNullable<PageContext['current']>; label: string; href: string; ownersOnly?: boolean }> = [
   { id: 'keys', label: 'API keys', href: '/console/keys' },
+  { id: 'agents', label: 'Agents', href: '/console/agents' },
   { id: 'channels', label: 'Channels', href: '/console/channels' },
   { id: 'webhooks', label: 'Webhooks', href: '/console/webhooks' },
   { id: 'posts', label: 'Posts', href: '/console/posts' },

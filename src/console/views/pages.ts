@@ -17,15 +17,15 @@ export function errorPage(ctx: PageContext, title: string, message: string): Htm
   );
 }
 
-export function loginPage(ctx: PageContext, opts: { email?: string; error?: string } = {}): Html {
+export function loginPage(ctx: PageContext, opts: { email?: string; error?: string; next?: string } = {}): Html {
   return layout(
     ctx,
     'Sign in',
     html`<div class="card narrow">
       <h1>Sign in</h1>
-      ${notice('error', opts.error)}
+      ${notice('error', opts.error)} ${opts.next ? html`<p>Sign in to authorize the agent that sent you here.</p>` : ''}
       <form class="stack" method="post" action="/console/login">
-        ${csrfField(ctx)}
+        ${csrfField(ctx)}${opts.next ? html`<input type="hidden" name="next" value="${opts.next}" />` : ''}
         <label
           >Email <input type="email" name="email" autocomplete="username" required value="${opts.email ?? ''}"
         /></label>

@@ -1,0 +1,11 @@
+/**
+ * What the key lookup asks about an OAuth access token (docs/adr/0043): which key it stands for and
+ * until when. auth owns the question; the OAuth authorization server (oauth-server/) answers it, bound
+ * by the composition root (app.module.ts), so auth imports nothing of it.
+ */
+export const ACCESS_TOKENS = Symbol('ACCESS_TOKENS');
+
+export interface AccessTokenResolver {
+  /** The live access token with this hash (hashApiKey): its grant's key and its expiry; null when unknown or revoked. */
+  resolveAccessToken(tokenHash: string): Promise<{ apiKeyId: string; expiresAt: Date } | null>;
+}
