@@ -128,6 +128,24 @@ describe('Publishing to TikTok through the API (against the fake)', () => {
     expect(post.targets[0].options).toEqual(options);
   });
 
+  it('resends the chunks an interrupted upload lost on the retry, under the same publish id: one post', async () => {
+    const video = await uploadVideo();
+    const posts = tt.posts.length;
+    tt.clearRequests();
+    tt.interruptNextChunks(4); // more interruptions than one attempt takes
+    const post = await h.settled(
+      await h.publishNow(channelId, 'Interrupted', [video], {
+        targets: [{ channelId, options: { privacyLevel: 'PUBLIC_TO_EVERYONE' } }],
+      }),
+    );
+    expect(post.status).toBe('published');
+    expect(post.targets[0].attempts).toBe(2);
+    expect(tt.posts).toHaveLength(posts + 1);
+    expect(tt.requests.filter((r) => r.route === TIKTOK_ROUTES.init)).toHaveLength(1);
+    const bytes = readFileSync(join(__dirname, '../fixtures/video/vertical-9x16.mp4'));
+    expect(Buffer.concat(tt.posts.at(-1)!.bytes).equals(bytes)).toBe(true);
+  });
+
   it('publishes a photo post: TikTok pulls each photo from its signed URL, with the cover index', async () => {
     const photos = [await uploadJpeg(), await uploadJpeg()];
     const options = { privacyLevel: 'PUBLIC_TO_EVERYONE', title: 'Two photos', photoCoverIndex: 1 };

@@ -169,6 +169,31 @@ describe('Publishing to YouTube through the API (against the fake)', () => {
     expect(post.targets[0].attempts).toBe(1);
   });
 
+  it('resumes an upload interrupted past one attempt on the retry, in the same session: one video', async () => {
+    const video = await uploadVideo();
+    const [sessions, videos] = [yt.sessionCount(), yt.videos.length];
+    yt.clearRequests();
+    yt.interruptNextChunks(4); // more interruptions than one attempt takes
+    const post = await h.settled(
+      await h.publishNow(channelId, 'Interrupted', [video], {
+        targets: [{ channelId, options: { madeForKids: false } }],
+      }),
+    );
+    expect(post.status).toBe('published');
+    expect(post.targets[0].attempts).toBe(2);
+    expect(yt.sessionCount()).toBe(sessions + 1);
+    expect(yt.videos).toHaveLength(videos + 1);
+    expect(yt.requests.filter((r) => r.route === YOUTUBE_ROUTES.initiate)).toHaveLength(1);
+    // The retry asked the session how far it got before sending the rest.
+    expect(
+      yt.requests.some(
+        (r) => r.route === YOUTUBE_ROUTES.upload && /^bytes \*\//.test(String(r.headers['content-range'])),
+      ),
+    ).toBe(true);
+    const bytes = readFileSync(join(__dirname, '../fixtures/video/vertical-9x16.mp4'));
+    expect(yt.videos.at(-1)!.bytes.equals(bytes)).toBe(true);
+  });
+
   it('posts the first comment on the video once it is live, as the channel', async () => {
     const video = await uploadVideo();
     const id = await h.publishNow(channelId, 'With a comment', [video], {
