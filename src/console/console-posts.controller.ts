@@ -11,6 +11,7 @@ import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleGuard } from './console.guard';
 import { sendPage } from './console-http';
 import { ConsolePagesService, validateForm } from './console-pages.service';
+import { ProvidersService } from '../providers/providers.service';
 import { postsPage } from './views/posts.page';
 
 /** Posts, read-only: per-channel status, filters by status and channel. */
@@ -24,6 +25,7 @@ export class ConsolePostsController {
     private readonly pages: ConsolePagesService,
     private readonly posts: PostsService,
     private readonly channels: ChannelsService,
+    private readonly providers: ProvidersService,
   ) {}
 
   @Get()
@@ -49,6 +51,7 @@ export class ConsolePostsController {
       postsPage(ctx, {
         posts: page.data,
         channels,
+        networks: this.providers.list(),
         statuses: POST_STATUSES,
         status,
         channelId,

@@ -7,8 +7,10 @@ import { oauthContractFake, type ProviderContractFake } from './provider-contrac
  * scopes), the token endpoint (client_key + client_secret in the form, PKCE when a challenge was
  * sent, refresh with rotation), user info, and the Content Posting API's Direct Post: creator_info,
  * video/init with FILE_UPLOAD (TikTok's chunk rules enforced) or PULL_FROM_URL (the fake downloads the
- * URL), chunk PUTs with Content-Range (206, then 201), status/fetch, and video/query for figures. An
- * unaudited app (`audited: false`) may post only SELF_ONLY to private accounts, as TikTok enforces.
+ * URL), chunk PUTs with Content-Range (206, then 201), photo posts (content/init, media_type PHOTO,
+ * PULL_FROM_URL: the fake downloads each JPEG/WebP), status/fetch (with TikTok's per-token limit when
+ * asked), and video/query for figures. An unaudited app (`audited: false`) may post only SELF_ONLY to
+ * private accounts, as TikTok enforces.
  * Every answer carries TikTok's `{data, error: {code, message, log_id}}`.
  */
 export const TIKTOK_ROUTES = {
@@ -17,6 +19,7 @@ export const TIKTOK_ROUTES = {
   userInfo: 'GET /v2/user/info/',
   creatorInfo: 'POST /v2/post/publish/creator_info/query/',
   init: 'POST /v2/post/publish/video/init/',
+  photoInit: 'POST /v2/post/publish/content/init/',
   upload: 'PUT /upload/',
   status: 'POST /v2/post/publish/status/fetch/',
   videoQuery: 'POST /v2/video/query/',
@@ -51,6 +54,10 @@ export interface FakeTikTokPost {
   openId: string;
   postInfo: Record<string, unknown>;
   source: 'FILE_UPLOAD' | 'PULL_FROM_URL';
+  mediaType: 'VIDEO' | 'PHOTO';
+  /** Photo posts: the images as pulled, and the cover's index. */
+  photos: Array<{ contentType: string; bytes: number }>;
+  photoCoverIndex: number | null;
   size: number;
   chunkSize: number;
   totalChunkCount: number;
@@ -99,6 +106,8 @@ export class TikTokFake extends FakeHttpServer {
   >();
   private interruptChunks = 0;
   private failPublish: string | null = null;
+  private rateLimitedStatus = 0;
+  private processingHeld = false;
   private nextPost = 7_300_000_000_000_000_000n;
 
   constructor(private readonly opts: TikTokFakeOptions = {}) {
@@ -115,7 +124,6 @@ export class TikTokFake extends FakeHttpServer {
       TIKTOK_AUTH_BASE_URL: this.baseUrl,
       TIKTOK_API_BASE_URL: this.baseUrl,
       TIKTOK_STATUS_POLL_MS: '20',
-      TIKTOK_STATUS_WAIT_SECONDS: '2',
     };
   }
 
@@ -144,6 +152,30 @@ export class TikTokFake extends FakeHttpServer {
   /** The next post fails in processing with this fail_reason. */
   failNextPublish(reason = 'file_format_check_failed'): void {
     this.failPublish = reason;
+  }
+
+  /** The next `n` status/fetch reads answer 429 rate_limit_exceeded (TikTok's 30 a minute per token). */
+  rateLimitNextStatus(n = 1): void {
+    this.rateLimitedStatus += n;
+  }
+
+  /** Posts stay in processing (status/fetch answers PROCESSING_*) until `releaseProcessing`. */
+  holdProcessing(): void {
+    this.processingHeld = true;
+  }
+
+  releaseProcessing(): void {
+    this.processingHeld = false;
+  }
+
+  /** status/fetch reads received, the polls a wait made. */
+  statusReads(): number {
+    return this.requests.filter((r) => r.route === TIKTOK_ROUTES.status).length;
+  }
+
+  /** The posts initialized (video/init or content/init), the count a duplicate would raise. */
+  initCount(): number {
+    return this.posts.length;
   }
 
   setCounts(id: string, counts: Partial<FakeCounts & { views: number }>): void {
@@ -197,6 +229,8 @@ export class TikTokFake extends FakeHttpServer {
         });
       case TIKTOK_ROUTES.init:
         return this.init(req, creator);
+      case TIKTOK_ROUTES.photoInit:
+        return this.photoInit(req, creator);
       case TIKTOK_ROUTES.status:
         return this.status(req, creator);
       case TIKTOK_ROUTES.videoQuery: {
@@ -294,15 +328,8 @@ export class TikTokFake extends FakeHttpServer {
     return entry && entry.expiresAt > Date.now() ? entry.openId : null;
   }
 
-  private async init(req: FakeRequest, creator: FakeTikTokCreator): Promise<FakeReply> {
-    let body: { post_info?: Record<string, unknown>; source_info?: Record<string, unknown> };
-    try {
-      body = JSON.parse(req.body.toString()) as typeof body;
-    } catch {
-      return reply(400, 'invalid_params', 'The request body is not JSON.');
-    }
-    const info = body.post_info ?? {};
-    const source = body.source_info ?? {};
+  /** The checks video/init and content/init share: privacy, audit, the creator's switches. */
+  private postInfoRefusal(info: Record<string, unknown>, creator: FakeTikTokCreator): FakeReply | null {
     const privacy = info.privacy_level;
     if (typeof privacy !== 'string' || !PRIVACY.includes(privacy))
       return reply(400, 'invalid_params', 'privacy_level is required.');
@@ -316,19 +343,37 @@ export class TikTokFake extends FakeHttpServer {
     if (!creator.privacyLevelOptions.includes(privacy)) {
       return reply(400, 'privacy_level_option_mismatch', 'privacy_level is not in the creator privacy_level_options.');
     }
+    if (creator.commentDisabled && info.disable_comment !== true)
+      return reply(400, 'invalid_params', 'disable_comment must be true: the creator turned it off.');
+    return null;
+  }
+
+  private async init(req: FakeRequest, creator: FakeTikTokCreator): Promise<FakeReply> {
+    let body: { post_info?: Record<string, unknown>; source_info?: Record<string, unknown> };
+    try {
+      body = JSON.parse(req.body.toString()) as typeof body;
+    } catch {
+      return reply(400, 'invalid_params', 'The request body is not JSON.');
+    }
+    const info = body.post_info ?? {};
+    const source = body.source_info ?? {};
     for (const [flag, disabled] of [
-      ['disable_comment', creator.commentDisabled],
       ['disable_duet', creator.duetDisabled],
       ['disable_stitch', creator.stitchDisabled],
     ] as const) {
       if (disabled && info[flag] !== true)
         return reply(400, 'invalid_params', `${flag} must be true: the creator turned it off.`);
     }
+    const refused = this.postInfoRefusal(info, creator);
+    if (refused) return refused;
     const post: FakeTikTokPost = {
       publishId: `v_pub_file~v2-1.${randomBytes(8).toString('hex')}`,
       openId: creator.openId,
       postInfo: info,
       source: source.source === 'PULL_FROM_URL' ? 'PULL_FROM_URL' : 'FILE_UPLOAD',
+      mediaType: 'VIDEO',
+      photos: [],
+      photoCoverIndex: null,
       size: 0,
       chunkSize: 0,
       totalChunkCount: 0,
@@ -366,6 +411,79 @@ export class TikTokFake extends FakeHttpServer {
     });
   }
 
+  /**
+   * content/init for photos: media_type PHOTO, DIRECT_POST, PULL_FROM_URL only, 1 to 35 JPEG/WebP
+   * images (each downloaded, at most 20 MB), a cover index among them, a title of at most 90
+   * characters and a description of at most 4,000.
+   */
+  private async photoInit(req: FakeRequest, creator: FakeTikTokCreator): Promise<FakeReply> {
+    let body: {
+      media_type?: string;
+      post_mode?: string;
+      post_info?: Record<string, unknown>;
+      source_info?: Record<string, unknown>;
+    };
+    try {
+      body = JSON.parse(req.body.toString()) as typeof body;
+    } catch {
+      return reply(400, 'invalid_params', 'The request body is not JSON.');
+    }
+    if (body.media_type !== 'PHOTO') return reply(400, 'invalid_params', 'media_type must be PHOTO.');
+    if (body.post_mode !== 'DIRECT_POST' && body.post_mode !== 'MEDIA_UPLOAD')
+      return reply(400, 'invalid_params', 'post_mode is invalid.');
+    const info = body.post_info ?? {};
+    const source = body.source_info ?? {};
+    if (source.source !== 'PULL_FROM_URL')
+      return reply(400, 'invalid_params', 'Photo posts take source PULL_FROM_URL only.');
+    const urls = source.photo_images;
+    if (!Array.isArray(urls) || urls.length < 1 || urls.length > 35 || urls.some((u) => typeof u !== 'string'))
+      return reply(400, 'invalid_params', 'photo_images must list 1 to 35 URLs.');
+    const cover = source.photo_cover_index;
+    if (typeof cover !== 'number' || !Number.isInteger(cover) || cover < 0 || cover >= urls.length)
+      return reply(400, 'invalid_params', 'photo_cover_index must be an index of photo_images.');
+    if (typeof info.title === 'string' && [...info.title].length > 90)
+      return reply(400, 'invalid_params', 'title is longer than 90 characters.');
+    if (typeof info.description === 'string' && [...info.description].length > 4000)
+      return reply(400, 'invalid_params', 'description is longer than 4000 characters.');
+    const refused = this.postInfoRefusal(info, creator);
+    if (refused) return refused;
+    const photos: FakeTikTokPost['photos'] = [];
+    const bytes: Buffer[] = [];
+    for (const url of urls as string[]) {
+      const res = await fetch(url);
+      const type = (res.headers.get('content-type') ?? '').split(';')[0].trim();
+      const data = Buffer.from(await res.arrayBuffer());
+      if (!res.ok || !['image/jpeg', 'image/webp'].includes(type) || data.length > 20 * MB) {
+        return reply(400, 'invalid_params', `photo_images could not be used: ${url} (HTTP ${res.status}, ${type}).`);
+      }
+      photos.push({ contentType: type, bytes: data.length });
+      bytes.push(data);
+    }
+    const size = bytes.reduce((n, b) => n + b.length, 0);
+    const post: FakeTikTokPost = {
+      publishId: `p_pub_url~v2.${randomBytes(8).toString('hex')}`,
+      openId: creator.openId,
+      postInfo: info,
+      source: 'PULL_FROM_URL',
+      mediaType: 'PHOTO',
+      photos,
+      photoCoverIndex: cover,
+      size,
+      chunkSize: 0,
+      totalChunkCount: 0,
+      chunksReceived: 0,
+      bytes,
+      receivedBytes: size,
+      pollsLeft: this.opts.processingPolls ?? 1,
+      status: 'PROCESSING_DOWNLOAD',
+      failReason: null,
+      postId: null,
+      counts: { likes: 0, reposts: 0, replies: 0, views: 0 },
+    };
+    this.posts.push(post);
+    return ok({ publish_id: post.publishId });
+  }
+
   private upload(req: FakeRequest): FakeReply {
     const post = this.posts.find((p) => p.publishId === req.url.searchParams.get('upload_id'));
     if (!post || post.source !== 'FILE_UPLOAD') return reply(404, 'invalid_params', 'Unknown upload.');
@@ -392,8 +510,12 @@ export class TikTokFake extends FakeHttpServer {
     const body = JSON.parse(req.body.toString() || '{}') as { publish_id?: string };
     const post = this.posts.find((p) => p.publishId === body.publish_id && p.openId === creator.openId);
     if (!post) return reply(400, 'invalid_publish_id', 'publish_id does not exist.');
+    if (this.rateLimitedStatus > 0) {
+      this.rateLimitedStatus -= 1;
+      return reply(429, 'rate_limit_exceeded', 'API rate limit was exceeded.');
+    }
     const complete = post.receivedBytes === post.size && post.size > 0;
-    if (complete && post.status.startsWith('PROCESSING')) {
+    if (complete && post.status.startsWith('PROCESSING') && !this.processingHeld) {
       if (post.pollsLeft > 0) post.pollsLeft -= 1;
       else if (this.failPublish) {
         post.status = 'FAILED';
@@ -434,7 +556,9 @@ export function chunkProblem(size: number, chunkSize: number, count: number): st
 
 /** TikTokFake for the shared provider contract suite (see provider-contract.ts). */
 export function contractFake(): ProviderContractFake {
-  const fake = new TikTokFake();
+  // Published at the first status read: the contract's adapter-alone cases expect a post at once
+  // (the processing wait has its own specs).
+  const fake = new TikTokFake({ processingPolls: 0 });
   return {
     ...oauthContractFake(fake, {
       publishRoute: TIKTOK_ROUTES.init,
@@ -445,7 +569,7 @@ export function contractFake(): ProviderContractFake {
           .map((p) => ({
             platformPostId: p.postId ?? p.publishId,
             text: typeof p.postInfo.title === 'string' ? p.postInfo.title : '',
-            mediaCount: 1,
+            mediaCount: p.mediaType === 'PHOTO' ? p.photos.length : 1,
             inReplyTo: null,
           })),
     }),

@@ -9,7 +9,8 @@ import { oauthContractFake, type ProviderContractFake } from './provider-contrac
  * unless `prompt=consent`), channels.list (mine=true), videos.insert as a resumable upload (initiate
  * with X-Upload-Content-Length, PUT chunks with Content-Range, 308 Resume Incomplete with Range,
  * status queries with `Content-Range: bytes *\/total`), thumbnails.set, videos.list (status,
- * processingDetails, statistics) and quota refusals (403 quotaExceeded). Errors use Google's bodies.
+ * processingDetails, statistics), commentThreads insert and list (insert needs the youtube.force-ssl
+ * scope) and quota refusals (403 quotaExceeded). Errors use Google's bodies.
  */
 export const YOUTUBE_ROUTES = {
   authorize: 'GET /o/oauth2/v2/auth',
@@ -19,7 +20,18 @@ export const YOUTUBE_ROUTES = {
   initiate: 'POST /upload/youtube/v3/videos',
   upload: 'PUT /upload/youtube/v3/videos',
   thumbnail: 'POST /upload/youtube/v3/thumbnails/set',
+  commentInsert: 'POST /youtube/v3/commentThreads',
+  commentList: 'GET /youtube/v3/commentThreads',
 } as const;
+
+const FORCE_SSL = 'https://www.googleapis.com/auth/youtube.force-ssl';
+
+export interface FakeYouTubeComment {
+  id: string;
+  videoId: string;
+  authorChannelId: string;
+  text: string;
+}
 
 export interface YouTubeFakeOptions extends FakeServerOptions {
   clientId?: string;
@@ -90,14 +102,19 @@ const UNAUTHORIZED = googleError(401, 'authError', 'Request had invalid authenti
 export class YouTubeFake extends FakeHttpServer {
   readonly accounts: FakeGoogleAccount[];
   readonly videos: FakeYouTubeVideo[] = [];
+  /** Top-level comments posted (commentThreads.insert), oldest first. */
+  readonly comments: FakeYouTubeComment[] = [];
   /** Authorization requests received (query parameters), oldest first. */
   readonly authorizations: Array<Record<string, string>> = [];
   /** Token answers of code exchanges, oldest first (whether each carried a refresh token). */
   readonly codeExchanges: Array<{ refreshToken: boolean }> = [];
   readonly clientId: string;
   readonly clientSecret: string;
-  private readonly accessTokens = new Map<string, { sub: string; expiresAt: number }>();
+  /** `scope` null: a token issued outside the consent flow, which may do anything. */
+  private readonly accessTokens = new Map<string, { sub: string; expiresAt: number; scope: string | null }>();
   private readonly refreshTokens = new Map<string, string>();
+  private readonly refreshScopes = new Map<string, string>();
+  private processingHeld = false;
   private readonly consented = new Set<string>();
   private readonly grants = new Map<string, Grant>();
   private readonly sessions = new Map<string, Session>();
@@ -128,14 +145,31 @@ export class YouTubeFake extends FakeHttpServer {
       YOUTUBE_API_BASE_URL: this.baseUrl,
       YOUTUBE_TOKEN_BASE_URL: this.baseUrl,
       YOUTUBE_PROCESSING_POLL_MS: '20',
-      YOUTUBE_PROCESSING_WAIT_SECONDS: '2',
       YOUTUBE_UPLOAD_CHUNK_BYTES: String(256 * 1024),
     };
   }
 
-  issueToken(sub = this.accounts[0].sub, token = `ya29.${randomBytes(8).toString('hex')}`): string {
-    this.accessTokens.set(token, { sub, expiresAt: Date.now() + 3600_000 });
+  issueToken(
+    sub = this.accounts[0].sub,
+    token = `ya29.${randomBytes(8).toString('hex')}`,
+    scope: string | null = null,
+  ): string {
+    this.accessTokens.set(token, { sub, expiresAt: Date.now() + 3600_000, scope });
     return token;
+  }
+
+  /** Uploaded videos stay `uploaded` (processing) until `releaseProcessing`. */
+  holdProcessing(): void {
+    this.processingHeld = true;
+  }
+
+  releaseProcessing(): void {
+    this.processingHeld = false;
+  }
+
+  /** videos.list reads of a video's processing status (part status), the polls a wait made. */
+  statusReads(): number {
+    return this.requests.filter((r) => r.route === YOUTUBE_ROUTES.videos && /part=status/.test(r.query)).length;
   }
 
   async consent(authorizationUrl: string): Promise<string> {
@@ -259,6 +293,10 @@ export class YouTubeFake extends FakeHttpServer {
         return this.thumbnail(req, account);
       case YOUTUBE_ROUTES.videos:
         return this.listVideos(req);
+      case YOUTUBE_ROUTES.commentInsert:
+        return this.insertComment(req, account);
+      case YOUTUBE_ROUTES.commentList:
+        return this.listComments(req);
       default:
         return googleError(404, 'notFound', `No route ${req.method} ${req.path}`);
     }
@@ -313,7 +351,7 @@ export class YouTubeFake extends FakeHttpServer {
       }
       this.codeExchanges.push({ refreshToken: withRefresh });
       const body: Record<string, unknown> = {
-        access_token: this.issueToken(grant.sub),
+        access_token: this.issueToken(grant.sub, undefined, grant.scope),
         expires_in: 3599,
         scope: grant.scope,
         token_type: 'Bearer',
@@ -321,27 +359,38 @@ export class YouTubeFake extends FakeHttpServer {
       if (withRefresh) {
         const refresh = `1//${randomBytes(12).toString('hex')}`;
         this.refreshTokens.set(refresh, grant.sub);
+        this.refreshScopes.set(refresh, grant.scope);
         body.refresh_token = refresh;
       }
       return { status: 200, body };
     }
     if (form.get('grant_type') === 'refresh_token') {
-      const sub = this.refreshTokens.get(form.get('refresh_token') ?? '');
+      const refresh = form.get('refresh_token') ?? '';
+      const sub = this.refreshTokens.get(refresh);
       if (!sub)
         return {
           status: 400,
           body: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' },
         };
       // Google keeps the refresh token: the answer carries none.
-      return { status: 200, body: { access_token: this.issueToken(sub), expires_in: 3599, token_type: 'Bearer' } };
+      const scope = this.refreshScopes.get(refresh) ?? null;
+      return {
+        status: 200,
+        body: { access_token: this.issueToken(sub, undefined, scope), expires_in: 3599, token_type: 'Bearer' },
+      };
     }
     return { status: 400, body: { error: 'unsupported_grant_type' } };
   }
 
   private authenticate(req: FakeRequest): string | null {
+    const entry = this.tokenOf(req);
+    return entry ? entry.sub : null;
+  }
+
+  private tokenOf(req: FakeRequest): { sub: string; scope: string | null } | null {
     const token = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
     const entry = token ? this.accessTokens.get(token) : undefined;
-    return entry && entry.expiresAt > Date.now() ? entry.sub : null;
+    return entry && entry.expiresAt > Date.now() ? entry : null;
   }
 
   private initiate(req: FakeRequest, account: FakeGoogleAccount): FakeReply {
@@ -487,14 +536,84 @@ export class YouTubeFake extends FakeHttpServer {
     };
   }
 
+  /** commentThreads.insert: a top-level comment (part=snippet) by the token's channel; force-ssl scope only. */
+  private insertComment(req: FakeRequest, account: FakeGoogleAccount): FakeReply {
+    const scope = this.tokenOf(req)?.scope;
+    if (scope !== null && scope !== undefined && !scope.split(' ').includes(FORCE_SSL)) {
+      return googleError(403, 'insufficientPermissions', 'Request had insufficient authentication scopes.', 'global');
+    }
+    if (req.url.searchParams.get('part') !== 'snippet')
+      return googleError(400, 'invalidPart', "The 'part' parameter must be snippet.");
+    let body: {
+      snippet?: { channelId?: string; videoId?: string; topLevelComment?: { snippet?: { textOriginal?: string } } };
+    };
+    try {
+      body = JSON.parse(req.body.toString()) as typeof body;
+    } catch {
+      return googleError(400, 'parseError', 'Parse Error');
+    }
+    const text = body.snippet?.topLevelComment?.snippet?.textOriginal;
+    const video = this.videos.find((v) => v.id === body.snippet?.videoId);
+    if (!video)
+      return googleError(404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.');
+    if (typeof text !== 'string' || text.trim() === '' || [...text].length > 10_000)
+      return googleError(400, 'commentTextRequired', 'The comment resource must contain a textOriginal.');
+    if (!body.snippet?.channelId) return googleError(400, 'channelIdRequired', 'snippet.channelId is required.');
+    if (video.status.privacyStatus === 'private')
+      return googleError(403, 'forbidden', 'The comment could not be created due to insufficient permissions.');
+    const comment: FakeYouTubeComment = {
+      id: `Ug${randomBytes(9).toString('base64url')}`,
+      videoId: video.id,
+      authorChannelId: account.channels.find((c) => c.id === video.channelId)?.id ?? account.channels[0].id,
+      text,
+    };
+    this.comments.push(comment);
+    return { status: 200, body: this.threadJson(comment) };
+  }
+
+  /** commentThreads.list by videoId, newest first (order=time). */
+  private listComments(req: FakeRequest): FakeReply {
+    const videoId = req.url.searchParams.get('videoId');
+    if (!videoId) return googleError(400, 'missingRequiredParameter', 'No filter selected.');
+    const items = this.comments
+      .filter((c) => c.videoId === videoId)
+      .reverse()
+      .map((c) => this.threadJson(c));
+    return { status: 200, body: { kind: 'youtube#commentThreadListResponse', items } };
+  }
+
+  private threadJson(c: FakeYouTubeComment): Record<string, unknown> {
+    return {
+      kind: 'youtube#commentThread',
+      id: c.id,
+      snippet: {
+        videoId: c.videoId,
+        topLevelComment: {
+          kind: 'youtube#comment',
+          id: c.id,
+          snippet: {
+            videoId: c.videoId,
+            textOriginal: c.text,
+            textDisplay: c.text,
+            authorChannelId: { value: c.authorChannelId },
+          },
+        },
+        totalReplyCount: 0,
+        isPublic: true,
+      },
+    };
+  }
+
   private listVideos(req: FakeRequest): FakeReply {
     const ids = (req.url.searchParams.get('id') ?? '').split(',');
     const parts = req.url.searchParams.get('part') ?? '';
     const items = this.videos
       .filter((v) => ids.includes(v.id))
       .map((v) => {
-        if (parts.includes('status') && v.pollsLeft > 0) v.pollsLeft -= 1;
-        return this.videoJson(v, parts);
+        const json = this.videoJson(v, parts);
+        // This read answered `uploaded`: one fewer before `processed`.
+        if (parts.includes('status') && v.pollsLeft > 0 && !this.processingHeld) v.pollsLeft -= 1;
+        return json;
       });
     return {
       status: 200,
@@ -504,7 +623,7 @@ export class YouTubeFake extends FakeHttpServer {
 
   private videoJson(video: FakeYouTubeVideo, parts: string): Record<string, unknown> {
     const json: Record<string, unknown> = { kind: 'youtube#video', id: video.id };
-    const processed = video.pollsLeft === 0;
+    const processed = video.pollsLeft === 0 && !this.processingHeld;
     if (parts.includes('snippet')) json.snippet = { ...video.snippet, channelId: video.channelId };
     if (parts.includes('status')) {
       json.status = {

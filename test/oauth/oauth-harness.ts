@@ -1,3 +1,4 @@
+import type { AppRole } from '../../src/app-role';
 import { ChannelsService } from '../../src/channels/channels.service';
 import { makePng } from '../factories/png.factory';
 import { MediaClient, tempMediaDir } from '../media/media-support';
@@ -27,6 +28,8 @@ export interface OAuthAppOptions {
    * otherwise a name that resolves nowhere, so nothing can reach the app through it by mistake.
    */
   reachable?: boolean;
+  /** The app's role; default `all` (API and workers in the test's process). */
+  role?: AppRole;
 }
 
 /** The path and query of a URL, to request it from the test app (callback URLs name PUBLIC_BASE_URL). */
@@ -62,6 +65,7 @@ export function useOAuthApp(provider: string, fake: ConsentingFake, options: OAu
     if (port) publicBaseUrl = `http://127.0.0.1:${port}`;
     app = await TestApp.start({
       port,
+      role: options.role,
       env: {
         ...FAST_PUBLISHING_ENV,
         ...fake.appEnv(),

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChannelsService } from '../../src/channels/channels.service';
 import { ChannelCredentialsService } from '../../src/oauth/channel-credentials.service';
-import { TikTokFake } from '../fakes/tiktok.fake';
+import { TIKTOK_ROUTES, TikTokFake } from '../fakes/tiktok.fake';
+import { TINY_JPEG } from '../providers/media.fixture';
 import { MediaClient } from '../media/media-support';
 import { TestApp } from '../support/test-app';
 import { PUBLIC_BASE_URL, useOAuthApp } from './oauth-harness';
@@ -50,7 +51,8 @@ describe('OAuth connection of TikTok (against the fake)', () => {
 
 describe('Publishing to TikTok through the API (against the fake)', () => {
   const tt = new TikTokFake({ processingPolls: 2 });
-  const h = useOAuthApp('tiktok', tt);
+  // Reachable: TikTok pulls photos from our signed media URLs.
+  const h = useOAuthApp('tiktok', tt, { reachable: true });
   let t: TestApp;
   let channelId: string;
   beforeAll(async () => {
@@ -67,6 +69,14 @@ describe('Publishing to TikTok through the API (against the fake)', () => {
     const client = new MediaClient(t, h.key);
     const init = await client.initialize({ filename: 'v.mp4', mimeType: 'video/mp4', size: bytes.length });
     expect((await client.chunk(init.body.id, 0, bytes)).status).toBe(200);
+    expect((await client.finalize(init.body.id)).body.status).toBe('ready');
+    return init.body.id as string;
+  };
+
+  const uploadJpeg = async (): Promise<string> => {
+    const client = new MediaClient(t, h.key);
+    const init = await client.initialize({ filename: 'p.jpeg', mimeType: 'image/jpeg', size: TINY_JPEG.length });
+    expect((await client.chunk(init.body.id, 0, TINY_JPEG)).status).toBe(200);
     expect((await client.finalize(init.body.id)).body.status).toBe('ready');
     return init.body.id as string;
   };
@@ -100,8 +110,9 @@ describe('Publishing to TikTok through the API (against the fake)', () => {
     ]);
   });
 
-  it('publishes the video once TikTok reports PUBLISH_COMPLETE', async () => {
+  it('publishes the video once TikTok reports PUBLISH_COMPLETE, its status polled by delayed jobs', async () => {
     const video = await uploadVideo();
+    const reads = tt.statusReads();
     const options = { privacyLevel: 'PUBLIC_TO_EVERYONE', disableDuet: true };
     const id = await h.publishNow(channelId, 'Fixture on TikTok', [video], { targets: [{ channelId, options }] });
     const post = await h.settled(id);
@@ -111,6 +122,99 @@ describe('Publishing to TikTok through the API (against the fake)', () => {
       expect.objectContaining({ title: 'Fixture on TikTok', privacy_level: 'PUBLIC_TO_EVERYONE', disable_duet: true }),
     );
     expect(post.targets[0].url).toBe(`https://www.tiktok.com/@contract.tiktok/video/${onTikTok.postId}`);
+    // Two reads answered "processing", the third "complete"; the polls were not attempts.
+    expect(tt.statusReads() - reads).toBe(3);
+    expect(post.targets[0].attempts).toBe(1);
+    expect(post.targets[0].options).toEqual(options);
+  });
+
+  it('resends the chunks an interrupted upload lost on the retry, under the same publish id: one post', async () => {
+    const video = await uploadVideo();
+    const posts = tt.posts.length;
+    tt.clearRequests();
+    tt.interruptNextChunks(4); // more interruptions than one attempt takes
+    const post = await h.settled(
+      await h.publishNow(channelId, 'Interrupted', [video], {
+        targets: [{ channelId, options: { privacyLevel: 'PUBLIC_TO_EVERYONE' } }],
+      }),
+    );
+    expect(post.status).toBe('published');
+    expect(post.targets[0].attempts).toBe(2);
+    expect(tt.posts).toHaveLength(posts + 1);
+    expect(tt.requests.filter((r) => r.route === TIKTOK_ROUTES.init)).toHaveLength(1);
+    const bytes = readFileSync(join(__dirname, '../fixtures/video/vertical-9x16.mp4'));
+    expect(Buffer.concat(tt.posts.at(-1)!.bytes).equals(bytes)).toBe(true);
+  });
+
+  it('publishes a photo post: TikTok pulls each photo from its signed URL, with the cover index', async () => {
+    const photos = [await uploadJpeg(), await uploadJpeg()];
+    const options = { privacyLevel: 'PUBLIC_TO_EVERYONE', title: 'Two photos', photoCoverIndex: 1 };
+    const id = await h.publishNow(channelId, 'A carousel', photos, { targets: [{ channelId, options }] });
+    const post = await h.settled(id);
+    expect(post.status).toBe('published');
+    const onTikTok = tt.posts.find((p) => p.postId === post.targets[0].platformPostId)!;
+    expect(onTikTok).toEqual(
+      expect.objectContaining({
+        mediaType: 'PHOTO',
+        photoCoverIndex: 1,
+        photos: [
+          { contentType: 'image/jpeg', bytes: TINY_JPEG.length },
+          { contentType: 'image/jpeg', bytes: TINY_JPEG.length },
+        ],
+      }),
+    );
+    expect(onTikTok.postInfo).toEqual(
+      expect.objectContaining({ title: 'Two photos', description: 'A carousel', privacy_level: 'PUBLIC_TO_EVERYONE' }),
+    );
+    expect(post.targets[0].url).toBe(`https://www.tiktok.com/@contract.tiktok/photo/${onTikTok.postId}`);
+  });
+
+  it('refuses a PNG photo and a cover index past the photos at validation', async () => {
+    const [png, jpeg] = [await h.uploadPng(16, 16), await uploadJpeg()];
+    const res = await t.request('POST', '/api/posts/validate', {
+      key: h.key,
+      body: {
+        content: 'x',
+        mediaIds: [png],
+        channelIds: [channelId],
+        targets: [{ channelId, options: { privacyLevel: 'SELF_ONLY' } }],
+      },
+    });
+    expect(JSON.stringify(res.body)).toContain('does not accept image/png');
+    const cover = await t.request('POST', '/api/posts', {
+      key: h.key,
+      body: {
+        content: 'x',
+        mediaIds: [jpeg],
+        channelIds: [channelId],
+        targets: [{ channelId, options: { privacyLevel: 'SELF_ONLY', photoCoverIndex: 1 } }],
+        publishNow: true,
+      },
+    });
+    expect(cover.status).toBe(400);
+    expect(cover.body.details).toContainEqual({
+      field: 'targets[0].options.photoCoverIndex',
+      message: expect.stringContaining("options.photoCoverIndex must name one of the post's 1 photo (0 to 0)"),
+    });
+  });
+
+  it("reads a post's views, likes, comments and shares through the analytics endpoints", async () => {
+    const video = await uploadVideo();
+    const id = await h.publishNow(channelId, 'Counted', [video], {
+      targets: [{ channelId, options: { privacyLevel: 'PUBLIC_TO_EVERYONE' } }],
+    });
+    const post = await h.settled(id);
+    expect(post.status).toBe('published');
+    tt.setCounts(post.targets[0].platformPostId, { views: 900, likes: 80, replies: 6, reposts: 5 });
+    const analytics = await h.analytics(id);
+    expect(analytics.targets[0].metrics).toEqual({
+      likes: 80,
+      reposts: 5,
+      replies: 6,
+      quotes: null,
+      impressions: 900,
+    });
+    expect(tt.requests.filter((r) => r.route === TIKTOK_ROUTES.videoQuery).length).toBeGreaterThanOrEqual(1);
   });
 
   it('fails at once, without retrying, when the creator lacks the level or the app is not audited', async () => {
@@ -147,7 +251,7 @@ describe('Publishing to TikTok through the API (against the fake)', () => {
     );
   });
 
-  it('fails the target with TikTok fail_reason when processing fails', async () => {
+  it('fails the target with VIDEO_PROCESSING_FAILED and TikTok fail_reason when processing fails, not retried', async () => {
     const video = await uploadVideo();
     tt.failNextPublish('file_format_check_failed');
     const post = await h.settled(
@@ -155,9 +259,12 @@ describe('Publishing to TikTok through the API (against the fake)', () => {
         targets: [{ channelId, options: { privacyLevel: 'SELF_ONLY' } }],
       }),
     );
-    expect(post.targets[0].error).toEqual({
-      code: 'MEDIA_REJECTED',
-      message: expect.stringContaining('file_format_check_failed'),
-    });
+    expect(post.targets[0]).toEqual(
+      expect.objectContaining({
+        status: 'failed',
+        attempts: 1,
+        error: { code: 'VIDEO_PROCESSING_FAILED', message: expect.stringContaining('file_format_check_failed') },
+      }),
+    );
   });
 });

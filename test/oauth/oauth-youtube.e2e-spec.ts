@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChannelsService } from '../../src/channels/channels.service';
 import { ChannelCredentialsService } from '../../src/oauth/channel-credentials.service';
-import { YouTubeFake } from '../fakes/youtube.fake';
+import { YOUTUBE_ROUTES, YouTubeFake } from '../fakes/youtube.fake';
 import { MediaClient } from '../media/media-support';
 import { waitFor } from '../support/publishing-env';
 import { TestApp } from '../support/test-app';
@@ -32,7 +32,8 @@ describe('OAuth connection of YouTube (against the fake)', () => {
       response_type: 'code',
       client_id: yt.clientId,
       redirect_uri: `${PUBLIC_BASE_URL}/api/oauth/youtube/callback`,
-      scope: 'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly',
+      scope:
+        'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly https://www.googleapis.com/auth/youtube.force-ssl',
       state: res.body.state,
       code_challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       code_challenge_method: 'S256',
@@ -147,8 +148,9 @@ describe('Publishing to YouTube through the API (against the fake)', () => {
     ]);
   });
 
-  it('publishes the video with its options and thumbnail, shown on the target', async () => {
+  it('publishes the video with its options and thumbnail, shown on the target, after polling its processing', async () => {
     const [video, thumbnail] = [await uploadVideo(), await h.uploadPng(64, 36)];
+    const reads = yt.statusReads();
     const options = { madeForKids: false, title: 'Fixture video', privacy: 'unlisted', tags: ['fixture'] };
     const id = await h.publishNow(channelId, 'A description', [video, thumbnail], {
       targets: [{ channelId, options }],
@@ -162,6 +164,92 @@ describe('Publishing to YouTube through the API (against the fake)', () => {
     expect(onYouTube.snippet).toEqual({ title: 'Fixture video', description: 'A description', tags: ['fixture'] });
     expect(onYouTube.status.privacyStatus).toBe('unlisted');
     expect(onYouTube.thumbnail).toEqual(expect.objectContaining({ contentType: 'image/png' }));
+    // One read answered "uploaded", the delayed poll "processed": polls are not attempts.
+    expect(yt.statusReads() - reads).toBe(2);
+    expect(post.targets[0].attempts).toBe(1);
+  });
+
+  it('resumes an upload interrupted past one attempt on the retry, in the same session: one video', async () => {
+    const video = await uploadVideo();
+    const [sessions, videos] = [yt.sessionCount(), yt.videos.length];
+    yt.clearRequests();
+    yt.interruptNextChunks(4); // more interruptions than one attempt takes
+    const post = await h.settled(
+      await h.publishNow(channelId, 'Interrupted', [video], {
+        targets: [{ channelId, options: { madeForKids: false } }],
+      }),
+    );
+    expect(post.status).toBe('published');
+    expect(post.targets[0].attempts).toBe(2);
+    expect(yt.sessionCount()).toBe(sessions + 1);
+    expect(yt.videos).toHaveLength(videos + 1);
+    expect(yt.requests.filter((r) => r.route === YOUTUBE_ROUTES.initiate)).toHaveLength(1);
+    // The retry asked the session how far it got before sending the rest.
+    expect(
+      yt.requests.some(
+        (r) => r.route === YOUTUBE_ROUTES.upload && /^bytes \*\//.test(String(r.headers['content-range'])),
+      ),
+    ).toBe(true);
+    const bytes = readFileSync(join(__dirname, '../fixtures/video/vertical-9x16.mp4'));
+    expect(yt.videos.at(-1)!.bytes.equals(bytes)).toBe(true);
+  });
+
+  it('posts the first comment on the video once it is live, as the channel', async () => {
+    const video = await uploadVideo();
+    const id = await h.publishNow(channelId, 'With a comment', [video], {
+      targets: [{ channelId, options: { madeForKids: false, privacy: 'unlisted' } }],
+      firstComment: 'Chapters: 0:00 intro',
+    });
+    const post = await waitFor(
+      () => h.getPost(id),
+      (p) => p.status === 'published' && p.targets[0].firstComment?.status !== 'pending',
+    );
+    const comment = yt.comments.at(-1)!;
+    expect(comment).toEqual(
+      expect.objectContaining({ videoId: post.targets[0].platformPostId, text: 'Chapters: 0:00 intro' }),
+    );
+    expect(post.targets[0].firstComment).toEqual(
+      expect.objectContaining({
+        status: 'published',
+        platformId: comment.id,
+        url: `https://www.youtube.com/watch?v=${comment.videoId}&lc=${comment.id}`,
+      }),
+    );
+  });
+
+  it("reads a video's views, likes and comments through the analytics endpoints", async () => {
+    const video = await uploadVideo();
+    const id = await h.publishNow(channelId, 'Counted', [video], {
+      targets: [{ channelId, options: { madeForKids: false } }],
+    });
+    const post = await h.settled(id);
+    expect(post.status).toBe('published');
+    yt.setCounts(post.targets[0].platformPostId, { views: 1234, likes: 56, replies: 7 });
+    const analytics = await h.analytics(id);
+    expect(analytics.targets[0].metrics).toEqual({
+      likes: 56,
+      reposts: null,
+      replies: 7,
+      quotes: null,
+      impressions: 1234,
+    });
+  });
+
+  it('fails the target with VIDEO_PROCESSING_FAILED, not retried, when YouTube cannot process the video', async () => {
+    const video = await uploadVideo();
+    const sessions = yt.sessionCount();
+    yt.failProcessingNext('codec');
+    const post = await h.settled(
+      await h.publishNow(channelId, 'Broken', [video], { targets: [{ channelId, options: { madeForKids: false } }] }),
+    );
+    expect(post.targets[0]).toEqual(
+      expect.objectContaining({
+        status: 'failed',
+        attempts: 1,
+        error: { code: 'VIDEO_PROCESSING_FAILED', message: expect.stringMatching(/could not process .*codec/) },
+      }),
+    );
+    expect(yt.sessionCount()).toBe(sessions + 1);
   });
 
   it('holds a target until the quota resets when YouTube says the quota is spent, with the reason shown', async () => {
@@ -186,6 +274,21 @@ describe('Publishing to YouTube through the API (against the fake)', () => {
       );
       const [row] = await t.dataSource.query('SELECT due_at FROM post_targets WHERE post_id = $1', [id]);
       expect(new Date(row.due_at).getTime()).toBeGreaterThan(Date.now() + 60_000);
+
+      // Known spent: the next upload is refused before any call to YouTube.
+      const initiations = yt.requests.filter((r) => r.route === YOUTUBE_ROUTES.initiate).length;
+      const next = await h.publishNow(channelId, 'Quota again', [video], {
+        targets: [{ channelId, options: { madeForKids: false } }],
+      });
+      const refused = await waitFor(
+        () => h.getPost(next),
+        (p) => p.targets[0].attempts >= 1 && p.targets[0].error !== null,
+      );
+      expect(refused.targets[0].error).toEqual({
+        code: 'PROVIDER_RATE_LIMITED',
+        message: expect.stringMatching(/quota exhausted .*midnight Pacific Time/),
+      });
+      expect(yt.requests.filter((r) => r.route === YOUTUBE_ROUTES.initiate)).toHaveLength(initiations);
     } finally {
       yt.restoreQuota();
     }

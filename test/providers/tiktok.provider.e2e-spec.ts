@@ -2,13 +2,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OutboundHttp } from '../../src/common/http/outbound-http';
 import { readSettings, settingsOf } from '../../src/config/settings';
-import { ContentRejectedError, MediaRejectedError, TransientProviderError } from '../../src/providers/provider.errors';
+import {
+  ContentRejectedError,
+  ProcessingPendingError,
+  TransientProviderError,
+  VideoProcessingFailedError,
+} from '../../src/providers/provider.errors';
 import type { ConnectedAccount, PublishInput, SocialProvider } from '../../src/providers/social-provider.interface';
 import { TikTokAuditRequiredError } from '../../src/providers/tiktok/tiktok-api.client';
 import { tiktokPlugin } from '../../src/providers/tiktok/tiktok.provider';
 import { TIKTOK_ROUTES, TikTokFake } from '../fakes/tiktok.fake';
 import { FileServer } from '../support/file-server';
-import { mediaFrom } from './media.fixture';
+import { TINY_JPEG, TINY_PNG, mediaFrom } from './media.fixture';
 
 const FIXTURE = readFileSync(join(__dirname, '../fixtures/video/h264-aac-faststart.mp4'));
 /** 11 MiB: two chunks of TikTok's 5 MiB minimum, the last one taking the trailing bytes. */
@@ -17,7 +22,11 @@ const LARGE = Buffer.concat(
 ).subarray(0, 11 * 1024 * 1024);
 const MIB = 1024 * 1024;
 
-/** TikTok's adapter against the fake: creator_info rules, chunked upload, status polling, audit refusals. */
+/**
+ * TikTok's adapter against the fake: creator_info rules, chunked upload, photo posts, the status read
+ * once per call (a post still processing is ProcessingPendingError: the publisher polls it later with
+ * the checkpoint), audit refusals.
+ */
 describe('TikTok adapter (against the fake)', () => {
   const fake = new TikTokFake({ processingPolls: 2 });
   const files = new FileServer();
@@ -61,11 +70,30 @@ describe('TikTok adapter (against the fake)', () => {
     ...overrides,
   });
   const inits = () => fake.requests.filter((r) => r.route === TIKTOK_ROUTES.init).length;
+  /** As the publisher's delayed polls do: publish again with the checkpoint while TikTok processes. */
+  const settle = async (key: string, overrides: Parameters<typeof input>[1] = {}) => {
+    for (let polls = 0; ; polls++) {
+      try {
+        return await adapter.publish(input(key, overrides));
+      } catch (err) {
+        if (!(err instanceof ProcessingPendingError) || polls > 20) throw err;
+      }
+    }
+  };
+  const photo = (id: string, bytes = TINY_JPEG, mimeType = 'image/jpeg') =>
+    mediaFrom(bytes, {
+      id,
+      mimeType,
+      filename: `${id}.jpeg`,
+      publicUrl: () => Promise.resolve(`${files.base}/${id}`),
+    });
 
   beforeAll(async () => {
     const base = await fake.start();
     await files.start();
     files.put('/v.mp4', { type: 'video/mp4', body: FIXTURE });
+    for (const id of ['p1', 'p2', 'p3']) files.put(`/${id}`, { type: 'image/jpeg', body: TINY_JPEG });
+    files.put('/png', { type: 'image/png', body: TINY_PNG });
     adapter = make();
     account = await adapter.connect({ accessToken: fake.issueToken(), apiBaseUrl: base });
   });
@@ -97,19 +125,24 @@ describe('TikTok adapter (against the fake)', () => {
     );
   });
 
-  it('uploads in chunks by TikTok rules, with the options, and polls the status until PUBLISH_COMPLETE', async () => {
-    const ref = await adapter.publish(
-      input('chunks', {
-        media: [video(LARGE)],
-        options: {
-          privacyLevel: 'FOLLOWER_OF_CREATOR',
-          disableDuet: true,
-          brandOrganic: true,
-          isAigc: true,
-          videoCoverTimestampMs: 1000,
-        },
-      }),
-    );
+  it('uploads in chunks by TikTok rules, with the options; while TikTok processes, the polls read the status only', async () => {
+    const publication = {
+      media: [video(LARGE)],
+      options: {
+        privacyLevel: 'FOLLOWER_OF_CREATOR',
+        disableDuet: true,
+        brandOrganic: true,
+        isAigc: true,
+        videoCoverTimestampMs: 1000,
+      },
+    };
+    const pending = await adapter.publish(input('chunks', publication)).catch((e: unknown) => e);
+    expect(pending).toBeInstanceOf(ProcessingPendingError);
+    expect((pending as ProcessingPendingError).checkAfterMs).toBe(20); // TIKTOK_STATUS_POLL_MS of the fake's env
+    expect(checkpoints.get('chunks')).toEqual(expect.objectContaining({ chunksDone: 2 }));
+    fake.clearRequests();
+    const ref = await settle('chunks', publication);
+    expect(fake.requests.map((r) => r.route)).toEqual([TIKTOK_ROUTES.status, TIKTOK_ROUTES.status]);
     const post = fake.posts.at(-1)!;
     expect(post.postInfo).toEqual({
       title: 'TikTok chunks #fyp',
@@ -151,7 +184,7 @@ describe('TikTok adapter (against the fake)', () => {
 
   it('keeps comments off when the creator turned them off', async () => {
     fake.creators[0].commentDisabled = true;
-    await adapter.publish(input('comments-off', { options: { privacyLevel: 'SELF_ONLY', disableComment: false } }));
+    await settle('comments-off', { options: { privacyLevel: 'SELF_ONLY', disableComment: false } });
     expect(fake.posts.at(-1)!.postInfo.disable_comment).toBe(true);
   });
 
@@ -163,25 +196,24 @@ describe('TikTok adapter (against the fake)', () => {
     expect((err as Error).message).toMatch(/only with privacyLevel SELF_ONLY, to accounts set to private.*audited/);
     // An unaudited app posting SELF_ONLY from a private account is accepted, and has no public id.
     fake.creators[0].privateAccount = true;
-    const ref = await adapter.publish(input('self-only', { options: { privacyLevel: 'SELF_ONLY' } }));
+    const ref = await settle('self-only', { options: { privacyLevel: 'SELF_ONLY' } });
     expect(ref).toEqual({
       platformPostId: fake.posts.at(-1)!.publishId,
       url: 'https://www.tiktok.com/@contract.tiktok',
     });
   });
 
-  it('fails with TikTok fail_reason when processing fails, typed as a media refusal', async () => {
+  it('fails with TikTok fail_reason when processing fails, typed as a failed video processing', async () => {
     fake.failNextPublish('duration_check_failed');
-    await expect(adapter.publish(input('failed'))).rejects.toThrow(MediaRejectedError);
-    expect((await adapter.publish(input('failed', { attempt: 2 })).catch((e: Error) => e.message)) as string).toContain(
-      'duration_check_failed',
-    );
+    const err = await settle('failed').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(VideoProcessingFailedError);
+    expect((err as Error).message).toContain('duration_check_failed');
   });
 
   it('re-sends an interrupted chunk, and after a crash resumes from the checkpoint without a second init', async () => {
     const before = inits();
     fake.interruptNextChunks(1);
-    await adapter.publish(input('interrupted', { media: [video(LARGE)] }));
+    await settle('interrupted', { media: [video(LARGE)] });
     expect(Buffer.concat(fake.posts.at(-1)!.bytes).equals(LARGE)).toBe(true);
     expect(inits()).toBe(before + 1);
 
@@ -190,34 +222,87 @@ describe('TikTok adapter (against the fake)', () => {
     await expect(adapter.publish(input('crash', { media: [video(LARGE)] }))).rejects.toBeInstanceOf(
       TransientProviderError,
     );
-    const ref = await adapter.publish(input('crash', { media: [video(LARGE)], attempt: 2 }));
+    const ref = await settle('crash', { media: [video(LARGE)], attempt: 2 });
     expect(fake.posts).toHaveLength(posts + 1);
     expect(inits()).toBe(before + 2);
     expect(Buffer.concat(fake.posts.at(-1)!.bytes).equals(LARGE)).toBe(true);
     expect(ref.platformPostId).toBe(fake.posts.at(-1)!.postId);
   });
 
-  it('stops polling at the bounded wait and checks the same publish id again on the retry', async () => {
-    const slow = new TikTokFake({ processingPolls: 1000 });
-    const base = await slow.start();
-    try {
-      const impatient = make({ TIKTOK_STATUS_WAIT_SECONDS: '0' });
-      const creds = (await impatient.connect({ accessToken: slow.issueToken(), apiBaseUrl: base })).credentials;
-      const err = await impatient.publish(input('slow', { credentials: creds })).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(TransientProviderError);
-      expect((err as Error).message).toContain('still processing');
-      slow.posts[0].pollsLeft = 0;
-      await impatient.publish(input('slow', { credentials: creds, attempt: 2 }));
-      expect(slow.posts).toHaveLength(1);
-      expect(slow.requests.filter((r) => r.route === TIKTOK_ROUTES.init)).toHaveLength(1);
-    } finally {
-      await slow.stop();
-    }
+  it('waits out a rate-limited status read as processing (not an attempt), then reads the same publish id', async () => {
+    const before = inits();
+    await expect(adapter.publish(input('limited'))).rejects.toBeInstanceOf(ProcessingPendingError);
+    fake.rateLimitNextStatus(1);
+    const limited = await adapter.publish(input('limited')).catch((e: unknown) => e);
+    expect(limited).toBeInstanceOf(ProcessingPendingError);
+    expect((limited as ProcessingPendingError).message).toContain('limits status reads');
+    expect((limited as ProcessingPendingError).checkAfterMs).toBeGreaterThanOrEqual(1000);
+    await settle('limited');
+    expect(inits()).toBe(before + 1);
+  });
+
+  it('posts photos pulled from their URLs, with the description, title and cover index', async () => {
+    const photoInits = () => fake.requests.filter((r) => r.route === TIKTOK_ROUTES.photoInit).length;
+    const before = photoInits();
+    const ref = await settle('photos', {
+      content: 'Three photos #carousel',
+      media: [photo('p1'), photo('p2'), photo('p3')],
+      options: { privacyLevel: 'PUBLIC_TO_EVERYONE', title: 'Carousel', photoCoverIndex: 2, autoAddMusic: true },
+    });
+    expect(photoInits()).toBe(before + 1);
+    const post = fake.posts.at(-1)!;
+    expect(post.mediaType).toBe('PHOTO');
+    expect(post.photos).toEqual(
+      Array.from({ length: 3 }, () => ({ contentType: 'image/jpeg', bytes: TINY_JPEG.length })),
+    );
+    expect(post.photoCoverIndex).toBe(2);
+    expect(post.postInfo).toEqual(
+      expect.objectContaining({
+        title: 'Carousel',
+        description: 'Three photos #carousel',
+        privacy_level: 'PUBLIC_TO_EVERYONE',
+        auto_add_music: true,
+      }),
+    );
+    expect(ref.url).toBe(`https://www.tiktok.com/@contract.tiktok/photo/${post.postId}`);
+  });
+
+  it('refuses photo options on a video, a cover index past the photos, and PNG photos at validation', () => {
+    const limits = account.limits;
+    const problems = (media: ReturnType<typeof photo>[], options: Record<string, unknown>) =>
+      adapter.validate({ content: 'x', media, options }, limits);
+    expect(problems([video()], { privacyLevel: 'SELF_ONLY', photoCoverIndex: 0 })).toContainEqual({
+      field: 'options.photoCoverIndex',
+      message: 'applies to TikTok photo posts only',
+    });
+    expect(problems([photo('p1'), photo('p2')], { privacyLevel: 'SELF_ONLY', photoCoverIndex: 2 })).toContainEqual({
+      field: 'options.photoCoverIndex',
+      message: "must name one of the post's 2 photos (0 to 1)",
+    });
+    expect(problems([photo('p1')], { privacyLevel: 'SELF_ONLY', disableDuet: true })).toContainEqual({
+      field: 'options.disableDuet',
+      message: 'applies to TikTok video posts only',
+    });
+    expect(problems([photo('png', TINY_PNG, 'image/png')], { privacyLevel: 'SELF_ONLY' })).toContainEqual(
+      expect.objectContaining({ message: expect.stringContaining('does not accept image/png') }),
+    );
+    expect(problems([photo('p1'), video()], { privacyLevel: 'SELF_ONLY' })).toContainEqual(
+      expect.objectContaining({ message: expect.stringContaining('does not take images and video in one post') }),
+    );
   });
 
   it('lets TikTok download the video from its public URL with TIKTOK_PULL_FROM_URL', async () => {
     const pulling = make({ TIKTOK_PULL_FROM_URL: 'true' });
-    await pulling.publish(input('pull'));
+    for (let polls = 0; ; polls++) {
+      const done = await pulling.publish(input('pull')).then(
+        () => true,
+        (err: unknown) => {
+          if (!(err instanceof ProcessingPendingError) || polls > 20) throw err;
+          return false;
+        },
+      );
+      if (done) break;
+    }
     const post = fake.posts.at(-1)!;
     expect(post.source).toBe('PULL_FROM_URL');
     expect(Buffer.concat(post.bytes).equals(FIXTURE)).toBe(true);

@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OutboundHttp } from '../../src/common/http/outbound-http';
 import { readSettings, settingsOf } from '../../src/config/settings';
-import { ContentRejectedError, MediaRejectedError, TransientProviderError } from '../../src/providers/provider.errors';
+import {
+  ContentRejectedError,
+  ProcessingPendingError,
+  TransientProviderError,
+  VideoProcessingFailedError,
+} from '../../src/providers/provider.errors';
 import type { ConnectedAccount, PublishInput, SocialProvider } from '../../src/providers/social-provider.interface';
 import { YouTubeQuotaExhaustedError } from '../../src/providers/youtube/youtube-quota';
 import { youtubePlugin } from '../../src/providers/youtube/youtube.provider';
@@ -15,7 +20,10 @@ const VIDEO = Buffer.concat(
 );
 const CHUNK = 256 * 1024;
 
-/** YouTube's adapter against the fake: uploads that resume, never twice, quota, processing, thumbnails. */
+/**
+ * YouTube's adapter against the fake: uploads that resume, never twice, quota, processing read once per
+ * call (ProcessingPendingError until processed: the publisher polls it later), thumbnails, first comments.
+ */
 describe('YouTube adapter (against the fake)', () => {
   const fake = new YouTubeFake({ processingPolls: 1 });
   const http = new OutboundHttp({ allowPrivate: true, defaultTimeoutMs: 5000 });
@@ -43,6 +51,17 @@ describe('YouTube adapter (against the fake)', () => {
     ...overrides,
   });
 
+  /** As the publisher's delayed polls do: publish again with the checkpoint while YouTube processes. */
+  const settle = async (key: string, overrides: Parameters<typeof input>[1] = {}, using?: SocialProvider) => {
+    for (let polls = 0; ; polls++) {
+      try {
+        return await (using ?? adapter).publish(input(key, overrides));
+      } catch (err) {
+        if (!(err instanceof ProcessingPendingError) || polls > 20) throw err;
+      }
+    }
+  };
+
   beforeAll(async () => {
     const base = await fake.start();
     const env = { ...fake.appEnv(), YOUTUBE_DAILY_UPLOADS: '100' };
@@ -65,21 +84,29 @@ describe('YouTube adapter (against the fake)', () => {
     fake.restoreQuota();
   });
 
-  it('uploads in 256 KiB chunks with the options as metadata, waits for processing, sets the thumbnail', async () => {
-    const ref = await adapter.publish(
-      input('full', {
-        media: [video(), thumbnail()],
-        options: {
-          title: 'Launch day',
-          privacy: 'unlisted',
-          madeForKids: true,
-          notifySubscribers: false,
-          tags: ['launch', 'open source'],
-          categoryId: '28',
-          short: true,
-        },
-      }),
+  it('uploads in 256 KiB chunks with the options as metadata, sets the thumbnail, then only reads the processing status', async () => {
+    const publication = {
+      media: [video(), thumbnail()],
+      options: {
+        title: 'Launch day',
+        privacy: 'unlisted',
+        madeForKids: true,
+        notifySubscribers: false,
+        tags: ['launch', 'open source'],
+        categoryId: '28',
+        short: true,
+      },
+    };
+    const pending = await adapter.publish(input('full', publication)).catch((e: unknown) => e);
+    expect(pending).toBeInstanceOf(ProcessingPendingError);
+    expect((pending as ProcessingPendingError).checkAfterMs).toBe(20); // YOUTUBE_PROCESSING_POLL_MS of the fake's env
+    expect(checkpoints.get('full')).toEqual(
+      expect.objectContaining({ videoId: expect.any(String), thumbnailDone: true, offset: expect.any(Number) }),
     );
+    const chunks = fake.requests.filter((r) => r.route === YOUTUBE_ROUTES.upload);
+    fake.clearRequests();
+    const ref = await settle('full', publication);
+    expect(fake.requests.map((r) => r.route)).toEqual([YOUTUBE_ROUTES.videos]);
     const stored = fake.videos.find((v) => v.id === ref.platformPostId)!;
     expect(ref.url).toBe(`https://www.youtube.com/shorts/${stored.id}`);
     expect(stored.bytes.equals(VIDEO)).toBe(true);
@@ -92,7 +119,6 @@ describe('YouTube adapter (against the fake)', () => {
     expect(stored.status).toEqual({ privacyStatus: 'unlisted', selfDeclaredMadeForKids: true });
     expect(stored.notifySubscribers).toBe(false);
     expect(stored.thumbnail).toEqual({ contentType: 'image/jpeg', bytes: TINY_JPEG.length });
-    const chunks = fake.requests.filter((r) => r.route === YOUTUBE_ROUTES.upload);
     expect(chunks.map((r) => r.headers['content-range'])).toEqual(
       Array.from(
         { length: Math.ceil(VIDEO.length / CHUNK) },
@@ -103,7 +129,7 @@ describe('YouTube adapter (against the fake)', () => {
 
   it('schedules: uploads private with publishAt', async () => {
     const at = new Date(Date.now() + 86_400_000).toISOString();
-    const ref = await adapter.publish(input('scheduled', { options: { madeForKids: false, publishAt: at } }));
+    const ref = await settle('scheduled', { options: { madeForKids: false, publishAt: at } });
     expect(fake.videos.find((v) => v.id === ref.platformPostId)!.status).toEqual({
       privacyStatus: 'private',
       selfDeclaredMadeForKids: false,
@@ -115,7 +141,7 @@ describe('YouTube adapter (against the fake)', () => {
     const before = fake.videos.length;
     fake.clearRequests();
     fake.interruptNextChunks(1);
-    const ref = await adapter.publish(input('interrupted'));
+    const ref = await settle('interrupted');
     expect(fake.videos).toHaveLength(before + 1);
     expect(fake.videos.find((v) => v.id === ref.platformPostId)!.bytes.equals(VIDEO)).toBe(true);
     // The status query after the interruption: `bytes */total`, answered 308 with the Range kept.
@@ -131,9 +157,12 @@ describe('YouTube adapter (against the fake)', () => {
     const before = fake.videos.length;
     fake.interruptNextChunks(4); // more than one attempt takes: the attempt ends as a worker crash would
     await expect(adapter.publish(input('crash'))).rejects.toBeInstanceOf(TransientProviderError);
-    expect(checkpoints.get('crash')).toEqual({ session: expect.stringContaining('upload_id=') });
+    expect(checkpoints.get('crash')).toEqual(
+      expect.objectContaining({ session: expect.stringContaining('upload_id=') }),
+    );
+    expect(checkpoints.get('crash')).not.toHaveProperty('videoId');
     expect(fake.videos).toHaveLength(before);
-    const ref = await adapter.publish(input('crash', { attempt: 2 }));
+    const ref = await settle('crash', { attempt: 2 });
     expect(fake.sessionCount()).toBe(sessions + 1);
     expect(fake.videos).toHaveLength(before + 1);
     expect(fake.videos.at(-1)!.bytes.equals(VIDEO)).toBe(true);
@@ -158,7 +187,7 @@ describe('YouTube adapter (against the fake)', () => {
       ),
     ).rejects.toThrow('worker died');
     expect(checkpoints.get(key)).not.toHaveProperty('videoId');
-    const ref = await adapter.publish(input(key, { attempt: 2 }));
+    const ref = await settle(key, { attempt: 2 });
     expect(fake.videos).toHaveLength(before + 1);
     expect(ref.platformPostId).toBe(fake.videos.at(-1)!.id);
   });
@@ -177,19 +206,47 @@ describe('YouTube adapter (against the fake)', () => {
     expect(fake.requests.filter((r) => r.route === YOUTUBE_ROUTES.initiate)).toHaveLength(0);
   });
 
-  it('fails a video YouTube cannot process with a typed refusal', async () => {
+  it('fails a video YouTube cannot process with VideoProcessingFailedError, and never uploads it again', async () => {
     const other = youtubeAdapter();
     fake.failProcessingNext('codec');
-    await expect(other.publish(input('failed-processing'))).rejects.toThrow(MediaRejectedError);
-    await expect(other.publish(input('failed-processing', { attempt: 2 }))).rejects.toThrow(
-      /could not process .*codec/,
-    );
+    const sessions = fake.sessionCount();
+    const err = await settle('failed-processing', {}, other).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(VideoProcessingFailedError);
+    expect((err as Error).message).toMatch(/could not process .*codec/);
+    await expect(other.publish(input('failed-processing', { attempt: 2 }))).rejects.toThrow(VideoProcessingFailedError);
+    expect(fake.sessionCount()).toBe(sessions + 1);
+  });
+
+  it('posts a first comment on the video with commentThreads.insert, and finds it again on a retry', async () => {
+    const other = youtubeAdapter(); // its own quota ledger: the one above learned of an exhausted quota
+    const ref = await settle('commented', {}, other);
+    const comment = (attempt: number) =>
+      other.comment!({
+        credentials: account.credentials,
+        content: 'First!  Links in the description',
+        post: { ...ref, replyRef: null },
+        idempotencyKey: 'commented:1:first-comment',
+        attempt,
+        createdAt: new Date(),
+      });
+    const first = await comment(1);
+    expect(fake.comments.at(-1)).toEqual({
+      id: first.platformPostId,
+      videoId: ref.platformPostId,
+      authorChannelId: 'UCcontractChannel000000a',
+      text: 'First!  Links in the description',
+    });
+    expect(first.url).toBe(`https://www.youtube.com/watch?v=${ref.platformPostId}&lc=${first.platformPostId}`);
+    const count = fake.comments.length;
+    // A retry whose first try may have reached YouTube looks for it before posting.
+    expect(await comment(2)).toEqual(first);
+    expect(fake.comments).toHaveLength(count);
   });
 
   it('publishes without the thumbnail when YouTube refuses custom thumbnails for the channel', async () => {
     const other = youtubeAdapter();
     fake.refuseThumbnails(1);
-    const ref = await other.publish(input('no-thumb', { media: [video(), thumbnail()] }));
+    const ref = await settle('no-thumb', { media: [video(), thumbnail()] }, other);
     expect(fake.videos.find((v) => v.id === ref.platformPostId)!.thumbnail).toBeNull();
   });
 

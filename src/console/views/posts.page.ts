@@ -1,5 +1,6 @@
 import type { Channel } from '../../channels/channel.entity';
 import type { PostDto, PostTargetDto } from '../../posts/dto/post.dto';
+import type { ProviderDto } from '../../providers/dto/provider.dto';
 import { timelineHref } from './channels.page';
 import { Html, html, when } from './html';
 import { PageContext, layout, notice } from './layout';
@@ -15,10 +16,15 @@ function badge(status: string): Html {
   return html`<span class="badge ${kind}">${status}</span>`;
 }
 
-/** A target's network options as one line: `visibility: unlisted · contentWarning: Spoilers`. */
-function optionsText(options: Record<string, unknown>): string {
+/**
+ * A target's network options as one line: `visibility: unlisted · contentWarning: Spoilers`, a list
+ * as its items (`tags: launch, open source`).
+ */
+export function optionsText(options: Record<string, unknown>): string {
+  const text = (v: unknown): string =>
+    typeof v === 'string' ? v : Array.isArray(v) ? v.map(text).join(', ') : JSON.stringify(v);
   return Object.entries(options)
-    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .map(([k, v]) => `${k}: ${text(v)}`)
     .join(' · ');
 }
 
@@ -53,6 +59,8 @@ export function postsPage(
   o: {
     posts: PostDto[];
     channels: Channel[];
+    /** The networks (GET /api/providers), for their display names. */
+    networks?: ProviderDto[];
     statuses: readonly string[];
     status?: string;
     channelId?: string;
@@ -60,7 +68,9 @@ export function postsPage(
     more: boolean;
   },
 ): Html {
-  const names = new Map(o.channels.map((c) => [c.id, `${c.provider} · ${c.handle}`]));
+  // Channels by the network's display name (YouTube, TikTok), as the channels page shows them.
+  const networks = new Map((o.networks ?? []).map((n) => [n.id, n.name]));
+  const names = new Map(o.channels.map((c) => [c.id, `${networks.get(c.provider) ?? c.provider} · ${c.handle}`]));
   const channels = new Map(o.channels.map((c) => [c.id, c]));
   return layout(
     ctx,

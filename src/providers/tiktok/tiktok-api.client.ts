@@ -52,7 +52,7 @@ const REFUSALS: Record<string, string> = {
   spam_risk_user_banned_from_posting: 'the account is banned from posting',
   spam_risk_too_many_pending_share: 'the account has too many posts waiting to be processed',
   url_ownership_unverified:
-    "the media URL's domain is not verified for this TikTok app: verify the domain of PUBLIC_BASE_URL with TikTok or set TIKTOK_PULL_FROM_URL=false",
+    "the media URL's domain is not verified for this TikTok app: verify the domain of PUBLIC_BASE_URL with TikTok (photo posts always need it; for videos, or set TIKTOK_PULL_FROM_URL=false)",
 };
 
 /** Maps an answer with a TikTok error (any status) to the adapter contract. */

@@ -2,6 +2,12 @@ import type { ChannelLimits } from '../social-provider.interface';
 
 /** Video types TikTok's Content Posting API takes. */
 export const TIKTOK_VIDEO_TYPES: readonly string[] = ['video/mp4', 'video/quicktime', 'video/webm'];
+/** Photo types TikTok's photo posts take (no PNG). */
+export const TIKTOK_PHOTO_TYPES: readonly string[] = ['image/jpeg', 'image/webp'];
+/** Photos of one photo post (a carousel). */
+export const TIKTOK_MAX_PHOTOS = 35;
+/** Largest photo TikTok pulls (20 MB). */
+export const TIKTOK_MAX_PHOTO_BYTES = 20 * 1024 * 1024;
 /** Largest video TikTok takes (4 GB). */
 export const TIKTOK_MAX_VIDEO_BYTES = 4 * 1024 ** 3;
 /** A post's caption (`post_info.title`): at most 2,200 UTF-16 code units. */
@@ -11,12 +17,16 @@ export const TIKTOK_MIN_CHUNK = 5 * 1024 * 1024;
 export const TIKTOK_MAX_CHUNK = 64 * 1024 * 1024;
 export const TIKTOK_MAX_CHUNKS = 1000;
 
-/** A TikTok creator: one video per post, its caption the post's text. */
+/**
+ * A TikTok creator: one video per post, its caption the post's text, or a photo post of 1 to 35 JPEG
+ * or WebP photos (the text its description; TikTok takes 4,000 characters there, the channel's
+ * limit stays the caption's 2,200 for both).
+ */
 export const TIKTOK_LIMITS: ChannelLimits = Object.freeze({
   maxCharacters: TIKTOK_MAX_CAPTION,
-  maxMedia: 1,
-  maxImageBytes: TIKTOK_MAX_VIDEO_BYTES,
-  supportedMimeTypes: [...TIKTOK_VIDEO_TYPES],
+  maxMedia: TIKTOK_MAX_PHOTOS,
+  maxImageBytes: TIKTOK_MAX_PHOTO_BYTES,
+  supportedMimeTypes: [...TIKTOK_VIDEO_TYPES, ...TIKTOK_PHOTO_TYPES],
   threads: false,
   // No first comment through this service (yet): refused at validation.
   firstComment: false,

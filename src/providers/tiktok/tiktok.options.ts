@@ -18,7 +18,19 @@ export interface TikTokOptions {
   brandOrganic: boolean;
   isAigc: boolean;
   videoCoverTimestampMs: number | null;
+  /** Photo posts: a title beside the description (the post's text). */
+  title: string | null;
+  /** Photo posts: which photo (0-based) is the cover. */
+  photoCoverIndex: number;
+  /** Photo posts: TikTok adds music to the slideshow. */
+  autoAddMusic: boolean;
 }
+
+/** What a post publishes on TikTok, as far as options care: a video, photos, or not known yet. */
+export type TikTokPostKind = 'video' | 'photo' | null;
+
+/** A photo post's title: at most 90 characters. */
+export const TIKTOK_MAX_PHOTO_TITLE = 90;
 
 /** What creator_info/query says the creator may choose now. */
 export interface TikTokCreatorInfo {
@@ -69,21 +81,52 @@ export const TIKTOK_OPTIONS_SCHEMA = {
     videoCoverTimestampMs: {
       type: 'integer',
       minimum: 0,
-      description: 'Frame of the video used as its cover, in milliseconds',
+      description: 'Video posts: frame of the video used as its cover, in milliseconds',
+    },
+    title: {
+      type: 'string',
+      maxLength: TIKTOK_MAX_PHOTO_TITLE,
+      description: "Photo posts: a title of at most 90 characters (the post's text is the description)",
+    },
+    photoCoverIndex: {
+      type: 'integer',
+      minimum: 0,
+      default: 0,
+      description: 'Photo posts: the photo used as the cover, counted from 0 in the order of the media',
+    },
+    autoAddMusic: {
+      type: 'boolean',
+      default: false,
+      description: 'Photo posts: TikTok adds music to the slideshow',
     },
   },
 } as const;
 
 const field = (name: string) => `options.${name}`;
-const BOOLEANS = ['disableComment', 'disableDuet', 'disableStitch', 'brandContent', 'brandOrganic', 'isAigc'] as const;
+const BOOLEANS = [
+  'disableComment',
+  'disableDuet',
+  'disableStitch',
+  'brandContent',
+  'brandOrganic',
+  'isAigc',
+  'autoAddMusic',
+] as const;
+/** Options that apply to one kind of post only. */
+const PHOTO_ONLY = ['title', 'photoCoverIndex', 'autoAddMusic'] as const;
+const VIDEO_ONLY = ['videoCoverTimestampMs', 'disableDuet', 'disableStitch'] as const;
 
 /**
  * Reads options, checked against the creator's allowed privacy levels when known (`allowed`): a post
  * without a privacy level, or with one the creator cannot use, is refused naming the allowed values.
+ * With the post's `kind` known, options of the other kind are refused and the cover index is checked
+ * against the number of photos.
  */
 export function readTikTokOptions(
   raw: Record<string, unknown> | null | undefined,
   allowed: readonly string[] | null,
+  kind: TikTokPostKind = null,
+  photoCount = 0,
 ): { options: TikTokOptions | null; problems: Problem[] } {
   const o = raw ?? {};
   const problems: Problem[] = [];
@@ -112,6 +155,28 @@ export function readTikTokOptions(
   if (cover !== undefined && (typeof cover !== 'number' || !Number.isInteger(cover) || cover < 0)) {
     problems.push({ field: field('videoCoverTimestampMs'), message: 'must be a whole number of milliseconds' });
   }
+  const title = o.title;
+  if (title !== undefined && (typeof title !== 'string' || [...title].length > TIKTOK_MAX_PHOTO_TITLE)) {
+    problems.push({ field: field('title'), message: `must be text of at most ${TIKTOK_MAX_PHOTO_TITLE} characters` });
+  }
+  const coverIndex = o.photoCoverIndex;
+  if (coverIndex !== undefined && (typeof coverIndex !== 'number' || !Number.isInteger(coverIndex) || coverIndex < 0)) {
+    problems.push({ field: field('photoCoverIndex'), message: 'must be a whole number from 0' });
+  } else if (kind === 'photo' && typeof coverIndex === 'number' && coverIndex >= photoCount) {
+    problems.push({
+      field: field('photoCoverIndex'),
+      message: `must name one of the post's ${photoCount} photo${photoCount === 1 ? '' : 's'} (0 to ${photoCount - 1})`,
+    });
+  }
+  if (kind === 'video') {
+    for (const name of PHOTO_ONLY) {
+      if (o[name] !== undefined) problems.push({ field: field(name), message: 'applies to TikTok photo posts only' });
+    }
+  } else if (kind === 'photo') {
+    for (const name of VIDEO_ONLY) {
+      if (o[name] !== undefined) problems.push({ field: field(name), message: 'applies to TikTok video posts only' });
+    }
+  }
   if (o.brandContent === true && privacy === 'SELF_ONLY') {
     problems.push({
       field: field('brandContent'),
@@ -129,6 +194,9 @@ export function readTikTokOptions(
       brandOrganic: o.brandOrganic === true,
       isAigc: o.isAigc === true,
       videoCoverTimestampMs: typeof cover === 'number' ? cover : null,
+      title: typeof title === 'string' && title !== '' ? title : null,
+      photoCoverIndex: typeof coverIndex === 'number' ? coverIndex : 0,
+      autoAddMusic: o.autoAddMusic === true,
     },
     problems,
   };

@@ -38,6 +38,27 @@ describe('TikTok options', () => {
     ).toBe('must be one of FOLLOWER_OF_CREATOR, SELF_ONLY for this creator (got "PUBLIC_TO_EVERYONE")');
   });
 
+  it("checks photo posts' own options: the title's length, the cover among the photos, no video options", () => {
+    const photo = (o: Record<string, unknown>, count = 3) =>
+      readTikTokOptions({ privacyLevel: 'SELF_ONLY', ...o }, null, 'photo', count);
+    expect(photo({ title: 'Carousel', photoCoverIndex: 2, autoAddMusic: true }).options).toEqual(
+      expect.objectContaining({ title: 'Carousel', photoCoverIndex: 2, autoAddMusic: true }),
+    );
+    expect(photo({ title: 'x'.repeat(91) }).problems.map((p) => p.field)).toEqual(['options.title']);
+    expect(photo({ photoCoverIndex: 3 }).problems).toEqual([
+      { field: 'options.photoCoverIndex', message: "must name one of the post's 3 photos (0 to 2)" },
+    ]);
+    expect(photo({ videoCoverTimestampMs: 0, disableStitch: true }).problems.map((p) => p.field)).toEqual([
+      'options.videoCoverTimestampMs',
+      'options.disableStitch',
+    ]);
+    expect(
+      readTikTokOptions({ privacyLevel: 'SELF_ONLY', title: 'T' }, null, 'video').problems.map((p) => p.message),
+    ).toEqual(['applies to TikTok photo posts only']);
+    // Unknown kind (no media yet): nothing refused for the kind.
+    expect(readTikTokOptions({ privacyLevel: 'SELF_ONLY', title: 'T', disableDuet: true }, null).problems).toEqual([]);
+  });
+
   it('refuses branded content kept private', () => {
     expect(
       readTikTokOptions({ privacyLevel: 'SELF_ONLY', brandContent: true }, null).problems.map((p) => p.field),

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { OutboundHttp } from '../../common/http/outbound-http';
 import { setting } from '../../config/settings';
 import { commonDraftProblems } from '../draft-validation.util';
@@ -11,8 +10,10 @@ import {
   ContentRejectedError,
   InvalidCredentialsError,
   MediaRejectedError,
+  ProcessingPendingError,
   ProviderError,
   TransientProviderError,
+  VideoProcessingFailedError,
 } from '../provider.errors';
 import type {
   ChannelLimits,
@@ -30,7 +31,14 @@ import type {
 import { optionsOf } from '../target-options.util';
 import { TIKTOK_NAME, TikTokApi, mapTikTokFailure, tiktokError } from './tiktok-api.client';
 import { TikTokCredentials, TikTokCredentialsDto, parseTikTokCredentials } from './tiktok.credentials';
-import { TIKTOK_LIMITS, TIKTOK_VIDEO_TYPES, tiktokChunkRange, tiktokChunking } from './tiktok.limits';
+import {
+  TIKTOK_LIMITS,
+  TIKTOK_MAX_PHOTOS,
+  TIKTOK_PHOTO_TYPES,
+  TIKTOK_VIDEO_TYPES,
+  tiktokChunkRange,
+  tiktokChunking,
+} from './tiktok.limits';
 import { TIKTOK_OPTIONS_SCHEMA, TikTokCreatorInfo, TikTokOptions, readTikTokOptions } from './tiktok.options';
 
 /** Interrupted chunks re-sent within one attempt before it gives up (the next attempt resumes). */
@@ -39,6 +47,8 @@ const MAX_INTERRUPTIONS = 3;
 /** What a publication saved (docs/adr/0023): the publish id and upload URL, the chunks sent, the post. */
 interface TikTokCheckpoint {
   publishId?: string;
+  /** A photo post (content/init): its failures are the photos', not a video's. */
+  photo?: boolean;
   uploadUrl?: string | null;
   chunkSize?: number;
   totalChunkCount?: number;
@@ -50,11 +60,13 @@ interface TikTokCheckpoint {
 export interface TikTokSettings {
   pullFromUrl: boolean;
   chunkBytes: number;
-  statusWaitSeconds: number;
   statusPollMs: number;
 }
 
 const isVideo = (m: MediaDescriptor) => TIKTOK_VIDEO_TYPES.includes(m.mimeType.toLowerCase());
+const isPhoto = (m: MediaDescriptor) => TIKTOK_PHOTO_TYPES.includes(m.mimeType.toLowerCase());
+/** A status read refused for TikTok's per-token limit (30 a minute): waited out like processing. */
+const isRateLimited = (err: unknown) => err instanceof TransientProviderError && err.code === 'PROVIDER_RATE_LIMITED';
 const durationMsOf = (m: MediaDescriptor): number | null => {
   const d = (m as MediaDescriptor & { durationMs?: number | null }).durationMs;
   return typeof d === 'number' ? d : null;
@@ -72,8 +84,9 @@ const MEDIA_FAIL_REASONS = new Set([
 
 /**
  * TikTok's Content Posting API (Direct Post) with a creator's OAuth token: creator_info before
- * each post (privacy levels, interaction switches, maximum duration), FILE_UPLOAD in chunks (or
- * PULL_FROM_URL), then the publish status, polled within a bounded wait (docs/adr/0039).
+ * each post (privacy levels, interaction switches, maximum duration), a video by FILE_UPLOAD in
+ * chunks (or PULL_FROM_URL) or photos pulled from our signed URLs, then the publish status, read by
+ * the publisher's delayed polls without holding a worker (docs/adr/0039, 0042).
  */
 export class TikTokProvider implements SocialProvider {
   readonly id = 'tiktok';
@@ -123,17 +136,25 @@ export class TikTokProvider implements SocialProvider {
 
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     const problems = commonDraftProblems(TIKTOK_NAME, post.content, post.media, limits);
-    if (post.media.filter(isVideo).length !== 1) {
-      problems.push({ field: 'mediaIds', message: 'A TikTok post is one video' });
+    const videos = post.media.filter(isVideo).length;
+    const photos = post.media.filter(isPhoto).length;
+    if (videos === 0 && photos === 0) {
+      problems.push({
+        field: 'mediaIds',
+        message: `A TikTok post is one video, or 1 to ${TIKTOK_MAX_PHOTOS} photos (JPEG or WebP)`,
+      });
     }
-    problems.push(...readTikTokOptions(optionsOf(post), null).problems);
+    const kind = videos > 0 ? 'video' : photos > 0 ? 'photo' : null;
+    problems.push(...readTikTokOptions(optionsOf(post), null, kind, photos).problems);
     return problems;
   }
 
   /**
    * creator_info, then init (checkpointed with its publish id before any byte is sent), the chunks
-   * (each checkpointed), then the status until PUBLISH_COMPLETE or FAILED. A retry resumes from the
-   * checkpoint: never a second init of the same publication once its publish id is known.
+   * (each checkpointed), then one read of the status: PUBLISH_COMPLETE returns the post, FAILED is a
+   * typed refusal, still processing throws ProcessingPendingError so the publisher polls again later
+   * with this checkpoint. A retry or a poll resumes from the checkpoint: never a second init of the
+   * same publication once its publish id is known.
    */
   async publish(input: PublishInput): Promise<PublishResult> {
     const creds = parseTikTokCredentials(input.credentials);
@@ -144,18 +165,21 @@ export class TikTokProvider implements SocialProvider {
       await input.saveCheckpoint({ ...next });
     };
     if (state.postId && state.url) return { platformPostId: state.postId, url: state.url };
-    const video = input.media.find(isVideo);
-    if (!video) throw new MediaRejectedError('A TikTok post needs one video');
+    const video = input.media.find(isVideo) ?? null;
+    const photos = input.media.filter(isPhoto);
+    if (!video && photos.length === 0) throw new MediaRejectedError('A TikTok post needs one video or photos');
 
     if (!state.publishId) {
       const creator = await this.creatorInfo(api);
-      const options = this.checkAgainstCreator(input, video, creator);
-      await save(await this.init(api, input, video, options));
+      const options = this.checkAgainstCreator(input, video, photos.length, creator);
+      await save(
+        video ? await this.init(api, input, video, options) : await this.initPhotos(api, input, photos, options),
+      );
     }
-    if (state.uploadUrl && (state.chunksDone ?? 0) < (state.totalChunkCount ?? 1)) {
+    if (video && state.uploadUrl && (state.chunksDone ?? 0) < (state.totalChunkCount ?? 1)) {
       await this.uploadChunks(api, video, state, save);
     }
-    const ref = await this.waitPublished(api, creds, state.publishId!);
+    const ref = await this.readStatus(api, creds, state.publishId!, state.photo === true);
     await save({ ...state, postId: ref.platformPostId, url: ref.url });
     return ref;
   }
@@ -211,12 +235,22 @@ export class TikTokProvider implements SocialProvider {
    * The options checked against what the creator may choose now: the privacy level among theirs
    * (never chosen for them), the interaction switches the creator turned off kept off, the duration.
    */
-  private checkAgainstCreator(input: PublishInput, video: PublishMedia, creator: TikTokCreatorInfo): TikTokOptions {
-    const { options, problems } = readTikTokOptions(optionsOf(input), creator.privacyLevelOptions);
+  private checkAgainstCreator(
+    input: PublishInput,
+    video: PublishMedia | null,
+    photoCount: number,
+    creator: TikTokCreatorInfo,
+  ): TikTokOptions {
+    const { options, problems } = readTikTokOptions(
+      optionsOf(input),
+      creator.privacyLevelOptions,
+      video ? 'video' : 'photo',
+      photoCount,
+    );
     if (!options) {
       throw new ContentRejectedError(`TikTok options: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`);
     }
-    const duration = durationMsOf(video);
+    const duration = video ? durationMsOf(video) : null;
     if (duration !== null && creator.maxVideoPostDurationSec && duration > creator.maxVideoPostDurationSec * 1000) {
       throw new MediaRejectedError(
         `The video lasts ${Math.round(duration / 1000)} seconds; this TikTok creator may post at most ${creator.maxVideoPostDurationSec}`,
@@ -284,6 +318,47 @@ export class TikTokProvider implements SocialProvider {
     return { publishId, uploadUrl, ...chunking, chunksDone: 0 };
   }
 
+  /**
+   * A photo post (content/init, media_type PHOTO): TikTok pulls each image from its signed URL of
+   * ours (PULL_FROM_URL is the only source photos take, so PUBLIC_BASE_URL's domain must be verified
+   * with TikTok). The post's text is the description; the optional title and cover index are options.
+   */
+  private async initPhotos(
+    api: TikTokApi,
+    input: PublishInput,
+    photos: PublishMedia[],
+    options: TikTokOptions,
+  ): Promise<TikTokCheckpoint> {
+    const postInfo: Record<string, unknown> = {
+      description: input.content,
+      privacy_level: options.privacyLevel,
+      disable_comment: options.disableComment,
+      auto_add_music: options.autoAddMusic,
+      brand_content_toggle: options.brandContent,
+      brand_organic_toggle: options.brandOrganic,
+      is_aigc: options.isAigc,
+    };
+    if (options.title !== null) postInfo.title = options.title;
+    const urls: string[] = [];
+    for (const photo of photos) urls.push(await photo.publicUrl());
+    const data = await api.call(
+      {
+        method: 'POST',
+        path: '/v2/post/publish/content/init/',
+        json: {
+          media_type: 'PHOTO',
+          post_mode: 'DIRECT_POST',
+          post_info: postInfo,
+          source_info: { source: 'PULL_FROM_URL', photo_cover_index: options.photoCoverIndex, photo_images: urls },
+        },
+      },
+      'content',
+    );
+    const publishId = asString(data.publish_id);
+    if (!publishId) throw new TransientProviderError('TikTok accepted the photo post but returned no publish_id');
+    return { publishId, photo: true, uploadUrl: null };
+  }
+
   /** Sends the chunks not yet sent, in order, saving the count after each. */
   private async uploadChunks(
     api: TikTokApi,
@@ -310,42 +385,54 @@ export class TikTokProvider implements SocialProvider {
   }
 
   /**
-   * status/fetch until PUBLISH_COMPLETE or FAILED, within TIKTOK_STATUS_WAIT_SECONDS (TikTok allows
-   * 30 reads a minute per token); still processing after it: retried later from the checkpoint.
+   * One status/fetch: PUBLISH_COMPLETE gives the post; FAILED is VideoProcessingFailedError (a photo
+   * post: a media or content refusal) with TikTok's fail_reason; still processing, or TikTok's limit of
+   * 30 status reads a minute per token reached, is ProcessingPendingError: the publisher reads again
+   * after TIKTOK_STATUS_POLL_MS (or TikTok's wait), within VIDEO_PROCESSING_MAX_WAIT_SECONDS.
    */
-  private async waitPublished(api: TikTokApi, creds: TikTokCredentials, publishId: string): Promise<PublishResult> {
-    const deadline = Date.now() + this.settings.statusWaitSeconds * 1000;
-    for (;;) {
-      const { res, postIds } = await api.status(publishId);
-      const ok = res.status === 200 && (tiktokError(res.data).code || 'ok') === 'ok';
-      if (!ok) throw mapTikTokFailure(res, 'content');
-      const data = asObject(asObject(res.data)?.data) ?? {};
-      const status = asString(data.status);
-      if (status === 'PUBLISH_COMPLETE' || status === 'SEND_TO_USER_INBOX') {
-        const postId = postIds[0] ?? null;
-        const profile = creds.username ? `https://www.tiktok.com/@${creds.username}` : 'https://www.tiktok.com/';
-        // A private (SELF_ONLY) post has no public id: the publish id stands for it.
-        return postId
-          ? {
-              platformPostId: postId,
-              url: creds.username ? `${profile}/video/${postId}` : `https://www.tiktok.com/video/${postId}`,
-            }
-          : { platformPostId: publishId, url: profile };
-      }
-      if (status === 'FAILED') {
-        const reason = asString(data.fail_reason) ?? 'unknown reason';
-        const message = `TikTok could not publish the video: ${reason}`;
-        throw MEDIA_FAIL_REASONS.has(reason) ? new MediaRejectedError(message) : new ContentRejectedError(message);
-      }
-      if (Date.now() + this.settings.statusPollMs > deadline) {
-        throw new TransientProviderError(
-          `TikTok is still processing the post (${status ?? 'no status'}); its status is checked again later (it is not posted again)`,
-          undefined,
-          30,
+  private async readStatus(
+    api: TikTokApi,
+    creds: TikTokCredentials,
+    publishId: string,
+    photo: boolean,
+  ): Promise<PublishResult> {
+    const { res, postIds } = await api.status(publishId);
+    const ok = res.status === 200 && (tiktokError(res.data).code || 'ok') === 'ok';
+    if (!ok) {
+      const failure = mapTikTokFailure(res, 'content');
+      if (isRateLimited(failure)) {
+        const wait = (failure as TransientProviderError).retryAfterSeconds ?? 60;
+        throw new ProcessingPendingError(
+          `TikTok limits status reads; the post's status is read again in ${wait} s`,
+          Math.max(this.settings.statusPollMs, wait * 1000),
         );
       }
-      await sleep(this.settings.statusPollMs);
+      throw failure;
     }
+    const data = asObject(asObject(res.data)?.data) ?? {};
+    const status = asString(data.status);
+    if (status === 'PUBLISH_COMPLETE' || status === 'SEND_TO_USER_INBOX') {
+      const postId = postIds[0] ?? null;
+      const profile = creds.username ? `https://www.tiktok.com/@${creds.username}` : 'https://www.tiktok.com/';
+      const kind = photo ? 'photo' : 'video';
+      // A private (SELF_ONLY) post has no public id: the publish id stands for it.
+      return postId
+        ? {
+            platformPostId: postId,
+            url: creds.username ? `${profile}/${kind}/${postId}` : `https://www.tiktok.com/${kind}/${postId}`,
+          }
+        : { platformPostId: publishId, url: profile };
+    }
+    if (status === 'FAILED') {
+      const reason = asString(data.fail_reason) ?? 'unknown reason';
+      if (!photo) throw new VideoProcessingFailedError(`TikTok could not publish the video: ${reason}`);
+      const message = `TikTok could not publish the photos: ${reason}`;
+      throw MEDIA_FAIL_REASONS.has(reason) ? new MediaRejectedError(message) : new ContentRejectedError(message);
+    }
+    throw new ProcessingPendingError(
+      `TikTok is still processing the post (${status ?? 'no status'}); its status is read again later (it is not posted again)`,
+      this.settings.statusPollMs,
+    );
   }
 }
 
@@ -363,7 +450,7 @@ async function readRange(media: PublishMedia, first: number, last: number): Prom
   return Buffer.concat(parts);
 }
 
-/** Read the user, publish videos, read their statistics. */
+/** Read the user, publish videos and photos, read their statistics. */
 const TIKTOK_SCOPES = ['user.info.basic', 'video.publish', 'video.list'];
 
 /** The TikTok plugin: OAuth 2.0 with TikTok's client_key, registered in provider.list.ts. */
@@ -405,23 +492,17 @@ export const tiktokPlugin = defineProvider({
       max: 64 * 1024 * 1024,
       description: 'FILE_UPLOAD chunk size (5 to 64 MB; smaller videos go in one chunk)',
     }),
-    statusWaitSeconds: setting.int('TIKTOK_STATUS_WAIT_SECONDS', {
-      default: 120,
-      min: 0,
-      max: 900,
-      description: 'how long one attempt polls the publish status before checking again later',
-    }),
     statusPollMs: setting.int('TIKTOK_STATUS_POLL_MS', {
       default: 5000,
       min: 10,
-      description: 'interval between two status reads (TikTok allows 30 a minute per user)',
+      description:
+        'interval between two publish status reads, each a delayed job that holds no worker (TikTok allows 30 a minute per user; a refused read waits as TikTok says); the whole wait is bounded by VIDEO_PROCESSING_MAX_WAIT_SECONDS',
     }),
   },
   create: ({ http, settings }) =>
     new TikTokProvider(http, {
       pullFromUrl: settings.pullFromUrl,
       chunkBytes: settings.chunkBytes,
-      statusWaitSeconds: settings.statusWaitSeconds,
       statusPollMs: settings.statusPollMs,
     }),
 });

@@ -56,7 +56,7 @@ export class YouTubeQuotaExhaustedError extends TransientProviderError {
 }
 
 /** Documented costs of the calls we make (units of the project's daily quota). */
-export const YOUTUBE_COSTS = { list: 1, thumbnail: 50 } as const;
+export const YOUTUBE_COSTS = { list: 1, thumbnail: 50, comment: 50 } as const;
 
 /**
  * What this process knows of the project's daily quota (the OAuth app's Google Cloud project):
@@ -90,6 +90,20 @@ export class YouTubeQuotaLedger {
       );
     }
     const needed = YOUTUBE_COSTS.list * 2 + (withThumbnail ? YOUTUBE_COSTS.thumbnail : 0);
+    if (this.units + needed > this.dailyUnits) {
+      throw new YouTubeQuotaExhaustedError(
+        `${this.units} of ${this.dailyUnits} units used today, ${needed} needed`,
+        nextQuotaReset(now),
+        now,
+      );
+    }
+  }
+
+  /** Throws YouTubeQuotaExhaustedError when `needed` units (a call other than an upload) cannot be covered today. */
+  checkUnits(needed: number, now: number = Date.now()): void {
+    this.roll(now);
+    if (now < this.exhaustedUntil)
+      throw new YouTubeQuotaExhaustedError(this.exhaustedDetail, new Date(this.exhaustedUntil), now);
     if (this.units + needed > this.dailyUnits) {
       throw new YouTubeQuotaExhaustedError(
         `${this.units} of ${this.dailyUnits} units used today, ${needed} needed`,

@@ -29,8 +29,8 @@ export const YOUTUBE_LIMITS: ChannelLimits = Object.freeze({
   supportedMimeTypes: [...YOUTUBE_VIDEO_TYPES, ...YOUTUBE_THUMBNAIL_TYPES],
   // Comments are not posts: no threads.
   threads: false,
-  // No first comment through this service (yet): refused at validation.
-  firstComment: false,
+  // A top-level comment of the channel on its own video (commentThreads.insert), once it is processed.
+  firstComment: true,
   // 12 hours for verified accounts (15 minutes until the account is verified on youtube.com).
   video: {
     maxBytes: YOUTUBE_MAX_VIDEO_BYTES,

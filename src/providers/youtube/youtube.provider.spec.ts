@@ -94,7 +94,6 @@ describe('YouTubeProvider.validate', () => {
   const http = new OutboundHttp({ allowPrivate: false });
   const provider = new YouTubeProvider(http, {
     chunkBytes: 262144,
-    processingWaitSeconds: 0,
     processingPollMs: 10,
     dailyUploads: 1,
     dailyUnits: 1,

@@ -1,9 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { OutboundHttp } from '../../common/http/outbound-http';
 import { setting } from '../../config/settings';
 import { commonDraftProblems } from '../draft-validation.util';
 import { exactSizeChunks } from '../media-stream.util';
-import { copyLimits } from '../plugin-helpers.util';
+import { comparableText, copyLimits } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
 import { oauthAppSettings } from '../provider-settings';
 import { asArray, asNumber, asObject, asString } from '../provider-json.util';
@@ -12,11 +11,14 @@ import {
   CredentialsRevokedError,
   InvalidCredentialsError,
   MediaRejectedError,
+  ProcessingPendingError,
   ProviderError,
   TransientProviderError,
+  VideoProcessingFailedError,
 } from '../provider.errors';
 import type {
   ChannelLimits,
+  CommentInput,
   ConnectedAccount,
   MediaDescriptor,
   MetricsResult,
@@ -51,13 +53,14 @@ const MAX_INTERRUPTIONS = 3;
 interface YouTubeCheckpoint {
   /** The resumable session URI: a retry resumes it rather than starting a second upload. */
   session?: string;
+  /** Bytes the session had acknowledged when last saved (the session itself is asked on resume). */
+  offset?: number;
   videoId?: string;
   thumbnailDone?: boolean;
 }
 
 export interface YouTubeSettings {
   chunkBytes: number;
-  processingWaitSeconds: number;
   processingPollMs: number;
   dailyUploads: number;
   dailyUnits: number;
@@ -186,8 +189,9 @@ export class YouTubeProvider implements SocialProvider {
   /**
    * Resumable upload (docs/adr/0039): the session URI is checkpointed before the first byte, so a
    * retry (even after a crash) asks the session how far it got and resumes, and a session that
-   * completed gives back its video: one video per publication. Then the thumbnail, then the
-   * processing status (bounded wait; still processing: retried later from the checkpoint).
+   * completed gives back its video: one video per publication. Then the thumbnail, then one read of
+   * the processing status: still processing, the worker is released (ProcessingPendingError) and the
+   * publisher's delayed job calls again with the checkpoint, which only reads the status.
    */
   async publish(input: PublishInput): Promise<PublishResult> {
     const creds = parseYouTubeCredentials(input.credentials);
@@ -214,8 +218,62 @@ export class YouTubeProvider implements SocialProvider {
       await this.setThumbnail(api, videoId, thumbnail);
       await save({ ...state, thumbnailDone: true });
     }
-    await this.waitProcessed(api, videoId);
+    await this.checkProcessed(api, videoId);
     return { platformPostId: videoId, url: watchUrl(videoId, options.short) };
+  }
+
+  /**
+   * A first comment: commentThreads.insert (a top-level comment by the channel on its own video, 50
+   * quota units, scope youtube.force-ssl). YouTube takes no idempotency key: a retry first looks among
+   * the video's newest comment threads for the channel's own with this text (1 unit).
+   */
+  async comment(input: CommentInput): Promise<PublishResult> {
+    const creds = parseYouTubeCredentials(input.credentials);
+    if (!creds.channelId) throw new CredentialsRevokedError('The YouTube channel has no channel id: connect it again');
+    const api = new YouTubeApi(this.http, creds, this.quota);
+    const videoId = input.post.platformPostId;
+    const commentUrl = (id: string) =>
+      `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}&lc=${encodeURIComponent(id)}`;
+    if (input.attempt > 1) {
+      const res = await api.call(
+        {
+          method: 'GET',
+          path: `/youtube/v3/commentThreads?part=snippet&videoId=${encodeURIComponent(videoId)}&order=time&maxResults=100&textFormat=plainText`,
+        },
+        'content',
+        YOUTUBE_COSTS.list,
+      );
+      const wanted = comparableText(input.content);
+      for (const item of asArray(asObject(res.data)?.items) ?? []) {
+        const thread = asObject(item);
+        const top = asObject(asObject(asObject(thread?.snippet)?.topLevelComment)?.snippet);
+        const author = asString(asObject(top?.authorChannelId)?.value);
+        const text = asString(top?.textOriginal) ?? asString(top?.textDisplay) ?? '';
+        const id = asString(thread?.id);
+        if (id && author === creds.channelId && comparableText(text) === wanted) {
+          return { platformPostId: id, url: commentUrl(id) };
+        }
+      }
+    }
+    this.quota.checkUnits(YOUTUBE_COSTS.comment);
+    const res = await api.call(
+      {
+        method: 'POST',
+        path: '/youtube/v3/commentThreads?part=snippet',
+        json: {
+          snippet: {
+            channelId: creds.channelId,
+            videoId,
+            topLevelComment: { snippet: { textOriginal: input.content } },
+          },
+        },
+      },
+      'content',
+      YOUTUBE_COSTS.comment,
+    );
+    const id = asString(asObject(res.data)?.id);
+    if (!id) throw new TransientProviderError('YouTube accepted the comment but returned no id', res.status);
+    return { platformPostId: id, url: commentUrl(id) };
   }
 
   /** views, likes and comments (videos.list part=statistics); YouTube has no reposts or quotes. */
@@ -272,7 +330,7 @@ export class YouTubeProvider implements SocialProvider {
     let interruptions = 0;
     for (;;) {
       try {
-        const done = await this.sendFrom(api, session, video, offset);
+        const done = await this.sendFrom(api, session, video, offset, (acked) => save({ session, offset: acked }));
         if (done.videoId) return done.videoId;
         // The session kept less than was sent: count it as an interruption and resume.
         if (++interruptions > MAX_INTERRUPTIONS) {
@@ -351,6 +409,7 @@ export class YouTubeProvider implements SocialProvider {
     session: string,
     video: PublishMedia,
     offset: number,
+    acknowledged: (offset: number) => Promise<void>,
   ): Promise<{ offset: number; videoId?: string }> {
     const chunkBytes = this.settings.chunkBytes;
     let position = 0;
@@ -378,6 +437,8 @@ export class YouTubeProvider implements SocialProvider {
         // The session kept less than we sent: resume from what it holds.
         if (next !== end + 1) return { offset: next };
         start = next;
+        // Saving also extends the publication's claim while a long upload goes on.
+        await acknowledged(next);
         return last ? { offset: next } : null;
       }
       throw mapYouTubeFailure(res, 'media', api.quota);
@@ -431,38 +492,35 @@ export class YouTubeProvider implements SocialProvider {
   }
 
   /**
-   * Polls videos.list (status, processingDetails) until YouTube has processed the video, within
-   * YOUTUBE_PROCESSING_WAIT_SECONDS; a failed or rejected upload is a typed refusal, a video still
-   * processing is retried later from the checkpoint (never uploaded again).
+   * One read of videos.list (status, processingDetails): processed, the publication is done; failed
+   * or rejected, VideoProcessingFailedError with YouTube's reason (never uploaded again); still
+   * processing, ProcessingPendingError: the publisher polls again after YOUTUBE_PROCESSING_POLL_MS
+   * (1 quota unit a read) within VIDEO_PROCESSING_MAX_WAIT_SECONDS, the worker released meanwhile.
    */
-  private async waitProcessed(api: YouTubeApi, videoId: string): Promise<void> {
-    const deadline = Date.now() + this.settings.processingWaitSeconds * 1000;
-    for (;;) {
-      const res = await api.call(
-        { method: 'GET', path: `/youtube/v3/videos?part=status,processingDetails&id=${encodeURIComponent(videoId)}` },
-        'media',
-        YOUTUBE_COSTS.list,
+  private async checkProcessed(api: YouTubeApi, videoId: string): Promise<void> {
+    const res = await api.call(
+      { method: 'GET', path: `/youtube/v3/videos?part=status,processingDetails&id=${encodeURIComponent(videoId)}` },
+      'media',
+      YOUTUBE_COSTS.list,
+    );
+    const item = asObject(asArray(asObject(res.data)?.items)?.[0]);
+    if (!item) throw new VideoProcessingFailedError(`YouTube no longer lists the uploaded video ${videoId}`);
+    const status = asObject(item.status);
+    const upload = asString(status?.uploadStatus);
+    if (upload === 'processed') return;
+    if (upload === 'failed' || upload === 'rejected' || upload === 'deleted') {
+      const reason = asString(status?.failureReason) ?? asString(status?.rejectionReason) ?? upload;
+      throw new VideoProcessingFailedError(
+        `YouTube ${upload === 'failed' ? 'could not process' : 'rejected'} the video ${videoId}: ${reason}`,
       );
-      const item = asObject(asArray(asObject(res.data)?.items)?.[0]);
-      const status = asObject(item?.status);
-      const upload = asString(status?.uploadStatus);
-      if (upload === 'processed') return;
-      if (upload === 'failed' || upload === 'rejected' || upload === 'deleted') {
-        const reason = asString(status?.failureReason) ?? asString(status?.rejectionReason) ?? upload;
-        throw new MediaRejectedError(
-          `YouTube ${upload === 'failed' ? 'could not process' : 'rejected'} the video ${videoId}: ${reason}`,
-        );
-      }
-      if (!item) throw new MediaRejectedError(`YouTube no longer lists the uploaded video ${videoId}`);
-      if (Date.now() + this.settings.processingPollMs > deadline) {
-        throw new TransientProviderError(
-          `YouTube is still processing video ${videoId}; its status is checked again later (it is not uploaded again)`,
-          undefined,
-          60,
-        );
-      }
-      await sleep(this.settings.processingPollMs);
     }
+    const details = asObject(item.processingDetails);
+    const left = asNumber(asObject(details?.processingProgress)?.timeLeftMs);
+    const hint = left !== undefined && left > 0 ? Math.min(left, this.settings.processingPollMs * 6) : 0;
+    throw new ProcessingPendingError(
+      `YouTube is processing video ${videoId} (${upload ?? 'no status'}); its status is read again later (it is not uploaded again)`,
+      Math.max(this.settings.processingPollMs, hint),
+    );
   }
 }
 
@@ -485,10 +543,14 @@ function shortProblems(video: MediaDescriptor): Problem[] {
   return problems;
 }
 
-/** Upload to the channel, read channels and video status/statistics. */
+/**
+ * Upload to the channel, read channels and video status/statistics, and post a first comment
+ * (commentThreads.insert takes only youtube.force-ssl).
+ */
 const YOUTUBE_SCOPES = [
   'https://www.googleapis.com/auth/youtube.upload',
   'https://www.googleapis.com/auth/youtube.readonly',
+  'https://www.googleapis.com/auth/youtube.force-ssl',
 ];
 
 /** The YouTube plugin: Google OAuth 2.0 with offline access, registered in provider.list.ts. */
@@ -526,16 +588,11 @@ export const youtubePlugin = defineProvider({
       min: YOUTUBE_CHUNK_UNIT,
       description: 'size of each resumable upload request; a multiple of 262144 (256 KiB)',
     }),
-    processingWaitSeconds: setting.int('YOUTUBE_PROCESSING_WAIT_SECONDS', {
-      default: 120,
-      min: 0,
-      max: 900,
-      description: 'how long one attempt waits for YouTube to process an upload before checking again later',
-    }),
     processingPollMs: setting.int('YOUTUBE_PROCESSING_POLL_MS', {
-      default: 5000,
+      default: 10_000,
       min: 10,
-      description: 'interval between two processing status reads (videos.list, 1 quota unit each)',
+      description:
+        'interval between two processing status reads (videos.list, 1 quota unit each), each a delayed job that holds no worker; the whole wait is bounded by VIDEO_PROCESSING_MAX_WAIT_SECONDS',
     }),
     dailyUploads: setting.int('YOUTUBE_DAILY_UPLOADS', {
       default: 100,
@@ -554,7 +611,6 @@ export const youtubePlugin = defineProvider({
         YOUTUBE_CHUNK_UNIT,
         Math.floor(settings.chunkBytes / YOUTUBE_CHUNK_UNIT) * YOUTUBE_CHUNK_UNIT,
       ),
-      processingWaitSeconds: settings.processingWaitSeconds,
       processingPollMs: settings.processingPollMs,
       dailyUploads: settings.dailyUploads,
       dailyUnits: settings.dailyUnits,

@@ -1457,9 +1457,21 @@ export type TiktokOptions = {
      */
     isAigc?: boolean;
     /**
-     * Frame of the video used as its cover, in milliseconds
+     * Video posts: frame of the video used as its cover, in milliseconds
      */
     videoCoverTimestampMs?: number;
+    /**
+     * Photo posts: a title of at most 90 characters (the post's text is the description)
+     */
+    title?: string;
+    /**
+     * Photo posts: the photo used as the cover, counted from 0 in the order of the media
+     */
+    photoCoverIndex?: number;
+    /**
+     * Photo posts: TikTok adds music to the slideshow
+     */
+    autoAddMusic?: boolean;
 };
 
 /**
