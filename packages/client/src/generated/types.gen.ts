@@ -1476,7 +1476,7 @@ export type PinterestOptions = {
     dominantColor?: string | null;
 };
 
-export type GoogleBusinessOptions = unknown & {
+export type GoogleBusinessOptions = {
     /**
      * Kind of local post: STANDARD (what is new), EVENT or OFFER (both need event)
      */
