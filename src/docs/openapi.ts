@@ -284,7 +284,7 @@ function asOpenApi30(schema: unknown): unknown {
     out[key] = key === 'enum' || key === 'required' || key === 'default' ? value : asOpenApi30(value);
   }
   if (Array.isArray(out.allOf)) {
-    const kept = out.allOf.filter((s) => !(s && typeof s === 'object' && Object.keys(s).length === 0));
+    const kept = (out.allOf as unknown[]).filter((s) => !(s && typeof s === 'object' && Object.keys(s).length === 0));
     if (kept.length > 0) out.allOf = kept;
     else delete out.allOf;
   }
