@@ -250,7 +250,8 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
  */
 function describeProviderOptions(doc: OpenAPIObject): void {
   const schemas = (doc.components ??= {}).schemas ?? (doc.components.schemas = {});
-  for (const { name, schema } of PROVIDER_OPTIONS_SCHEMAS) schemas[name] = structuredClone(schema) as never;
+  for (const { name, schema } of PROVIDER_OPTIONS_SCHEMAS)
+    schemas[name] = asOpenApi30(structuredClone(schema)) as never;
   schemas.ProviderOptions = {
     type: 'object',
     description:
@@ -267,6 +268,27 @@ function describeProviderOptions(doc: OpenAPIObject): void {
     delete options.additionalProperties;
     options.anyOf = PROVIDER_OPTIONS_SCHEMAS.map(({ name }) => ({ $ref: `#/components/schemas/${name}` }));
   }
+}
+
+/**
+ * A JSON Schema as OpenAPI 3.0 can hold it: without the conditional rules (`if`/`then`/`else`, which
+ * 3.0 lacks), dropping the `allOf` entries left empty. The rules stay in `GET /providers`'
+ * `optionsSchema`, in the schema's descriptions and in the server's checks.
+ */
+function asOpenApi30(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(asOpenApi30);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'if' || key === 'then' || key === 'else') continue;
+    out[key] = key === 'enum' || key === 'required' || key === 'default' ? value : asOpenApi30(value);
+  }
+  if (Array.isArray(out.allOf)) {
+    const kept = (out.allOf as unknown[]).filter((s) => !(s && typeof s === 'object' && Object.keys(s).length === 0));
+    if (kept.length > 0) out.allOf = kept;
+    else delete out.allOf;
+  }
+  return out;
 }
 
 /**

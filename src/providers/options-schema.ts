@@ -77,6 +77,9 @@ export function optionsProblems(validate: ValidateFunction, options: unknown): P
   if (validate(options)) return [];
   const byField = new Map<string, Problem>();
   for (const e of validate.errors ?? []) {
+    // An `if` that failed its `then`/`else` also reports itself ("must match then schema") at the
+    // object: the branch's own errors name the field, so this one is left out.
+    if (e.keyword === 'if') continue;
     const problem = problemOf(e);
     if (!byField.has(problem.field)) byField.set(problem.field, problem);
   }

@@ -11,6 +11,8 @@ export interface FakeDiscordWebhook {
   channelId: string;
   /** A forum channel: every message must start a post (`thread_name`) or go to a thread (`thread_id`). */
   forum?: boolean;
+  /** Tag ids a forum's posts may carry (`applied_tags`). */
+  tags?: string[];
 }
 
 export interface FakeDiscordMessage {
@@ -20,6 +22,12 @@ export interface FakeDiscordMessage {
   channelId: string;
   content: string;
   threadName: string | null;
+  /** The name and avatar it was sent under (`username`, `avatar_url`), null for the webhook's. */
+  username: string | null;
+  avatarUrl: string | null;
+  /** Message flags sent (4: SUPPRESS_EMBEDS). */
+  flags: number;
+  appliedTags: string[];
   allowedMentions: unknown;
   attachments: Array<{ filename: string; contentType: string; size: number; description: string | null }>;
   reactions: Array<{ count: number; emoji: { id: null; name: string } }>;
@@ -44,7 +52,9 @@ export const DISCORD_WEBHOOK: FakeDiscordWebhook = {
  * (`/api/webhooks/:id/:token`), execute it (POST, JSON or multipart with `payload_json` and
  * `files[n]`, `?wait=true` answering the message, `?thread_id=`), and GET one of its messages. Errors
  * are Discord's `{message, code}`; a 429 is `{message, retry_after, global}` with Retry-After.
- * Forum channels refuse messages without `thread_name` (code 220001), as Discord does.
+ * Forum channels refuse messages without `thread_name` (code 220001), other channels refuse one (code
+ * 220003), and `username`, `avatar_url`, `flags` and a forum post's `applied_tags` (tags of the
+ * forum) are checked and recorded, as Discord does.
  */
 export class DiscordFake extends FakeHttpServer {
   readonly webhooks: FakeDiscordWebhook[];
@@ -183,6 +193,33 @@ export class DiscordFake extends FakeHttpServer {
     }
     if (threadName !== null && [...threadName].length > 100)
       return { status: 400, body: { message: 'Invalid Form Body', code: 50035 } };
+    if (threadName !== null && !webhook.forum) {
+      return { status: 400, body: { message: 'Webhooks can only create threads in forum channels', code: 220003 } };
+    }
+    const invalid = (field: string, message: string): FakeReply => ({
+      status: 400,
+      body: {
+        message: 'Invalid Form Body',
+        code: 50035,
+        errors: { [field]: { _errors: [{ code: 'INVALID', message }] } },
+      },
+    });
+    const username = typeof payload.username === 'string' ? payload.username : null;
+    if (username !== null && ([...username].length > 80 || /discord|clyde/i.test(username))) {
+      return invalid('username', 'Username cannot contain "discord" and must be 80 or fewer in length.');
+    }
+    const avatarUrl = typeof payload.avatar_url === 'string' ? payload.avatar_url : null;
+    if (avatarUrl !== null && !/^https?:\/\//.test(avatarUrl)) return invalid('avatar_url', 'Not a well formed URL.');
+    const flags = typeof payload.flags === 'number' ? payload.flags : 0;
+    // Webhooks may set SUPPRESS_EMBEDS (4) and SUPPRESS_NOTIFICATIONS (4096) only.
+    if ((flags & ~(4 | 4096)) !== 0) return invalid('flags', 'Invalid flags.');
+    const appliedTags = Array.isArray(payload.applied_tags) ? payload.applied_tags.map(String) : [];
+    if (appliedTags.length > 0) {
+      if (threadName === null) return invalid('applied_tags', 'Tags apply only to a new forum post.');
+      if (appliedTags.length > 5 || appliedTags.some((tag) => !(webhook.tags ?? []).includes(tag))) {
+        return invalid('applied_tags', 'Unknown tag or more than 5 tags.');
+      }
+    }
     const id = String(this.nextId++);
     const message: FakeDiscordMessage = {
       id,
@@ -191,6 +228,10 @@ export class DiscordFake extends FakeHttpServer {
       channelId: threadId ?? (webhook.forum ? id : webhook.channelId),
       content,
       threadName,
+      username,
+      avatarUrl,
+      flags,
+      appliedTags,
       allowedMentions: payload.allowed_mentions ?? null,
       attachments: files.map((f) => {
         const index = /^files\[(\d+)\]$/.exec(f.field)?.[1];
@@ -215,7 +256,13 @@ export class DiscordFake extends FakeHttpServer {
       type: 0,
       content: m.content,
       channel_id: m.channelId,
-      author: { id: m.webhookId, username: 'Release bot', avatar: null, discriminator: '0000', bot: true },
+      author: {
+        id: m.webhookId,
+        username: m.username ?? 'Release bot',
+        avatar: null,
+        discriminator: '0000',
+        bot: true,
+      },
       attachments: m.attachments.map((a, i) => ({
         id: `${m.id}${i}`,
         filename: a.filename,
@@ -232,7 +279,7 @@ export class DiscordFake extends FakeHttpServer {
       tts: false,
       timestamp: new Date().toISOString(),
       edited_timestamp: null,
-      flags: 0,
+      flags: m.flags,
       components: [],
       webhook_id: m.webhookId,
       ...(m.reactions.length > 0

@@ -8,7 +8,8 @@ import { oauthContractFake, type ProviderContractFake } from './provider-contrac
  * documents), the token endpoint (client credentials in the form, PKCE S256, refresh tokens not
  * rotated), the Account Management API (accounts.list), the Business Information API
  * (accounts.locations.list, `readMask` required) and the v4 API's local posts (create and list;
- * the photo is downloaded from `media[].sourceUrl`, as Google does). The scope business.manage is
+ * the photo is downloaded from `media[].sourceUrl`, as Google does; EVENT and OFFER posts need their
+ * event, offers and call-to-action buttons are checked as Google does). The scope business.manage is
  * enforced; errors use Google's `{error: {code, message, status, details}}` bodies. One server
  * answers all hosts (the adapter's API override points the three APIs at it).
  */
@@ -44,6 +45,9 @@ export interface FakeLocalPost {
   summary: string;
   topicType: string;
   callToAction: unknown;
+  languageCode: string | null;
+  event: unknown;
+  offer: unknown;
   /** The photo as Google downloaded it. */
   photo: { url: string; type: string; bytes: number } | null;
   createTime: string;
@@ -273,6 +277,9 @@ export class GoogleBusinessFake extends FakeHttpServer {
       summary?: unknown;
       topicType?: unknown;
       callToAction?: unknown;
+      languageCode?: unknown;
+      event?: { title?: unknown; schedule?: { startDate?: unknown; endDate?: unknown } };
+      offer?: unknown;
       media?: Array<{ mediaFormat?: unknown; sourceUrl?: unknown }>;
     };
     try {
@@ -283,6 +290,30 @@ export class GoogleBusinessFake extends FakeHttpServer {
     const topicType = typeof body.topicType === 'string' ? body.topicType : 'STANDARD';
     if (!['STANDARD', 'EVENT', 'OFFER', 'ALERT'].includes(topicType)) {
       return validationError('topic_type', 'Invalid topic type');
+    }
+    // Events and offers need their event (an offer runs over its event's dates), as Google documents.
+    if (topicType === 'EVENT' || topicType === 'OFFER') {
+      const e = body.event;
+      if (!e || typeof e.title !== 'string' || !e.title)
+        return validationError('event.title', 'Event title is required');
+      if (!e.schedule?.startDate || !e.schedule.endDate) {
+        return validationError('event.schedule', 'Event schedule needs a start and an end date');
+      }
+    } else if (body.event !== undefined) {
+      return validationError('event', 'An event is only allowed for EVENT and OFFER posts');
+    }
+    if (body.offer !== undefined && topicType !== 'OFFER') {
+      return validationError('offer', 'An offer is only allowed for OFFER posts');
+    }
+    if (body.callToAction !== undefined) {
+      const cta = body.callToAction as { actionType?: unknown; url?: unknown };
+      const types = ['BOOK', 'ORDER', 'SHOP', 'LEARN_MORE', 'SIGN_UP', 'CALL'];
+      if (typeof cta.actionType !== 'string' || !types.includes(cta.actionType)) {
+        return validationError('call_to_action.action_type', 'Invalid action type');
+      }
+      if (cta.actionType !== 'CALL' && typeof cta.url !== 'string') {
+        return validationError('call_to_action.url', 'A URL is required for this action type');
+      }
     }
     const summary = typeof body.summary === 'string' ? body.summary : '';
     if ([...summary].length > 1500) return validationError('summary', 'Summary is longer than 1500 characters');
@@ -308,6 +339,9 @@ export class GoogleBusinessFake extends FakeHttpServer {
       summary,
       topicType,
       callToAction: body.callToAction ?? null,
+      languageCode: typeof body.languageCode === 'string' ? body.languageCode : null,
+      event: body.event ?? null,
+      offer: body.offer ?? null,
       photo,
       createTime: new Date().toISOString(),
     };
@@ -323,6 +357,10 @@ export class GoogleBusinessFake extends FakeHttpServer {
       name: p.name,
       summary: p.summary,
       topicType: p.topicType,
+      ...(p.languageCode ? { languageCode: p.languageCode } : {}),
+      ...(p.callToAction ? { callToAction: p.callToAction } : {}),
+      ...(p.event ? { event: p.event } : {}),
+      ...(p.offer ? { offer: p.offer } : {}),
       state: 'LIVE',
       createTime: p.createTime,
       updateTime: p.createTime,

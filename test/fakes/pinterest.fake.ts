@@ -7,7 +7,9 @@ import { oauthContractFake, type ProviderContractFake } from './provider-contrac
  * `state`), the token endpoint (client credentials in HTTP Basic; code exchange and refresh, which
  * keeps the refresh token), user_account, boards (paged with `bookmark`), a board's pins, pin
  * creation with `media_source` `image_base64` (JPEG or PNG, checked against `content_type`) or
- * `image_url` (downloaded, as Pinterest does), and pin analytics (90 days back at most). Scopes are
+ * `image_url` (downloaded, as Pinterest does) or `video_id` (a processed upload of the media API,
+ * with a cover), with the board section (which must be the board's), title, link and dominant color
+ * checked as Pinterest does, and pin analytics (90 days back at most). Scopes are
  * enforced; errors use Pinterest's `{code, message}` bodies.
  */
 export const PINTEREST_ROUTES = {
@@ -51,6 +53,8 @@ export interface FakePinterestBoard {
   id: string;
   name: string;
   privacy?: 'PUBLIC' | 'PROTECTED' | 'SECRET';
+  /** Ids of the board's sections (none by default). */
+  sections?: string[];
 }
 
 export interface FakePin {
@@ -60,6 +64,10 @@ export interface FakePin {
   altText: string | null;
   title: string | null;
   link: string | null;
+  boardSectionId: string | null;
+  dominantColor: string | null;
+  /** The video's cover: the key frame time asked, or the cover image URL. */
+  cover: { keyFrameTime: number } | { url: string } | null;
   /** What the image bytes are, by their signature ('video' for a video pin). */
   imageType: string;
   /** The media id of a video pin. */
@@ -362,6 +370,8 @@ export class PinterestFake extends FakeHttpServer {
       alt_text?: unknown;
       title?: unknown;
       link?: unknown;
+      board_section_id?: unknown;
+      dominant_color?: unknown;
       media_source?: {
         source_type?: unknown;
         content_type?: unknown;
@@ -380,6 +390,27 @@ export class PinterestFake extends FakeHttpServer {
     if (typeof body.board_id !== 'string' || !this.boards.some((b) => b.id === body.board_id)) {
       return error(404, 40, 'Board not found.');
     }
+    const board = this.boards.find((b) => b.id === body.board_id)!;
+    if (body.board_section_id !== undefined) {
+      if (typeof body.board_section_id !== 'string' || !(board.sections ?? []).includes(body.board_section_id)) {
+        return error(404, 4, 'Board section not found.');
+      }
+    }
+    if (typeof body.title === 'string' && [...body.title].length > 100) {
+      return error(400, 1, 'Invalid parameters: title is longer than 100.');
+    }
+    if (
+      body.link !== undefined &&
+      (typeof body.link !== 'string' || !/^https?:\/\//.test(body.link) || body.link.length > 2048)
+    ) {
+      return error(400, 1, 'Invalid parameters: link must be a URL of at most 2048 characters.');
+    }
+    if (
+      body.dominant_color !== undefined &&
+      (typeof body.dominant_color !== 'string' || !/^#[0-9a-f]{6}$/i.test(body.dominant_color))
+    ) {
+      return error(400, 1, 'Invalid parameters: dominant_color must be a hex color.');
+    }
     const description = typeof body.description === 'string' ? body.description : '';
     if ([...description].length > 800) return error(400, 1, 'Invalid parameters: description is longer than 800.');
     if (typeof body.alt_text === 'string' && [...body.alt_text].length > 500) {
@@ -388,6 +419,7 @@ export class PinterestFake extends FakeHttpServer {
     let bytes: Buffer;
     const source = body.media_source ?? {};
     let videoMediaId: string | undefined;
+    let cover: FakePin['cover'] = null;
     if (source.source_type === 'video_id') {
       const media = this.media.get(typeof source.media_id === 'string' ? source.media_id : '');
       if (!media) return error(400, 1, 'Invalid parameters: unknown media_id.');
@@ -396,6 +428,10 @@ export class PinterestFake extends FakeHttpServer {
         return error(400, 1, 'Invalid parameters: a cover image is required for a video Pin.');
       }
       videoMediaId = media.id;
+      cover =
+        typeof source.cover_image_url === 'string'
+          ? { url: source.cover_image_url }
+          : { keyFrameTime: source.cover_image_key_frame_time as number };
       bytes = Buffer.alloc(media.bytes);
     } else if (source.source_type === 'image_base64') {
       if (source.content_type !== 'image/jpeg' && source.content_type !== 'image/png') {
@@ -419,6 +455,9 @@ export class PinterestFake extends FakeHttpServer {
       altText: typeof body.alt_text === 'string' ? body.alt_text : null,
       title: typeof body.title === 'string' ? body.title : null,
       link: typeof body.link === 'string' ? body.link : null,
+      boardSectionId: typeof body.board_section_id === 'string' ? body.board_section_id : null,
+      dominantColor: typeof body.dominant_color === 'string' ? body.dominant_color : null,
+      cover,
       imageType: videoMediaId ? 'video' : sniff(bytes),
       imageBytes: bytes.length,
       ...(videoMediaId ? { videoMediaId } : {}),
@@ -463,13 +502,14 @@ export class PinterestFake extends FakeHttpServer {
       id: p.id,
       created_at: p.createdAt,
       board_id: p.boardId,
-      board_section_id: null,
+      board_section_id: p.boardSectionId,
+      dominant_color: p.dominantColor,
       board_owner: { username: this.username },
       description: p.description,
       alt_text: p.altText,
       title: p.title,
       link: p.link,
-      media: { media_type: 'image' },
+      media: { media_type: p.videoMediaId ? 'video' : 'image' },
     };
   }
 

@@ -19,6 +19,12 @@ export interface FakeSlackMessage {
   files: Array<{ id: string; filename: string; bytes: number; altText: string | null }>;
   reactions: Array<{ name: string; count: number; users: string[] }>;
   replyCount: number;
+  /** The thread it replies in (`thread_ts`), or null. */
+  threadTs: string | null;
+  replyBroadcast: boolean;
+  /** `unfurl_links` and `unfurl_media` as sent (null when left out). */
+  unfurlLinks: boolean | null;
+  unfurlMedia: boolean | null;
 }
 
 export interface SlackFakeOptions extends FakeServerOptions {
@@ -203,6 +209,9 @@ export class SlackFake extends FakeHttpServer implements OAuthNetworkFake {
       const t = (block.text as Record<string, unknown> | undefined)?.text;
       if (typeof t === 'string' && [...t].length > 3000) return this.refuse('invalid_blocks');
     }
+    const threadTs = this.threadOf(channel.id, args.thread_ts);
+    if (threadTs === false) return this.refuse('thread_not_found');
+    const bool = (v: unknown) => (typeof v === 'boolean' ? v : null);
     const ts = `${this.nextTs++}.000100`;
     this.messages.push({
       ts,
@@ -212,8 +221,23 @@ export class SlackFake extends FakeHttpServer implements OAuthNetworkFake {
       files: [],
       reactions: [],
       replyCount: 0,
+      threadTs,
+      replyBroadcast: threadTs !== null && args.reply_broadcast === true,
+      unfurlLinks: bool(args.unfurl_links),
+      unfurlMedia: bool(args.unfurl_media),
     });
+    if (threadTs) this.messages.find((m) => m.ts === threadTs)!.replyCount++;
     return this.ok({ channel: channel.id, ts, message: { type: 'message', text, ts, bot_id: 'B0BOT' } });
+  }
+
+  /**
+   * The thread a `thread_ts` names: null when none was sent, false when it is no top-level message
+   * of the channel (a reply's ts is refused: Slack threads are one level deep).
+   */
+  private threadOf(channel: string, threadTs: unknown): string | null | false {
+    if (threadTs === undefined) return null;
+    const parent = this.messages.find((m) => m.channel === channel && m.ts === threadTs);
+    return parent && parent.threadTs === null ? parent.ts : false;
   }
 
   private receiveUpload(req: FakeRequest): FakeReply {
@@ -231,12 +255,19 @@ export class SlackFake extends FakeHttpServer implements OAuthNetworkFake {
     const items = files.map((f) => ({ id: String(f.id), upload: this.uploads.get(String(f.id)) }));
     if (items.length === 0 || items.some((i) => !i.upload || i.upload.bytes === null))
       return this.refuse('upload_not_complete');
+    const threadTs = this.threadOf(channel.id, args.thread_ts);
+    if (threadTs === false) return this.refuse('thread_not_found');
     const ts = `${this.nextTs++}.000200`;
     const text = typeof args.initial_comment === 'string' ? args.initial_comment : '';
+    if (threadTs) this.messages.find((m) => m.ts === threadTs)!.replyCount++;
     this.messages.push({
       ts,
       channel: channel.id,
       text,
+      threadTs,
+      replyBroadcast: false,
+      unfurlLinks: null,
+      unfurlMedia: null,
       blocks: null,
       files: items.map((i) => ({
         id: i.id,

@@ -16,6 +16,8 @@ export interface FakeTelegramChat {
   title?: string;
   username?: string;
   firstName?: string;
+  /** A supergroup with topics: the ids of its forum topics (`message_thread_id`). */
+  topics?: number[];
   /** Membership of each bot by id (`status` and rights as getChatMember answers them). */
   members: Map<number, Record<string, unknown>>;
 }
@@ -32,6 +34,12 @@ export interface FakeTelegramPost {
   media: Array<{ type: 'photo' | 'video'; filename: string; contentType: string; bytes: number }>;
   replyTo: number | null;
   botId: number;
+  /** The forum topic it went to (`message_thread_id`), or null. */
+  messageThreadId: number | null;
+  disableNotification: boolean;
+  protectContent: boolean;
+  /** `link_preview_options.is_disabled` of a text message. */
+  linkPreviewDisabled: boolean;
 }
 
 export interface TelegramFakeOptions extends FakeServerOptions {
@@ -53,7 +61,9 @@ export const TELEGRAM_CHANNEL_ID = -1001234567890;
  * methods the adapter uses: getMe, getChat, getChatMember, sendMessage, sendPhoto, sendVideo and
  * sendMediaGroup. Answers are `{ok, result}` / `{ok: false, error_code, description, parameters}`
  * as Telegram's; limits are Telegram's (text 4096, caption 1024, photo 10 MB, bot uploads 50 MB,
- * albums of 2-10). A 429 carries `parameters.retry_after` (`retryAfterSeconds`).
+ * albums of 2-10); `message_thread_id` must name a forum topic of the chat ("message thread not
+ * found" otherwise), and the send options are recorded. A 429 carries `parameters.retry_after`
+ * (`retryAfterSeconds`).
  */
 export class TelegramFake extends FakeHttpServer {
   readonly bots: FakeTelegramBot[];
@@ -161,6 +171,14 @@ export class TelegramFake extends FakeHttpServer {
       if (reply?.allow_sending_without_reply !== true)
         return this.error(400, 'Bad Request: message to be replied not found');
     }
+    const threadId = params.fields.message_thread_id !== undefined ? Number(params.fields.message_thread_id) : null;
+    if (threadId !== null && !(chat.topics ?? []).includes(threadId)) {
+      return this.error(400, 'Bad Request: message thread not found');
+    }
+    const flag = (name: string) => params.fields[name] === 'true';
+    const linkPreview = params.fields.link_preview_options
+      ? (JSON.parse(params.fields.link_preview_options) as Record<string, unknown>)
+      : null;
     const parseMode = params.fields.parse_mode ?? null;
     let text = '';
     const media: FakeTelegramPost['media'] = [];
@@ -202,13 +220,28 @@ export class TelegramFake extends FakeHttpServer {
     const count = Math.max(1, method === 'sendMediaGroup' ? media.length : 1);
     const first = this.nextMessageId;
     this.nextMessageId += count;
-    this.posts.push({ messageId: first, chatId: chat.id, method, text, parseMode, media, replyTo, botId: bot.id });
+    this.posts.push({
+      messageId: first,
+      chatId: chat.id,
+      method,
+      text,
+      parseMode,
+      media,
+      replyTo,
+      botId: bot.id,
+      messageThreadId: threadId,
+      disableNotification: flag('disable_notification'),
+      protectContent: flag('protect_content'),
+      linkPreviewDisabled: linkPreview?.is_disabled === true,
+    });
     await this.waitIfHeld();
     const date = Math.floor(Date.now() / 1000);
     const messageJson = (id: number, i: number) => ({
       message_id: id,
       date,
       chat: { id: chat.id, type: chat.type, ...(chat.title ? { title: chat.title } : {}) },
+      ...(threadId !== null ? { message_thread_id: threadId, is_topic_message: true } : {}),
+      ...(flag('protect_content') ? { has_protected_content: true } : {}),
       ...(method === 'sendMessage' ? { text } : {}),
       ...(i === 0 && method !== 'sendMessage' && text ? { caption: text } : {}),
       ...(media[i]?.type === 'photo'

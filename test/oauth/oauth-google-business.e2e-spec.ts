@@ -1,3 +1,4 @@
+import { GOOGLE_BUSINESS_OPTIONS_SCHEMA } from '../../src/providers/google-business/google-business.options';
 import { GOOGLE_BUSINESS_ROUTES, GoogleBusinessFake } from '../fakes/google_business.fake';
 import { TestApp } from '../support/test-app';
 import { PUBLIC_BASE_URL, useOAuthApp } from './oauth-harness';
@@ -55,7 +56,7 @@ describe('Google Business Profile (against the fake)', () => {
         firstComment: false,
         video: null,
       },
-      optionsSchema: null,
+      optionsSchema: JSON.parse(JSON.stringify(GOOGLE_BUSINESS_OPTIONS_SCHEMA)),
     });
   });
 
@@ -115,6 +116,94 @@ describe('Google Business Profile (against the fake)', () => {
     expect(post.targets[0]).toEqual(
       expect.objectContaining({ platformPostId: onGoogle.name, url: expect.stringContaining('use=posts') }),
     );
+  });
+
+  it('publishes an EVENT with its schedule and a button, in the language given, from the options', async () => {
+    const options = {
+      topicType: 'EVENT',
+      languageCode: 'fr',
+      event: { title: 'Journée portes ouvertes', schedule: { start: '2027-03-06T09:00', end: '2027-03-06' } },
+      callToAction: { actionType: 'LEARN_MORE', url: 'https://example.com/open-day' },
+    };
+    const id = await h.publishNow(bakery, 'Come and see the ovens', [], { targets: [{ channelId: bakery, options }] });
+    const post = await h.settled(id);
+    expect(post.status).toBe('published');
+    expect(post.targets[0].options).toEqual(options);
+    const [onGoogle] = postsWith('Come and see the ovens');
+    expect(onGoogle).toEqual(
+      expect.objectContaining({
+        topicType: 'EVENT',
+        languageCode: 'fr',
+        callToAction: { actionType: 'LEARN_MORE', url: 'https://example.com/open-day' },
+        event: {
+          title: 'Journée portes ouvertes',
+          schedule: {
+            startDate: { year: 2027, month: 3, day: 6 },
+            startTime: { hours: 9, minutes: 0, seconds: 0, nanos: 0 },
+            endDate: { year: 2027, month: 3, day: 6 },
+          },
+        },
+        offer: null,
+      }),
+    );
+  });
+
+  it('publishes an OFFER with its coupon over the dates of its event, and a CALL button without a URL', async () => {
+    const options = {
+      topicType: 'OFFER',
+      event: { title: 'Spring sale', schedule: { start: '2027-04-01', end: '2027-04-30' } },
+      offer: {
+        couponCode: 'SPRING10',
+        redeemOnlineUrl: 'https://example.com/redeem',
+        termsConditions: 'One per visit',
+      },
+      callToAction: { actionType: 'CALL' },
+    };
+    const post = await h.settled(
+      await h.publishNow(bakery, '10% off every loaf', [], { targets: [{ channelId: bakery, options }] }),
+    );
+    expect(post.status).toBe('published');
+    const [onGoogle] = postsWith('10% off every loaf');
+    expect(onGoogle).toEqual(
+      expect.objectContaining({
+        topicType: 'OFFER',
+        offer: options.offer,
+        callToAction: { actionType: 'CALL' },
+        event: expect.objectContaining({ title: 'Spring sale' }),
+      }),
+    );
+  });
+
+  it('refuses what a topic type needs or forbids at targets[0].options.<path>, before Google is called', async () => {
+    const posts = google.posts.length;
+    const problems = async (options: Record<string, unknown>) => {
+      const res = await t.request('POST', '/api/posts', {
+        key,
+        body: { content: 'checked', channelIds: [bakery], targets: [{ channelId: bakery, options }], publishNow: true },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('VALIDATION_ERROR');
+      return res.body.details.map((d: { field: string; message: string }) => [d.field, d.message]);
+    };
+    expect(await problems({ topicType: 'EVENT' })).toEqual([
+      ['targets[0].options.event', expect.stringContaining('is required')],
+    ]);
+    expect(await problems({ topicType: 'OFFER', event: { title: 'Sale', schedule: { start: '2027-04-01' } } })).toEqual(
+      [['targets[0].options.event.schedule.end', expect.stringContaining('is required')]],
+    );
+    expect(await problems({ offer: { couponCode: 'X' } })).toEqual([
+      ['targets[0].options.topicType', expect.stringContaining('is required')],
+    ]);
+    expect(await problems({ callToAction: { actionType: 'ORDER' } })).toEqual([
+      ['targets[0].options.callToAction.url', expect.stringContaining('is required')],
+    ]);
+    expect(
+      await problems({
+        topicType: 'EVENT',
+        event: { title: 'x', schedule: { start: '2027-04-02', end: '2027-04-01' } },
+      }),
+    ).toEqual([['targets[0].options.event.schedule.end', expect.stringContaining('must not be before')]]);
+    expect(google.posts.length).toBe(posts);
   });
 
   it('attaches one photo, which Google downloads from our signed URL', async () => {

@@ -1,17 +1,20 @@
 import { OutboundHttp } from '../../src/common/http/outbound-http';
 import { PinterestProvider } from '../../src/providers/pinterest/pinterest.provider';
-import { MediaRejectedError, TransientProviderError } from '../../src/providers/provider.errors';
+import { PINTEREST_OPTIONS_SCHEMA } from '../../src/providers/pinterest/pinterest.options';
+import { ProcessingPendingError, VideoProcessingFailedError } from '../../src/providers/provider.errors';
 import type { PublishInput } from '../../src/providers/social-provider.interface';
 import { PINTEREST_ROUTES, PinterestFake } from '../fakes/pinterest.fake';
 import { mediaFrom } from '../providers/media.fixture';
 import { MediaClient } from '../media/media-support';
 import { makePng } from '../factories/png.factory';
+import { makeVideo } from '../providers/chat-network-support';
 import { TestApp } from '../support/test-app';
 import { PUBLIC_BASE_URL, useOAuthApp } from './oauth-harness';
 
 const RECIPES = '549755885175';
 const TRAVEL = '549755885176';
 const GARDEN = '549755885177';
+const GARDEN_SECTION = '5000000000001';
 
 describe('Pinterest (against the fake)', () => {
   const pinterest = new PinterestFake({
@@ -19,7 +22,7 @@ describe('Pinterest (against the fake)', () => {
     boards: [
       { id: RECIPES, name: 'Recipes' },
       { id: TRAVEL, name: 'Travel', privacy: 'SECRET' },
-      { id: GARDEN, name: 'Garden' },
+      { id: GARDEN, name: 'Garden', sections: [GARDEN_SECTION] },
     ],
   });
   const h = useOAuthApp('pinterest', pinterest);
@@ -50,12 +53,21 @@ describe('Pinterest (against the fake)', () => {
         maxCharacters: 800,
         maxMedia: 1,
         maxImageBytes: 20 * 1024 * 1024,
-        supportedMimeTypes: ['image/jpeg', 'image/png'],
+        supportedMimeTypes: ['image/jpeg', 'image/png', 'video/mp4', 'video/quicktime'],
         threads: false,
         firstComment: false,
-        video: null,
+        video: {
+          maxBytes: 2 * 1024 ** 3,
+          minDurationSeconds: 4,
+          maxDurationSeconds: 900,
+          mimeTypes: ['video/mp4', 'video/quicktime'],
+          maxPerPost: 1,
+          minAspectRatio: 0.5,
+          maxAspectRatio: 1.91,
+          mixWithImages: false,
+        },
       },
-      optionsSchema: null,
+      optionsSchema: JSON.parse(JSON.stringify(PINTEREST_OPTIONS_SCHEMA)),
     });
   });
 
@@ -101,7 +113,120 @@ describe('Pinterest (against the fake)', () => {
       body: { content: 'no image', channelIds: [recipes], publishNow: true },
     });
     expect(res.status).toBe(400);
-    expect(JSON.stringify(res.body.details)).toContain('Pinterest publishes pins with an image');
+    expect(JSON.stringify(res.body.details)).toContain('Pinterest publishes pins with an image or a video');
+  });
+
+  it("pins to another board's section with a title, a link and a dominant color from the target's options", async () => {
+    const image = await uploadPng('Tomatoes on the vine');
+    const options = {
+      boardId: GARDEN,
+      boardSectionId: GARDEN_SECTION,
+      title: 'Tomatoes in June',
+      link: 'https://example.com/tomatoes',
+      dominantColor: '#C0392B',
+    };
+    const id = await h.publishNow(recipes, 'Grow your own tomatoes', [image.id], {
+      targets: [{ channelId: recipes, options }],
+    });
+    const post = await h.settled(id);
+    expect(post.status).toBe('published');
+    expect(post.targets[0].options).toEqual(options);
+    expect(pinsWith('Grow your own tomatoes')).toEqual([
+      expect.objectContaining({
+        boardId: GARDEN,
+        boardSectionId: GARDEN_SECTION,
+        title: 'Tomatoes in June',
+        link: 'https://example.com/tomatoes',
+        dominantColor: '#C0392B',
+        altText: 'Tomatoes on the vine',
+      }),
+    ]);
+  });
+
+  it("fails the target naming options.boardId when the board is not the account's", async () => {
+    const image = await uploadPng();
+    const id = await h.publishNow(recipes, 'to a board of someone else', [image.id], {
+      targets: [{ channelId: recipes, options: { boardId: '999999999' } }],
+    });
+    const post = await h.settled(id);
+    expect(post.status).toBe('failed');
+    expect(post.targets[0].error).toEqual({
+      code: 'CONTENT_REJECTED',
+      message: expect.stringContaining('options.boardId'),
+    });
+  });
+
+  it('refuses options that break the schema at targets[0].options.<field>, before Pinterest is called', async () => {
+    const image = await uploadPng();
+    const pins = pinterest.pins.length;
+    const res = await t.request('POST', '/api/posts', {
+      key,
+      body: {
+        content: 'bad options',
+        channelIds: [recipes],
+        mediaIds: [image.id],
+        targets: [{ channelId: recipes, options: { title: 't'.repeat(101), dominantColor: 'red' } }],
+        publishNow: true,
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('VALIDATION_ERROR');
+    expect(res.body.details).toEqual([
+      { field: 'targets[0].options.title', message: expect.stringContaining('at most 100') },
+      { field: 'targets[0].options.dominantColor', message: expect.stringContaining('must match') },
+    ]);
+    expect(pinterest.pins.length).toBe(pins);
+  });
+
+  it('publishes a video pin: registers the media, uploads it once, polls its processing without a worker, then pins it with a cover', async () => {
+    pinterest.videoProcessingPolls = 2;
+    const registered = pinterest.requests.filter((r) => r.route === PINTEREST_ROUTES.registerMedia).length;
+    const client = new MediaClient(h.t, key);
+    const video = makeVideo({ seconds: 5, width: 64, height: 96 });
+    const init = await client.initialize({ filename: 'pin.mp4', mimeType: 'video/mp4', size: video.length });
+    expect((await client.chunk(init.body.id, 0, video)).status).toBe(200);
+    expect((await client.finalize(init.body.id)).body.status).toBe('ready');
+    const post = await h.settled(
+      await h.publishNow(recipes, 'A video pin through the app', [init.body.id], {
+        targets: [{ channelId: recipes, options: { title: 'Five seconds of blue' } }],
+      }),
+      60_000,
+    );
+    expect(post.status).toBe('published');
+    const [pin] = pinsWith('A video pin through the app');
+    expect(pin).toEqual(
+      expect.objectContaining({
+        boardId: RECIPES,
+        imageType: 'video',
+        imageBytes: video.length,
+        title: 'Five seconds of blue',
+        cover: { keyFrameTime: 0 },
+      }),
+    );
+    expect(post.targets[0].platformPostId).toBe(pin.id);
+    const reads = pinterest.requests.filter(
+      (r) => r.route === PINTEREST_ROUTES.mediaStatus && r.path.endsWith(`/${pin.videoMediaId}`),
+    );
+    // Processing twice, then succeeded: three reads, one upload.
+    expect(reads).toHaveLength(3);
+    expect(pinterest.requests.filter((r) => r.route === PINTEREST_ROUTES.registerMedia).length - registered).toBe(1);
+    expect(pinterest.media.get(pin.videoMediaId!)?.status).toBe('succeeded');
+  });
+
+  it('refuses a video shorter than the 4 seconds Pinterest takes, naming mediaIds[0]', async () => {
+    const client = new MediaClient(h.t, key);
+    const video = makeVideo({ seconds: 1, width: 64, height: 64 });
+    const init = await client.initialize({ filename: 'short.mp4', mimeType: 'video/mp4', size: video.length });
+    expect((await client.chunk(init.body.id, 0, video)).status).toBe(200);
+    expect((await client.finalize(init.body.id)).body.status).toBe('ready');
+    const res = await t.request('POST', '/api/posts/validate', {
+      key,
+      body: { content: 'too short', channelIds: [recipes], mediaIds: [init.body.id] },
+    });
+    expect(res.body.valid).toBe(false);
+    expect(res.body.problems).toEqual([
+      expect.objectContaining({ field: 'mediaIds[0]', message: expect.stringContaining('at least 4 s') }),
+    ]);
   });
 
   it("pins the image with its alt text to the channel's board", async () => {
@@ -181,7 +306,7 @@ describe('Pinterest (against the fake)', () => {
     expect(after.refreshToken).toBe(before.refreshToken);
   });
 
-  describe('video pins through the media upload (the adapter alone, until the limits list video)', () => {
+  describe('video pins, the adapter alone: checkpoint, processing and failure', () => {
     const http = new OutboundHttp({ allowPrivate: true, defaultTimeoutMs: 10_000 });
     const adapter = new PinterestProvider(http);
     afterAll(() => http.close());
@@ -199,38 +324,28 @@ describe('Pinterest (against the fake)', () => {
     });
     const calls = (route: string) => pinterest.requests.filter((r) => r.route === route).length;
 
-    it('registers the video, uploads it with the signed fields, waits for processing and pins it', async () => {
+    it('uploads with the signed fields and no bearer token, then waits for processing from the checkpoint', async () => {
       pinterest.videoProcessingPolls = 1;
+      const registered = calls(PINTEREST_ROUTES.registerMedia);
+      const first = adapter.publish(await input('a video pin'));
+      await expect(first).rejects.toBeInstanceOf(ProcessingPendingError);
+      const mediaId = checkpoints.get('a video pin')?.videoMediaId as string;
+      expect(pinterest.media.get(mediaId)?.status).toBe('processing');
+      const upload = pinterest.requests.filter((r) => r.route === PINTEREST_ROUTES.mediaUpload).at(-1)!;
+      expect(upload.headers.authorization).toBeUndefined();
       const pin = await adapter.publish(await input('a video pin'));
       const [onPinterest] = pinsWith('a video pin');
       expect(pin.platformPostId).toBe(onPinterest.id);
-      expect(onPinterest).toEqual(expect.objectContaining({ imageType: 'video', imageBytes: 4096, boardId: RECIPES }));
-      expect(checkpoints.get('a video pin')).toEqual({ videoMediaId: onPinterest.videoMediaId });
-      // The storage upload carries no bearer token.
-      const upload = pinterest.requests.filter((r) => r.route === PINTEREST_ROUTES.mediaUpload).at(-1)!;
-      expect(upload.headers.authorization).toBeUndefined();
-    });
-
-    it('fails the attempt as transient while the video processes, and the retry resumes without uploading again', async () => {
-      pinterest.videoProcessingPolls = 10;
-      const registered = calls(PINTEREST_ROUTES.registerMedia);
-      const first = adapter.publish(await input('a slow video'));
-      await expect(first).rejects.toBeInstanceOf(TransientProviderError);
-      await expect(first).rejects.toThrow(/still processing/);
-      const mediaId = checkpoints.get('a slow video')?.videoMediaId as string;
-      expect(pinterest.media.get(mediaId)?.status).toBe('processing');
-      pinterest.media.get(mediaId)!.pollsLeft = 0;
-      const pin = await adapter.publish(await input('a slow video', 2));
-      expect(pinsWith('a slow video')).toEqual([
-        expect.objectContaining({ id: pin.platformPostId, videoMediaId: mediaId }),
-      ]);
+      expect(onPinterest).toEqual(
+        expect.objectContaining({ imageType: 'video', imageBytes: 4096, boardId: RECIPES, videoMediaId: mediaId }),
+      );
       expect(calls(PINTEREST_ROUTES.registerMedia) - registered).toBe(1);
     });
 
-    it('refuses the video when Pinterest cannot process it', async () => {
+    it('fails for good when Pinterest cannot process the video', async () => {
       pinterest.videoProcessingPolls = 0;
       pinterest.failNextVideo = true;
-      await expect(adapter.publish(await input('a broken video'))).rejects.toBeInstanceOf(MediaRejectedError);
+      await expect(adapter.publish(await input('a broken video'))).rejects.toBeInstanceOf(VideoProcessingFailedError);
       expect(pinsWith('a broken video')).toHaveLength(0);
     });
   });

@@ -8,6 +8,11 @@ import type { TestApp } from '../support/test-app';
 
 /** A real one-second H.264 MP4 (64x64, silent), made with ffmpeg. */
 export function makeMp4(): Buffer {
+  return makeVideo({ seconds: 1, width: 64, height: 64 });
+}
+
+/** A real H.264 MP4 of the given length and size (silent, 10 fps), made with ffmpeg. */
+export function makeVideo({ seconds, width, height }: { seconds: number; width: number; height: number }): Buffer {
   const dir = mkdtempSync(join(tmpdir(), 'mp4-'));
   try {
     const file = join(dir, 'clip.mp4');
@@ -19,7 +24,7 @@ export function makeMp4(): Buffer {
         '-f',
         'lavfi',
         '-i',
-        'color=c=blue:s=64x64:d=1:r=10',
+        `color=c=blue:s=${width}x${height}:d=${seconds}:r=10`,
         '-c:v',
         'libx264',
         '-pix_fmt',

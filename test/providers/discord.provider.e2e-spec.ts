@@ -1,10 +1,11 @@
 import { OutboundHttp } from '../../src/common/http/outbound-http';
+import { DISCORD_OPTIONS_SCHEMA } from '../../src/providers/discord/discord.options';
 import { DiscordProvider } from '../../src/providers/discord/discord.provider';
 import { InvalidCredentialsError } from '../../src/providers/provider.errors';
 import { makePng } from '../factories/png.factory';
 import { DISCORD_WEBHOOK, DiscordFake, FakeDiscordWebhook } from '../fakes/discord.fake';
 import { tempMediaDir } from '../media/media-support';
-import { FAST_PUBLISHING_ENV } from '../support/publishing-env';
+import { FAST_PUBLISHING_ENV, waitFor } from '../support/publishing-env';
 import { TestApp } from '../support/test-app';
 import { makeMp4, publishNow, uploadMedia } from './chat-network-support';
 
@@ -15,12 +16,14 @@ const FORUM: FakeDiscordWebhook = {
   guildId: DISCORD_WEBHOOK.guildId,
   channelId: '1210000000000000002',
   forum: true,
+  tags: ['1220000000000000001', '1220000000000000002'],
 };
 
 describe('Discord through the app, against a webhook fake', () => {
   let t: TestApp;
   let key: string;
   let channelId: string;
+  let forumChannelId: string;
   const fake = new DiscordFake({ webhooks: [DISCORD_WEBHOOK, FORUM] });
   const media = tempMediaDir();
   const connect = (webhookUrl: string) =>
@@ -48,6 +51,7 @@ describe('Discord through the app, against a webhook fake', () => {
       connect: 'credentials',
       enabled: true,
       limits: { maxCharacters: 2000, maxMedia: 10, maxImageBytes: 10 * 1024 * 1024, threads: false },
+      optionsSchema: JSON.parse(JSON.stringify(DISCORD_OPTIONS_SCHEMA)),
     });
   });
 
@@ -110,6 +114,7 @@ describe('Discord through the app, against a webhook fake', () => {
 
   it('starts a forum post with thread_name once Discord says the channel is a forum, and remembers it', async () => {
     const forum = (await connect(fake.webhookUrl(FORUM))).body.id;
+    forumChannelId = forum;
     fake.clearRequests();
     const first = await publishNow(t, key, forum, 'Weekly update\nEverything shipped.');
     expect(first.status).toBe('published');
@@ -120,6 +125,77 @@ describe('Discord through the app, against a webhook fake', () => {
     expect((await publishNow(t, key, forum, 'Second update')).status).toBe('published');
     expect(last().threadName).toBe('Second update');
     expect(fake.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+  });
+
+  describe("the target's options", () => {
+    const publishWith = async (channel: string, content: string, options: unknown) => {
+      const created = await t.request('POST', '/api/posts', {
+        key,
+        body: { content, channelIds: [channel], targets: [{ channelId: channel, options }], publishNow: true },
+      });
+      expect(created.status).toBe(201);
+      return waitFor(
+        async () => (await t.request('GET', `/api/posts/${created.body.id}`, { key })).body,
+        (p) => p.status === 'published' || p.status === 'failed',
+        20_000,
+      );
+    };
+
+    it('sends under another name and avatar, without embeds', async () => {
+      const options = { username: 'Release notes', avatarUrl: 'https://cdn.example.com/r.png', suppressEmbeds: true };
+      const post = await publishWith(channelId, 'See https://example.com/notes', options);
+      expect(post.status).toBe('published');
+      expect(post.targets[0].options).toEqual(options);
+      expect(last()).toMatchObject({
+        content: 'See https://example.com/notes',
+        username: 'Release notes',
+        avatarUrl: 'https://cdn.example.com/r.png',
+        flags: 4,
+        threadName: null,
+      });
+      expect((await publishNow(t, key, channelId, 'plain')).status).toBe('published');
+      expect(last()).toMatchObject({ username: null, avatarUrl: null, flags: 0 });
+    });
+
+    it('starts a forum post with the title and tags given, in one request', async () => {
+      fake.clearRequests();
+      const options = { threadName: 'Release 2.1', appliedTags: ['1220000000000000002'] };
+      const post = await publishWith(forumChannelId, 'Everything in 2.1\nDetails below.', options);
+      expect(post.status).toBe('published');
+      expect(last()).toMatchObject({ threadName: 'Release 2.1', appliedTags: ['1220000000000000002'] });
+      expect(fake.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    });
+
+    it('fails the target naming options.threadName on a channel that is no forum', async () => {
+      const messages = fake.messages.length;
+      const post = await publishWith(channelId, 'not a forum', { threadName: 'A title' });
+      expect(post.status).toBe('failed');
+      expect(post.targets[0].error).toEqual({
+        code: 'CONTENT_REJECTED',
+        message: expect.stringContaining('options.threadName'),
+      });
+      expect(fake.messages.length).toBe(messages);
+    });
+
+    it('refuses options that break the schema at targets[0].options.<field>, before Discord is called', async () => {
+      fake.clearRequests();
+      const res = await t.request('POST', '/api/posts', {
+        key,
+        body: {
+          content: 'bad options',
+          channelIds: [channelId],
+          targets: [{ channelId, options: { avatarUrl: 'http://cdn.example.com/r.png', username: 'Discord bot' } }],
+          publishNow: true,
+        },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('VALIDATION_ERROR');
+      expect(res.body.details).toEqual([
+        { field: 'targets[0].options.avatarUrl', message: expect.stringContaining('must match ^https://') },
+        { field: 'targets[0].options.username', message: expect.stringContaining('"discord" or "clyde"') },
+      ]);
+      expect(fake.requests).toHaveLength(0);
+    });
   });
 
   it('fails the target with MEDIA_REJECTED when Discord refuses the upload as too large', async () => {

@@ -1,4 +1,5 @@
 import { OutboundHttp } from '../../src/common/http/outbound-http';
+import { SLACK_OPTIONS_SCHEMA } from '../../src/providers/slack/slack.options';
 import { SlackProvider } from '../../src/providers/slack/slack.provider';
 import { makePng } from '../factories/png.factory';
 import { SlackFake } from '../fakes/slack.fake';
@@ -27,6 +28,7 @@ describe('Slack through the app, against a Web API fake', () => {
       connect: 'oauth',
       enabled: true,
       limits: { maxCharacters: 3000, maxMedia: 10, threads: false },
+      optionsSchema: JSON.parse(JSON.stringify(SLACK_OPTIONS_SCHEMA)),
     });
   });
 
@@ -88,6 +90,82 @@ describe('Slack through the app, against a Web API fake', () => {
       expect.objectContaining({ filename: 'demo.mp4', altText: null }),
     ]);
     expect(post.targets[0].platformPostId).toBe(message.ts);
+  });
+
+  describe("the target's options", () => {
+    const last = () => fake.messages[fake.messages.length - 1];
+    const post = (content: string, options: unknown, mediaIds: string[] = []) =>
+      h.t.request('POST', '/api/posts', {
+        key: h.key,
+        body: {
+          content,
+          channelIds: [releases],
+          mediaIds,
+          targets: [{ channelId: releases, options }],
+          publishNow: true,
+        },
+      });
+    const publishWith = async (content: string, options: unknown, mediaIds: string[] = []) => {
+      const created = await post(content, options, mediaIds);
+      expect(created.status).toBe(201);
+      return h.settled(created.body.id);
+    };
+    let parentTs: string;
+
+    it('unfurls links and media by default, and not when the options say so', async () => {
+      const plain = await publishNow(h.t, h.key, releases, 'Thread starter https://example.com/a');
+      expect(plain.status).toBe('published');
+      parentTs = plain.targets[0].platformPostId;
+      expect(last()).toMatchObject({ unfurlLinks: true, unfurlMedia: true, threadTs: null });
+      const options = { unfurlLinks: false, unfurlMedia: false };
+      const quiet = await publishWith('No preview https://example.com/b', options);
+      expect(quiet.status).toBe('published');
+      expect(quiet.targets[0].options).toEqual(options);
+      expect(last()).toMatchObject({ unfurlLinks: false, unfurlMedia: false });
+    });
+
+    it('replies in a thread, broadcast to the channel, and shares files into the thread', async () => {
+      const reply = await publishWith('A reply for everyone', { threadTs: parentTs, replyBroadcast: true });
+      expect(reply.status).toBe('published');
+      expect(last()).toMatchObject({ text: 'A reply for everyone', threadTs: parentTs, replyBroadcast: true });
+      const png = await uploadMedia(h.t, h.key, makePng(16, 16), 'thread.png', 'image/png');
+      const files = await publishWith('A chart in the thread', { threadTs: parentTs }, [png]);
+      expect(files.status).toBe('published');
+      expect(last()).toMatchObject({ text: 'A chart in the thread', threadTs: parentTs, replyBroadcast: false });
+      expect(fake.messages.find((m) => m.ts === parentTs)?.replyCount).toBe(2);
+    });
+
+    it('fails the target with CONTENT_REJECTED when the thread is not in the channel', async () => {
+      const count = fake.messages.length;
+      const lost = await publishWith('Into nowhere', { threadTs: '1600000000.000100' });
+      expect(lost.status).toBe('failed');
+      expect(lost.targets[0].error).toEqual({
+        code: 'CONTENT_REJECTED',
+        message: expect.stringContaining('thread_not_found'),
+      });
+      expect(fake.messages.length).toBe(count);
+    });
+
+    it('refuses a broadcast without a thread, or with files, at targets[0].options.<field>', async () => {
+      fake.clearRequests();
+      const alone = await post('broadcast alone', { replyBroadcast: true });
+      expect(alone.status).toBe(400);
+      expect(alone.body.error).toBe('VALIDATION_ERROR');
+      expect(alone.body.details).toEqual([
+        { field: 'targets[0].options.threadTs', message: expect.stringContaining('is required') },
+      ]);
+      const png = await uploadMedia(h.t, h.key, makePng(16, 16), 'b.png', 'image/png');
+      fake.clearRequests();
+      const withFiles = await post('broadcast files', { threadTs: parentTs, replyBroadcast: true, unfurl: true }, [
+        png,
+      ]);
+      expect(withFiles.status).toBe(400);
+      expect(withFiles.body.details.map((d: { field: string }) => d.field)).toEqual([
+        'targets[0].options.unfurl',
+        'targets[0].options.replyBroadcast',
+      ]);
+      expect(fake.requests).toHaveLength(0);
+    });
   });
 
   it('refuses text over the 3,000 characters of a section block before sending', async () => {

@@ -1,9 +1,10 @@
 import { OutboundHttp } from '../../src/common/http/outbound-http';
+import { TELEGRAM_OPTIONS_SCHEMA } from '../../src/providers/telegram/telegram.options';
 import { TelegramProvider } from '../../src/providers/telegram/telegram.provider';
 import { makePng } from '../factories/png.factory';
 import { TELEGRAM_BOT, TELEGRAM_CHANNEL_ID, TelegramFake } from '../fakes/telegram.fake';
 import { tempMediaDir } from '../media/media-support';
-import { FAST_PUBLISHING_ENV } from '../support/publishing-env';
+import { FAST_PUBLISHING_ENV, waitFor } from '../support/publishing-env';
 import { TestApp } from '../support/test-app';
 import { makeMp4, publishNow, uploadMedia } from './chat-network-support';
 
@@ -14,6 +15,7 @@ describe('Telegram through the app, against a Bot API fake', () => {
   let t: TestApp;
   let key: string;
   let channelId: string;
+  let groupChannelId: string;
   const fake = new TelegramFake({
     chats: [
       {
@@ -27,6 +29,7 @@ describe('Telegram through the app, against a Bot API fake', () => {
         id: GROUP_ID,
         type: 'supergroup',
         title: 'Team room',
+        topics: [7],
         members: new Map([[TELEGRAM_BOT.id, { status: 'member' }]]),
       },
       {
@@ -80,7 +83,7 @@ describe('Telegram through the app, against a Bot API fake', () => {
           maxPerPost: 10,
         },
       },
-      optionsSchema: null,
+      optionsSchema: JSON.parse(JSON.stringify(TELEGRAM_OPTIONS_SCHEMA)),
     });
   });
 
@@ -105,6 +108,7 @@ describe('Telegram through the app, against a Bot API fake', () => {
     const group = await connect(String(GROUP_ID));
     expect(group.status).toBe(201);
     expect(group.body.name).toBe('Team room');
+    groupChannelId = group.body.id;
   });
 
   it('refuses a chat the bot may not post to, and a chat it is not in', async () => {
@@ -128,6 +132,100 @@ describe('Telegram through the app, against a Bot API fake', () => {
     expect(post.status).toBe('published');
     expect(lastPost()).toMatchObject({ method: 'sendMessage', text, parseMode: null });
     expect(post.targets[0].url).toBe(`https://t.me/release_notes/${lastPost().messageId}`);
+  });
+
+  describe("the target's options", () => {
+    const publishWith = async (channel: string, content: string, options: unknown, mediaIds: string[] = []) => {
+      const created = await t.request('POST', '/api/posts', {
+        key,
+        body: {
+          content,
+          channelIds: [channel],
+          mediaIds,
+          targets: [{ channelId: channel, options }],
+          publishNow: true,
+        },
+      });
+      expect(created.status).toBe(201);
+      return waitFor(
+        async () => (await t.request('GET', `/api/posts/${created.body.id}`, { key })).body,
+        (p) => p.status === 'published' || p.status === 'failed',
+        20_000,
+      );
+    };
+
+    it('sends a text silently, protected and without link preview', async () => {
+      const options = { disableNotification: true, protectContent: true, disableLinkPreview: true };
+      const post = await publishWith(channelId, 'Quiet notes https://example.com/notes', options);
+      expect(post.status).toBe('published');
+      expect(post.targets[0].options).toEqual(options);
+      expect(lastPost()).toMatchObject({
+        method: 'sendMessage',
+        disableNotification: true,
+        protectContent: true,
+        linkPreviewDisabled: true,
+        messageThreadId: null,
+      });
+      const plain = await publishNow(t, key, channelId, 'Loud notes https://example.com/notes');
+      expect(plain.status).toBe('published');
+      expect(lastPost()).toMatchObject({
+        disableNotification: false,
+        protectContent: false,
+        linkPreviewDisabled: false,
+      });
+    });
+
+    it('sends a photo into a forum topic of the group, and an album with the same options', async () => {
+      const png = await uploadMedia(t, key, makePng(32, 24), 't.png', 'image/png');
+      const one = await publishWith(
+        groupChannelId,
+        'In the release topic',
+        { messageThreadId: 7, disableNotification: true },
+        [png],
+      );
+      expect(one.status).toBe('published');
+      expect(lastPost()).toMatchObject({ method: 'sendPhoto', messageThreadId: 7, disableNotification: true });
+      const png2 = await uploadMedia(t, key, makePng(24, 32), 'u.png', 'image/png');
+      const album = await publishWith(
+        groupChannelId,
+        'Two in the topic',
+        { messageThreadId: 7, protectContent: true },
+        [png, png2],
+      );
+      expect(album.status).toBe('published');
+      expect(lastPost()).toMatchObject({ method: 'sendMediaGroup', messageThreadId: 7, protectContent: true });
+    });
+
+    it('fails the target with CONTENT_REJECTED when the topic is not in the chat', async () => {
+      const posts = fake.posts.length;
+      const post = await publishWith(groupChannelId, 'Lost topic', { messageThreadId: 99 });
+      expect(post.status).toBe('failed');
+      expect(post.targets[0].error).toEqual({
+        code: 'CONTENT_REJECTED',
+        message: expect.stringContaining('message thread not found'),
+      });
+      expect(fake.posts.length).toBe(posts);
+    });
+
+    it('refuses options that break the schema at targets[0].options.<field>, before Telegram is called', async () => {
+      const calls = fake.requests.length;
+      const res = await t.request('POST', '/api/posts', {
+        key,
+        body: {
+          content: 'bad options',
+          channelIds: [channelId],
+          targets: [{ channelId, options: { messageThreadId: 'seven', silent: true } }],
+          publishNow: true,
+        },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('VALIDATION_ERROR');
+      expect(res.body.details.map((d: { field: string }) => d.field)).toEqual([
+        'targets[0].options.silent',
+        'targets[0].options.messageThreadId',
+      ]);
+      expect(fake.requests.length).toBe(calls);
+    });
   });
 
   it('sends one photo with its caption, one video with sendVideo, and several as an album', async () => {

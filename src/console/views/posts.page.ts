@@ -17,15 +17,22 @@ function badge(status: string): Html {
 }
 
 /**
- * A target's network options as one line: `visibility: unlisted · contentWarning: Spoilers`, a list
- * as its items (`tags: launch, open source`).
+ * A target's network options as one line: `visibility: unlisted · contentWarning: Spoilers`; nested
+ * settings by their path (`event.schedule.start: 2027-03-06`), lists joined (`appliedTags: 12, 13`).
  */
 export function optionsText(options: Record<string, unknown>): string {
-  const text = (v: unknown): string =>
-    typeof v === 'string' ? v : Array.isArray(v) ? v.map(text).join(', ') : JSON.stringify(v);
-  return Object.entries(options)
-    .map(([k, v]) => `${k}: ${text(v)}`)
-    .join(' · ');
+  const entries = (value: unknown, path: string): string[] => {
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      return Object.entries(value).flatMap(([k, v]) => entries(v, path ? `${path}.${k}` : k));
+    }
+    const text = Array.isArray(value)
+      ? value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')
+      : typeof value === 'string'
+        ? value
+        : JSON.stringify(value);
+    return [`${path}: ${text}`];
+  };
+  return entries(options, '').join(' · ');
 }
 
 /** A target's first comment as one line: `first comment: published`, or why it failed. */

@@ -3,6 +3,8 @@ import { InvalidCredentialsError } from '../provider.errors';
 import { parseDiscordCredentials } from './discord.credentials';
 import { DISCORD_LIMITS } from './discord.limits';
 import { DISCORD_WEBHOOK_ORIGINS, DiscordProvider } from './discord.provider';
+import { compileOptionsSchema, optionsProblems } from '../options-schema';
+import { DISCORD_OPTIONS_SCHEMA } from './discord.options';
 
 const TOKEN = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
 const MiB = 1024 * 1024;
@@ -59,5 +61,51 @@ describe('Discord', () => {
     expect(provider.validate({ content: 'ok', media: [media('a', 10, 'x'.repeat(1025))] }, DISCORD_LIMITS)).toEqual([
       expect.objectContaining({ message: expect.stringContaining("longer than Discord's 1024 characters") }),
     ]);
+  });
+});
+
+describe('Discord options', () => {
+  const validate = compileOptionsSchema('discord', DISCORD_OPTIONS_SCHEMA);
+  const problems = (options: unknown) => optionsProblems(validate, options);
+
+  it('takes a forum post title and tags, a name and avatar, and no embeds, none required', () => {
+    expect(problems({})).toEqual([]);
+    expect(
+      problems({
+        threadName: 'Release 2.0',
+        username: 'Release notes',
+        avatarUrl: 'https://cdn.example.com/a.png',
+        suppressEmbeds: true,
+        appliedTags: ['1220000000000000001'],
+      }),
+    ).toEqual([]);
+  });
+
+  it('names each field it refuses', () => {
+    expect(problems({ avatarUrl: 'http://cdn.example.com/a.png' })).toEqual([
+      { field: 'avatarUrl', message: 'must match ^https://[^\\s]+$' },
+    ]);
+    expect(problems({ threadName: 't'.repeat(101) })).toEqual([
+      { field: 'threadName', message: 'must be at most 100 characters long' },
+    ]);
+    expect(problems({ appliedTags: ['1', '2', '3', '4', '5', '6'].map((n) => `12200000000000000${n}0`) })).toEqual([
+      { field: 'appliedTags', message: 'must contain at most 5 items' },
+    ]);
+    expect(problems({ appliedTags: ['news'] })[0].field).toBe('appliedTags[0]');
+  });
+
+  it('refuses names Discord refuses for webhook messages', () => {
+    const http = new OutboundHttp({ allowPrivate: false });
+    try {
+      const provider = new DiscordProvider(http, DISCORD_WEBHOOK_ORIGINS);
+      expect(
+        provider.validate({ content: 'hi', media: [], options: { username: 'Discord Bot' } }, DISCORD_LIMITS),
+      ).toEqual([{ field: 'options.username', message: expect.stringContaining('"discord" or "clyde"') }]);
+      expect(
+        provider.validate({ content: 'hi', media: [], options: { username: 'Releases' } }, DISCORD_LIMITS),
+      ).toEqual([]);
+    } finally {
+      void http.close();
+    }
   });
 });

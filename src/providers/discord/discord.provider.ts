@@ -8,6 +8,7 @@ import { defineProvider } from '../provider-plugin';
 import { CallKind, clipErrorText, mapHttpFailure, mapThrown } from '../provider-http.util';
 import { asArray, asId, asNonEmptyString, asNumber, asObject, asString } from '../provider-json.util';
 import {
+  ContentRejectedError,
   CredentialsRevokedError,
   InvalidCredentialsError,
   ProviderError,
@@ -26,11 +27,16 @@ import type {
 } from '../social-provider.interface';
 import { DiscordCredentials, DiscordCredentialsDto, parseDiscordCredentials } from './discord.credentials';
 import { DISCORD_LIMITS, DISCORD_MAX_DESCRIPTION, DISCORD_MAX_THREAD_NAME } from './discord.limits';
+import { DISCORD_OPTIONS_SCHEMA, type DiscordOptions, discordOptionProblems } from './discord.options';
 
 const DISCORD = 'Discord';
 const MiB = 1024 * 1024;
 /** Discord's error code for a webhook message to a forum channel without thread_name or thread_id. */
 const FORUM_NEEDS_THREAD = 220001;
+/** Discord's error code for `thread_name` on a channel that is no forum. */
+const THREADS_ONLY_IN_FORUMS = 220003;
+/** Message flag SUPPRESS_EMBEDS (1 << 2): no link previews. */
+const SUPPRESS_EMBEDS = 1 << 2;
 /** Uploads of up to 10 MiB (more on boosted servers): the budget of one execute request. */
 const UPLOAD_TIMEOUT_MS = 120_000;
 
@@ -88,7 +94,8 @@ function discordFailure(answer: DiscordAnswer, kind: CallKind): ProviderError {
  * channels take a message only as a new post: when Discord says so (code 220001), the message is
  * sent again with `thread_name` (its first line) and the channel is remembered as a forum.
  * Webhooks have no idempotency key and cannot list messages: the message id is kept as the publish
- * checkpoint once Discord answers (docs/adr/0036).
+ * checkpoint once Discord answers (docs/adr/0036). A target's options set the forum post's title and
+ * tags, the name and avatar the message is sent under, and whether links are previewed (docs/adr/0045).
  */
 export class DiscordProvider implements SocialProvider {
   readonly id = 'discord' as const;
@@ -164,19 +171,32 @@ export class DiscordProvider implements SocialProvider {
         });
       }
     }
+    problems.push(...discordOptionProblems(post.options));
     return problems;
   }
 
-  async publish(input: PublishInput): Promise<PublishResult> {
+  async publish(input: PublishInput<DiscordOptions>): Promise<PublishResult> {
     const creds = parseDiscordCredentials(input.credentials, this.origins);
     const sent = asId(input.checkpoint?.messageId);
     if (sent) return { platformPostId: sent, url: asString(input.checkpoint?.url) ?? '' };
+    if (input.options?.threadName && creds.threadId) {
+      throw new ContentRejectedError(
+        `The Discord channel posts into thread ${creds.threadId}: options.threadName starts a post only in a forum channel's own webhook`,
+      );
+    }
 
-    let forum = creds.forum;
+    // A post title given: the channel is taken for a forum (Discord refuses thread_name elsewhere).
+    let forum = creds.forum || !!input.options?.threadName;
     let answer = await this.execute(creds, input, forum);
     if (!forum && answer.status === 400 && asNumber(asObject(answer.data)?.code) === FORUM_NEEDS_THREAD) {
       forum = true;
       answer = await this.execute(creds, input, forum);
+    }
+    if (answer.status === 400 && asNumber(asObject(answer.data)?.code) === THREADS_ONLY_IN_FORUMS) {
+      throw new ContentRejectedError(
+        `Discord starts posts only in forum channels: leave options.threadName out for this channel (${discordErrorText(answer.data)})`,
+        400,
+      );
     }
     if (answer.status < 200 || answer.status >= 300) {
       throw discordFailure(answer, input.media.length > 0 && answer.status === 413 ? 'media' : 'content');
@@ -212,13 +232,24 @@ export class DiscordProvider implements SocialProvider {
   }
 
   /** Executes the webhook with `wait=true`: JSON for text, multipart with payload_json for files. */
-  private async execute(creds: DiscordCredentials, input: PublishInput, forum: boolean): Promise<DiscordAnswer> {
+  private async execute(
+    creds: DiscordCredentials,
+    input: PublishInput<DiscordOptions>,
+    forum: boolean,
+  ): Promise<DiscordAnswer> {
+    const options = input.options ?? {};
     const payload: Record<string, unknown> = {
       content: input.content,
       // Mentions in the text stay text: a scheduled post never pings @everyone or a role.
       allowed_mentions: { parse: [] },
     };
-    if (forum && !creds.threadId) payload.thread_name = threadName(input.content);
+    if (options.username) payload.username = options.username;
+    if (options.avatarUrl) payload.avatar_url = options.avatarUrl;
+    if (options.suppressEmbeds) payload.flags = SUPPRESS_EMBEDS;
+    if (forum && !creds.threadId) {
+      payload.thread_name = options.threadName ?? threadName(input.content);
+      if (options.appliedTags?.length) payload.applied_tags = options.appliedTags;
+    }
     const query = `?wait=true${creds.threadId ? `&thread_id=${encodeURIComponent(creds.threadId)}` : ''}`;
     if (input.media.length === 0) return this.send('POST', `${creds.webhookUrl}${query}`, JSON.stringify(payload));
     payload.attachments = input.media.map((m, i) => ({
@@ -278,6 +309,7 @@ export const discordPlugin = defineProvider({
   credentials: DiscordCredentialsDto,
   defaultLimits: DISCORD_LIMITS,
   capabilities: { altText: true, metrics: ['likes'] },
+  optionsSchema: DISCORD_OPTIONS_SCHEMA,
   settings: {
     webhookOrigins: setting.list('DISCORD_WEBHOOK_ORIGINS', {
       pattern: /^https?:\/\/[^/,\s]+(,https?:\/\/[^/,\s]+)*$/,

@@ -34,6 +34,12 @@ import {
   parseGoogleBusinessCredentials,
 } from './google-business.credentials';
 import { GOOGLE_BUSINESS_LIMITS, GOOGLE_BUSINESS_MAX_LOCATIONS } from './google-business.limits';
+import {
+  GOOGLE_BUSINESS_OPTIONS_SCHEMA,
+  type GoogleBusinessOptions,
+  googleBusinessOptionProblems,
+  googleDateTime,
+} from './google-business.options';
 
 /** How far before the publication's start the lookup of a retry reaches. */
 const LOOKUP_SLACK_MS = 60_000;
@@ -53,8 +59,8 @@ interface Location {
 /**
  * Google Business Profile with a Google account's OAuth 2.0 token (offline access). One
  * authorization reaches every location the account manages; each chosen location is its own
- * channel. Posts are STANDARD local posts of the v4 API (`summary` and one photo by URL); events,
- * offers and call-to-action buttons wait for per-network options (docs/adr/0038).
+ * channel. Posts are local posts of the v4 API (`summary` and one photo by URL): STANDARD by default,
+ * or an EVENT or OFFER with a call-to-action button, as the target's options say (docs/adr/0045).
  */
 export class GoogleBusinessProvider implements SocialProvider {
   readonly id = 'google_business';
@@ -94,6 +100,7 @@ export class GoogleBusinessProvider implements SocialProvider {
         message: `The text has ${length} characters; a Google Business Profile post allows ${limits.maxCharacters}`,
       });
     }
+    problems.push(...googleBusinessOptionProblems(post.options));
     return problems;
   }
 
@@ -101,7 +108,7 @@ export class GoogleBusinessProvider implements SocialProvider {
    * Creates a STANDARD local post on the channel's location. The v4 API has no idempotency key: a
    * retry first looks for a post with this summary created since the publication started.
    */
-  async publish(input: PublishInput): Promise<PublishResult> {
+  async publish(input: PublishInput<GoogleBusinessOptions>): Promise<PublishResult> {
     const creds = parseGoogleBusinessCredentials(input.credentials);
     if (!creds.accountName || !creds.locationName) {
       throw new CredentialsRevokedError('The Google Business Profile channel has no location: connect it again');
@@ -112,7 +119,7 @@ export class GoogleBusinessProvider implements SocialProvider {
       const found = await this.findRecent(api, parent, input);
       if (found) return found;
     }
-    const body: Record<string, unknown> = { summary: input.content, topicType: 'STANDARD' };
+    const body = localPostBody(input.content, input.options ?? {});
     if (input.media.length > 0) {
       body.media = [{ mediaFormat: 'PHOTO', sourceUrl: await input.media[0].publicUrl() }];
     }
@@ -240,6 +247,33 @@ export class GoogleBusinessProvider implements SocialProvider {
   }
 }
 
+/** A v4 local post from the text and the target's options (checked against their schema before). */
+function localPostBody(summary: string, options: Partial<GoogleBusinessOptions>): Record<string, unknown> {
+  const body: Record<string, unknown> = { summary, topicType: options.topicType ?? 'STANDARD' };
+  if (options.languageCode) body.languageCode = options.languageCode;
+  if (options.callToAction) {
+    body.callToAction = {
+      actionType: options.callToAction.actionType,
+      ...(options.callToAction.url ? { url: options.callToAction.url } : {}),
+    };
+  }
+  if (options.event) {
+    const start = googleDateTime(options.event.schedule.start);
+    const end = googleDateTime(options.event.schedule.end);
+    body.event = {
+      title: options.event.title,
+      schedule: {
+        startDate: start.date,
+        endDate: end.date,
+        ...(start.time ? { startTime: start.time } : {}),
+        ...(end.time ? { endTime: end.time } : {}),
+      },
+    };
+  }
+  if (options.offer) body.offer = { ...options.offer };
+  return body;
+}
+
 /** The one scope of the Business Profile APIs. */
 const GOOGLE_BUSINESS_SCOPES = ['https://www.googleapis.com/auth/business.manage'];
 
@@ -252,6 +286,7 @@ export const googleBusinessPlugin = defineProvider({
   defaultLimits: GOOGLE_BUSINESS_LIMITS,
   // Google reads a photo's description as a caption, not alt text; local posts take none.
   capabilities: { altText: false, metrics: [] },
+  optionsSchema: GOOGLE_BUSINESS_OPTIONS_SCHEMA,
   oauth: {
     defaultHosts: {
       auth: 'https://accounts.google.com',

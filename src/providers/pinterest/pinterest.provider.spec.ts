@@ -3,7 +3,9 @@ import { ContentRejectedError, CredentialsRevokedError, TransientProviderError }
 import type { MediaDescriptor } from '../social-provider.interface';
 import { mapPinterestFailure, pinterestErrorText } from './pinterest-api.client';
 import { parsePinterestCredentials } from './pinterest.credentials';
+import { compileOptionsSchema, optionsProblems } from '../options-schema';
 import { PINTEREST_LIMITS } from './pinterest.limits';
+import { PINTEREST_OPTIONS_SCHEMA } from './pinterest.options';
 import { PinterestProvider } from './pinterest.provider';
 
 const image = (overrides: Partial<MediaDescriptor> = {}): MediaDescriptor => ({
@@ -24,7 +26,7 @@ describe('PinterestProvider.validate', () => {
   it('needs exactly one JPEG or PNG image', () => {
     expect(provider.validate({ content: 'a pin', media: [image()] }, PINTEREST_LIMITS)).toEqual([]);
     expect(provider.validate({ content: 'a pin', media: [] }, PINTEREST_LIMITS)).toEqual([
-      { field: 'mediaIds', message: expect.stringContaining('with an image') },
+      { field: 'mediaIds', message: expect.stringContaining('with an image or a video') },
     ]);
     expect(
       provider
@@ -87,5 +89,61 @@ describe('Pinterest credentials', () => {
     expect(() =>
       parsePinterestCredentials({ accessToken: 'a', apiBaseUrl: 'https://api.pinterest.com', boardId: '../x' }),
     ).toThrow(/board/);
+  });
+});
+
+describe('Pinterest options', () => {
+  const validate = compileOptionsSchema('pinterest', PINTEREST_OPTIONS_SCHEMA);
+  const problems = (options: unknown) => optionsProblems(validate, options);
+
+  it('takes a board, a section, a title, a link and a dominant color, none required', () => {
+    expect(problems({})).toEqual([]);
+    expect(
+      problems({
+        boardId: '549755885176',
+        boardSectionId: '5000000000001',
+        title: 'Soup',
+        link: 'https://example.com/soup',
+        dominantColor: '#6E7874',
+      }),
+    ).toEqual([]);
+  });
+
+  it('names each field it refuses', () => {
+    expect(
+      problems({
+        boardId: 'recipes',
+        title: 't'.repeat(101),
+        link: 'ftp://example.com',
+        dominantColor: 'red',
+        altText: 'x',
+      }).map((p) => p.field),
+    ).toEqual(expect.arrayContaining(['boardId', 'title', 'link', 'dominantColor', 'altText']));
+    expect(problems({ title: 't'.repeat(101) })).toEqual([
+      { field: 'title', message: 'must be at most 100 characters long' },
+    ]);
+  });
+
+  it('lists video within Pinterest limits: MP4 and MOV, 4 s to 15 min, alone in the pin', () => {
+    expect(PINTEREST_LIMITS.video).toMatchObject({
+      maxBytes: 2 * 1024 ** 3,
+      minDurationSeconds: 4,
+      maxDurationSeconds: 900,
+      mimeTypes: ['video/mp4', 'video/quicktime'],
+      maxPerPost: 1,
+    });
+    const http = new OutboundHttp({ allowPrivate: false });
+    try {
+      const provider = new PinterestProvider(http);
+      const video = image({ id: 'v1', mimeType: 'video/mp4', filename: 'a.mp4', durationMs: 2000 });
+      expect(provider.validate({ content: 'a video pin', media: [video] }, PINTEREST_LIMITS)).toEqual([
+        expect.objectContaining({ message: expect.stringContaining('at least 4') }),
+      ]);
+      expect(
+        provider.validate({ content: 'a video pin', media: [{ ...video, durationMs: 8000 }] }, PINTEREST_LIMITS),
+      ).toEqual([]);
+    } finally {
+      void http.close();
+    }
   });
 });

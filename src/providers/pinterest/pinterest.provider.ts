@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { OutboundHttp } from '../../common/http/outbound-http';
 import { commonDraftProblems } from '../draft-validation.util';
 import { exactSizeChunks } from '../media-stream.util';
@@ -9,10 +8,13 @@ import { asArray, asNumber, asObject, asString } from '../provider-json.util';
 import { defineProvider } from '../provider-plugin';
 import { oauthAppSettings } from '../provider-settings';
 import {
+  ContentRejectedError,
   CredentialsRevokedError,
   InvalidCredentialsError,
   MediaRejectedError,
+  ProcessingPendingError,
   TransientProviderError,
+  VideoProcessingFailedError,
 } from '../provider.errors';
 import type {
   ChannelLimits,
@@ -29,6 +31,7 @@ import type {
 } from '../social-provider.interface';
 import { PINTEREST_NAME, PinterestApi, mapPinterestFailure, pinterestErrorText } from './pinterest-api.client';
 import { PINTEREST_ID, PinterestCredentialsDto, parsePinterestCredentials } from './pinterest.credentials';
+import { PINTEREST_OPTIONS_SCHEMA, type PinterestOptions } from './pinterest.options';
 import {
   PINTEREST_ANALYTICS_DAYS,
   PINTEREST_LIMITS,
@@ -47,10 +50,8 @@ const PIN_METRICS: Array<[string, keyof Omit<Metrics, 'raw'>]> = [
   ['SAVE', 'reposts'],
   ['TOTAL_COMMENTS', 'replies'],
 ];
-/** Waits between reads of a video's processing status within one attempt, in ms. */
-const VIDEO_POLLS = [500, 1000, 2000];
-/** Seconds before the next attempt reads the status of a video still processing. */
-const VIDEO_RETRY_SECONDS = 30;
+/** When the publisher looks again at a video Pinterest is still processing, in ms (the worker is released meanwhile). */
+const VIDEO_POLL_MS = 3000;
 /** Figures read besides those, kept in `raw`. */
 const OTHER_METRICS = ['PIN_CLICK', 'OUTBOUND_CLICK'];
 
@@ -66,7 +67,9 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /**
  * Pinterest's API v5 with a user's OAuth 2.0 token. One authorization reaches the boards of the
  * account; each chosen board is its own channel, and its pins go to that board (docs/adr/0038).
- * A pin is one image (sent as base64) with the post's text as its description.
+ * A pin is one image (sent as base64) or one video (through the media upload) with the post's text as
+ * its description; a target's options choose another board, a section, a title, a link and a
+ * dominant color (docs/adr/0045).
  */
 export class PinterestProvider implements SocialProvider {
   readonly id = 'pinterest';
@@ -102,7 +105,7 @@ export class PinterestProvider implements SocialProvider {
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     const problems = commonDraftProblems(PINTEREST_NAME, post.content, post.media, limits);
     if (post.media.length === 0) {
-      problems.push({ field: 'mediaIds', message: 'Pinterest publishes pins with an image: attach one' });
+      problems.push({ field: 'mediaIds', message: 'Pinterest publishes pins with an image or a video: attach one' });
     }
     const length = [...post.content].length;
     if (length > limits.maxCharacters) {
@@ -126,25 +129,39 @@ export class PinterestProvider implements SocialProvider {
    * Creates the pin on the channel's board. Pinterest has no idempotency key: a retry first looks
    * for a pin with this description created on the board since the publication started.
    */
-  async publish(input: PublishInput): Promise<PublishResult> {
+  async publish(input: PublishInput<PinterestOptions>): Promise<PublishResult> {
     const creds = parsePinterestCredentials(input.credentials);
-    if (!creds.boardId) throw new CredentialsRevokedError('The Pinterest channel has no board: connect it again');
+    const options = input.options ?? {};
+    // The target's board when it names one, else the channel's (every channel has one from its connection).
+    const boardId = options.boardId ?? creds.boardId;
+    if (!boardId) throw new CredentialsRevokedError('The Pinterest channel has no board: connect it again');
     const api = new PinterestApi(this.http, creds);
     if ((input.attempt ?? 1) > 1) {
-      const found = await this.findRecent(api, creds.boardId, input);
+      const found = await this.findRecent(api, boardId, input);
       if (found) return found;
     }
-    const [image] = input.media;
-    if (!image) throw new MediaRejectedError('Pinterest publishes pins with an image: the post has none');
+    const [item] = input.media;
+    if (!item) throw new MediaRejectedError('Pinterest publishes pins with an image or a video: the post has none');
     const body: Record<string, unknown> = {
-      board_id: creds.boardId,
+      board_id: boardId,
       description: input.content,
-      media_source: image.mimeType.startsWith('video/')
-        ? await this.videoSource(api, image, input)
-        : await this.imageSource(image),
+      media_source: item.mimeType.startsWith('video/')
+        ? await this.videoSource(api, item, input)
+        : await this.imageSource(item),
     };
-    if (image.altText) body.alt_text = image.altText;
-    const res = await api.call({ method: 'POST', path: '/pins', json: body, timeoutMs: 120_000 }, 'content');
+    if (options.boardSectionId) body.board_section_id = options.boardSectionId;
+    if (options.title) body.title = options.title;
+    if (options.link) body.link = options.link;
+    if (options.dominantColor) body.dominant_color = options.dominantColor;
+    if (item.altText) body.alt_text = item.altText;
+    const res = await api.send({ method: 'POST', path: '/pins', json: body, timeoutMs: 120_000 });
+    if (res.status === 404 && options.boardId) {
+      throw new ContentRejectedError(
+        `Pinterest refused the pin: board ${options.boardId} (options.boardId) is not a board of this account (${pinterestErrorText(res.data) || 'HTTP 404'})`,
+        404,
+      );
+    }
+    if (res.status < 200 || res.status >= 300) throw mapPinterestFailure(res, 'content');
     const id = asString(asObject(res.data)?.id);
     if (!id) throw new TransientProviderError('Pinterest accepted the pin but returned no id', res.status);
     return { platformPostId: id, url: pinUrl(id) };
@@ -191,11 +208,11 @@ export class PinterestProvider implements SocialProvider {
 
   /**
    * A video goes through Pinterest's media upload: register it, send the bytes to the upload URL
-   * with the form fields Pinterest gave, then wait for its processing. The media id is saved as the
-   * publish checkpoint once uploaded; a video still processing after a short wait fails the attempt
-   * as transient, and the retry resumes from the checkpoint (polls, then pins) instead of uploading
-   * again. Not reachable through the publisher yet: the limits list no video type until the channel
-   * limits say what Pinterest takes (docs/adr/0038).
+   * with the form fields Pinterest gave, then read its processing status. The media id is saved as
+   * the publish checkpoint once uploaded; while Pinterest processes the video the attempt ends with
+   * ProcessingPendingError (the worker is released) and the next poll resumes from the checkpoint
+   * (status read, then the pin) instead of uploading again. The pin's cover is the video's first
+   * frame (`cover_image_key_frame_time`).
    */
   private async videoSource(
     api: PinterestApi,
@@ -238,19 +255,16 @@ export class PinterestProvider implements SocialProvider {
       mediaId = id;
       await input.saveCheckpoint({ videoMediaId: mediaId });
     }
-    for (let poll = 0; ; poll++) {
-      const res = await api.call({ method: 'GET', path: `/media/${encodeURIComponent(mediaId)}` }, 'media');
-      const status = asString(asObject(res.data)?.status);
-      if (status === 'succeeded') break;
-      if (status === 'failed') throw new MediaRejectedError(`Pinterest could not process the video (media ${mediaId})`);
-      if (poll >= VIDEO_POLLS.length) {
-        throw new TransientProviderError(
-          `Pinterest is still processing the video (media ${mediaId})`,
-          undefined,
-          VIDEO_RETRY_SECONDS,
-        );
-      }
-      await sleep(VIDEO_POLLS[poll]);
+    const res = await api.call({ method: 'GET', path: `/media/${encodeURIComponent(mediaId)}` }, 'media');
+    const status = asString(asObject(res.data)?.status);
+    if (status === 'failed') {
+      throw new VideoProcessingFailedError(`Pinterest could not process the video (media ${mediaId})`);
+    }
+    if (status !== 'succeeded') {
+      throw new ProcessingPendingError(
+        `Pinterest is processing the video (media ${mediaId}, ${status ?? 'no status'})`,
+        VIDEO_POLL_MS,
+      );
     }
     return { source_type: 'video_id', media_id: mediaId, cover_image_key_frame_time: 0 };
   }
@@ -347,6 +361,7 @@ export const pinterestPlugin = defineProvider({
   credentials: PinterestCredentialsDto,
   defaultLimits: PINTEREST_LIMITS,
   capabilities: { altText: true },
+  optionsSchema: PINTEREST_OPTIONS_SCHEMA,
   oauth: {
     defaultHosts: { auth: 'https://www.pinterest.com', api: 'https://api.pinterest.com' },
     authorizeUrl: (hosts) => `${hosts.auth}/oauth/`,

@@ -29,6 +29,7 @@ import type {
 } from '../social-provider.interface';
 import { SlackCredentials, SlackCredentialsDto, parseSlackCredentials } from './slack.credentials';
 import { SLACK_LIMITS } from './slack.limits';
+import { SLACK_OPTIONS_SCHEMA, type SlackOptions, slackOptionProblems } from './slack.options';
 
 const SLACK = 'Slack';
 /** Uploads of large videos take time: the budget of one upload request. */
@@ -136,14 +137,17 @@ export class SlackProvider implements SocialProvider {
         message: `The text is ${length} characters long; Slack allows ${limits.maxCharacters}`,
       });
     }
+    problems.push(...slackOptionProblems(post.options, post.media.length));
     return problems;
   }
 
-  async publish(input: PublishInput): Promise<PublishResult> {
+  async publish(input: PublishInput<SlackOptions>): Promise<PublishResult> {
     const creds = parseSlackCredentials(input.credentials);
     if (!creds.channelId) throw new ContentRejectedError('The Slack channel has no conversation chosen; reconnect it');
     const sentTs = asString(input.checkpoint?.ts);
     if (sentTs) return this.result(creds, sentTs);
+    const options = input.options ?? {};
+    const thread = options.threadTs ? { thread_ts: options.threadTs } : {};
 
     if (input.media.length === 0) {
       const data = await this.call(
@@ -154,7 +158,10 @@ export class SlackProvider implements SocialProvider {
           channel: creds.channelId,
           text: escapeSlackText(input.content),
           blocks: [{ type: 'section', text: { type: 'mrkdwn', text: escapeSlackText(input.content) } }],
-          unfurl_links: true,
+          unfurl_links: options.unfurlLinks ?? true,
+          unfurl_media: options.unfurlMedia ?? true,
+          ...thread,
+          ...(options.threadTs && options.replyBroadcast ? { reply_broadcast: true } : {}),
         },
         'content',
       );
@@ -178,6 +185,7 @@ export class SlackProvider implements SocialProvider {
       {
         files: uploaded.map((id, i) => ({ id, title: input.media[i].filename })),
         channel_id: creds.channelId,
+        ...thread,
         ...(input.content.trim() !== '' ? { initial_comment: escapeSlackText(input.content) } : {}),
       },
       'media',
@@ -335,6 +343,7 @@ export const slackPlugin = defineProvider({
   connectKind: 'oauth',
   credentials: SlackCredentialsDto,
   defaultLimits: SLACK_LIMITS,
+  optionsSchema: SLACK_OPTIONS_SCHEMA,
   capabilities: { altText: true, metrics: ['likes', 'replies'] },
   oauth: {
     defaultHosts: { auth: 'https://slack.com', api: 'https://slack.com' },

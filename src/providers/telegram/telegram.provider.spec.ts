@@ -3,6 +3,8 @@ import { InvalidCredentialsError } from '../provider.errors';
 import { parseTelegramCredentials } from './telegram.credentials';
 import { TELEGRAM_LIMITS } from './telegram.limits';
 import { TelegramProvider } from './telegram.provider';
+import { compileOptionsSchema, optionsProblems } from '../options-schema';
+import { TELEGRAM_OPTIONS_SCHEMA } from './telegram.options';
 
 const TOKEN = '123456:AAbcdefghijklmnopqrstuvwxyz0123456789';
 const media = (id: string, mimeType: string, size: number) => ({
@@ -58,5 +60,26 @@ describe('Telegram', () => {
     expect(provider.validate({ content: 'ok', media: eleven }, TELEGRAM_LIMITS)).toEqual([
       expect.objectContaining({ message: expect.stringContaining('at most 10 media') }),
     ]);
+  });
+});
+
+describe('Telegram options', () => {
+  const validate = compileOptionsSchema('telegram', TELEGRAM_OPTIONS_SCHEMA);
+  const problems = (options: unknown) => optionsProblems(validate, options);
+
+  it('takes silent, protected, preview-less messages to a forum topic, none required', () => {
+    expect(problems({})).toEqual([]);
+    expect(
+      problems({ disableNotification: true, protectContent: true, disableLinkPreview: true, messageThreadId: 42 }),
+    ).toEqual([]);
+  });
+
+  it('names the field of a wrong value or an unknown option', () => {
+    expect(problems({ disableNotification: 'yes' })).toEqual([
+      { field: 'disableNotification', message: 'must be a boolean' },
+    ]);
+    expect(problems({ messageThreadId: 0 })).toEqual([{ field: 'messageThreadId', message: 'must be at least 1' }]);
+    expect(problems({ messageThreadId: 1.5 })).toEqual([{ field: 'messageThreadId', message: 'must be an integer' }]);
+    expect(problems({ silent: true })).toEqual([{ field: 'silent', message: 'is not a known field' }]);
   });
 });

@@ -6,6 +6,7 @@ import { copyLimits } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
 import { asArray, asId, asNonEmptyString, asObject } from '../provider-json.util';
 import { InvalidCredentialsError, ProviderError, TransientProviderError } from '../provider.errors';
+import { TELEGRAM_OPTIONS_SCHEMA, type TelegramOptions } from './telegram.options';
 import type {
   ChannelLimits,
   ConnectedAccount,
@@ -131,7 +132,7 @@ export class TelegramProvider implements SocialProvider {
     return problems;
   }
 
-  async publish(input: PublishInput): Promise<PublishResult> {
+  async publish(input: PublishInput<TelegramOptions>): Promise<PublishResult> {
     const creds = parseTelegramCredentials(input.credentials);
     const sent = asId(input.checkpoint?.messageId);
     if (sent) return { platformPostId: sent, url: messageUrl(creds, sent) };
@@ -140,18 +141,24 @@ export class TelegramProvider implements SocialProvider {
     const reply = input.replyTo
       ? { message_id: Number(input.replyTo.parent.platformPostId), allow_sending_without_reply: true }
       : undefined;
+    const common = sendParameters(input.options ?? {}, reply);
     let messageId: string | undefined;
     if (input.media.length === 0) {
       const message = await api.call(
         'sendMessage',
-        { chat_id: creds.chatId, text: input.content, ...(reply ? { reply_parameters: reply } : {}) },
+        {
+          chat_id: creds.chatId,
+          text: input.content,
+          ...common,
+          ...(input.options?.disableLinkPreview ? { link_preview_options: { is_disabled: true } } : {}),
+        },
         'content',
       );
       messageId = asId(asObject(message)?.message_id);
     } else if (input.media.length === 1) {
-      messageId = await this.sendOne(api, creds, input.media[0], input.content, reply);
+      messageId = await this.sendOne(api, creds, input.media[0], input.content, common);
     } else {
-      messageId = await this.sendGroup(api, creds, input.media, input.content, reply);
+      messageId = await this.sendGroup(api, creds, input.media, input.content, common);
     }
     if (!messageId) throw new TransientProviderError('Telegram accepted the message but returned no message_id');
     const url = messageUrl(creds, messageId);
@@ -178,12 +185,11 @@ export class TelegramProvider implements SocialProvider {
     creds: TelegramCredentials,
     media: PublishMedia,
     caption: string,
-    reply: Record<string, unknown> | undefined,
+    common: Record<string, unknown>,
   ): Promise<string | undefined> {
     const video = isVideo(media);
-    const parts: FormPart[] = [{ name: 'chat_id', value: creds.chatId }];
+    const parts: FormPart[] = [{ name: 'chat_id', value: creds.chatId }, ...formParts(common)];
     if (caption !== '') parts.push({ name: 'caption', value: caption });
-    if (reply) parts.push({ name: 'reply_parameters', value: JSON.stringify(reply) });
     if (video) {
       parts.push({ name: 'supports_streaming', value: 'true' });
       if (media.width) parts.push({ name: 'width', value: String(media.width) });
@@ -200,7 +206,7 @@ export class TelegramProvider implements SocialProvider {
     creds: TelegramCredentials,
     media: PublishMedia[],
     caption: string,
-    reply: Record<string, unknown> | undefined,
+    common: Record<string, unknown>,
   ): Promise<string | undefined> {
     const items = media.map((m, i) => ({
       type: isVideo(m) ? 'video' : 'photo',
@@ -211,8 +217,8 @@ export class TelegramProvider implements SocialProvider {
     const parts: FormPart[] = [
       { name: 'chat_id', value: creds.chatId },
       { name: 'media', value: JSON.stringify(items) },
+      ...formParts(common),
     ];
-    if (reply) parts.push({ name: 'reply_parameters', value: JSON.stringify(reply) });
     media.forEach((m, i) => parts.push({ name: `file${i}`, media: m }));
     const messages = await api.call('sendMediaGroup', multipartForm(parts), 'media', MEDIA_TIMEOUT_MS);
     return asId(asObject(asArray(messages)?.[0])?.message_id);
@@ -231,6 +237,27 @@ export class TelegramProvider implements SocialProvider {
       throw err;
     }
   }
+}
+
+/**
+ * The parameters every send method takes, from the target's options and the reply of a thread part:
+ * `disable_notification`, `protect_content`, `message_thread_id`, `reply_parameters`.
+ */
+function sendParameters(options: Partial<TelegramOptions>, reply: Record<string, unknown> | undefined) {
+  const params: Record<string, unknown> = {};
+  if (options.messageThreadId) params.message_thread_id = options.messageThreadId;
+  if (options.disableNotification) params.disable_notification = true;
+  if (options.protectContent) params.protect_content = true;
+  if (reply) params.reply_parameters = reply;
+  return params;
+}
+
+/** Parameters as multipart text fields (objects as JSON, as the Bot API reads them). */
+function formParts(params: Record<string, unknown>): FormPart[] {
+  return Object.entries(params).map(([name, value]) => ({
+    name,
+    value: typeof value === 'string' ? value : JSON.stringify(value),
+  }));
 }
 
 /** Why the bot cannot post in the chat, from its getChatMember answer; undefined when it can. */
@@ -268,6 +295,7 @@ export const telegramPlugin = defineProvider({
   credentials: TelegramCredentialsDto,
   defaultLimits: TELEGRAM_LIMITS,
   capabilities: { altText: false, metrics: [] },
+  optionsSchema: TELEGRAM_OPTIONS_SCHEMA,
   settings: {
     apiBaseUrl: setting.url(
       'TELEGRAM_API_BASE_URL',

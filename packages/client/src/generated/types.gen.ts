@@ -933,7 +933,7 @@ export type TargetOverrideDto = {
      * `optionsSchema` in `GET /providers` (problems name `targets[i].options.<field>`). A network without
      * a schema takes none. On `PUT`, replaced with the rest of the entry.
      */
-    options?: SandboxOptions | YoutubeOptions | TiktokOptions;
+    options?: SandboxOptions | TelegramOptions | DiscordOptions | SlackOptions | PinterestOptions | GoogleBusinessOptions | YoutubeOptions | TiktokOptions;
     /**
      * This channel's first comment in place of the post's `firstComment` (`""`: none on this channel);
      * checked like the post's (problems name `targets[i].firstComment`).
@@ -1392,6 +1392,150 @@ export type SandboxOptions = {
     contentWarning?: string | null;
 };
 
+export type TelegramOptions = {
+    /**
+     * Send silently: members get a notification without sound
+     */
+    disableNotification?: boolean | null;
+    /**
+     * Protect the message from forwarding and saving
+     */
+    protectContent?: boolean | null;
+    /**
+     * Show no preview of the first link of a text message (messages with media show none anyway)
+     */
+    disableLinkPreview?: boolean | null;
+    /**
+     * Forum topic (message thread) of a supergroup with topics to post in
+     */
+    messageThreadId?: number | null;
+};
+
+export type DiscordOptions = {
+    /**
+     * Title of the post a message to a forum channel starts (at most 100 characters; default: the first line of the text)
+     */
+    threadName?: string | null;
+    /**
+     * Name shown as the author instead of the webhook's (at most 80 characters, without "discord" or "clyde")
+     */
+    username?: string | null;
+    /**
+     * Avatar image shown instead of the webhook's (an https URL)
+     */
+    avatarUrl?: string | null;
+    /**
+     * Show no link previews (embeds) under the message
+     */
+    suppressEmbeds?: boolean | null;
+    /**
+     * Tag ids of the forum channel applied to the post it starts (at most 5)
+     */
+    appliedTags?: Array<string> | null;
+};
+
+export type SlackOptions = {
+    /**
+     * Unfurl (preview) the links of the text; default true. Messages with files are not unfurled.
+     */
+    unfurlLinks?: boolean | null;
+    /**
+     * Unfurl (preview) media links of the text; default true
+     */
+    unfurlMedia?: boolean | null;
+    /**
+     * ts of a channel message to reply to in its thread (the thread's first message, not a reply)
+     */
+    threadTs?: string | null;
+    /**
+     * Also show the thread reply in the channel (needs threadTs; text messages only)
+     */
+    replyBroadcast?: boolean | null;
+};
+
+export type PinterestOptions = {
+    /**
+     * Board id to pin to instead of the channel's board (one of the account's boards)
+     */
+    boardId?: string | null;
+    /**
+     * Section of the board (of boardId, or of the channel board) the pin goes to
+     */
+    boardSectionId?: string | null;
+    /**
+     * Pin title (at most 100 characters)
+     */
+    title?: string | null;
+    /**
+     * Destination link of the pin (http or https, at most 2048 characters)
+     */
+    link?: string | null;
+    /**
+     * Dominant color of the pin as #RRGGBB, shown while the image loads
+     */
+    dominantColor?: string | null;
+};
+
+export type GoogleBusinessOptions = {
+    /**
+     * Kind of local post: STANDARD (what is new), EVENT or OFFER (both need event)
+     */
+    topicType?: 'STANDARD' | 'EVENT' | 'OFFER';
+    /**
+     * Language of the post (BCP 47, e.g. en or pt-BR)
+     */
+    languageCode?: string;
+    /**
+     * A button on the post: actionType, and url unless the action is CALL
+     */
+    callToAction?: {
+        /**
+         * Button shown on the post; CALL dials the location and takes no url
+         */
+        actionType: 'BOOK' | 'ORDER' | 'SHOP' | 'LEARN_MORE' | 'SIGN_UP' | 'CALL';
+        /**
+         * Where the button leads
+         */
+        url?: string;
+    };
+    /**
+     * The event (EVENT) or the dates of the offer (OFFER): title and schedule {start, end}
+     */
+    event?: {
+        /**
+         * Name of the event
+         */
+        title: string;
+        schedule: {
+            /**
+             * Start, in the location's time: YYYY-MM-DD or YYYY-MM-DDTHH:MM
+             */
+            start: string;
+            /**
+             * End, in the location's time: YYYY-MM-DD or YYYY-MM-DDTHH:MM
+             */
+            end: string;
+        };
+    };
+    /**
+     * Details of an OFFER: couponCode, redeemOnlineUrl, termsConditions
+     */
+    offer?: {
+        /**
+         * Code to use in store or online
+         */
+        couponCode?: string;
+        /**
+         * Where to redeem it
+         */
+        redeemOnlineUrl?: string;
+        /**
+         * Terms of the offer
+         */
+        termsConditions?: string;
+    };
+};
+
 export type YoutubeOptions = {
     /**
      * Video title (at most 100 characters, no < or >); default: the first line of the text
@@ -1479,6 +1623,11 @@ export type TiktokOptions = {
  */
 export type ProviderOptions = {
     sandbox?: SandboxOptions;
+    telegram?: TelegramOptions;
+    discord?: DiscordOptions;
+    slack?: SlackOptions;
+    pinterest?: PinterestOptions;
+    google_business?: GoogleBusinessOptions;
     youtube?: YoutubeOptions;
     tiktok?: TiktokOptions;
 };
