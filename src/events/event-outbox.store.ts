@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { runPrepared, runSql } from '../database/direct-query';
+import { runPrepared } from '../database/direct-query';
 import { EventRecord } from './event.entity';
 import type { EventType } from './event-payloads';
 
@@ -13,7 +13,7 @@ export type ReplayedEvent = Pick<EventRecord, 'id' | 'type' | 'createdAt'>;
 
 type Row = Record<string, unknown>;
 
-/** Columns and mapper of lockUndispatched (raw SQL; checked against the entity by test/database/row-mappings). */
+/** Columns and mapper of takeUndispatched (raw SQL; checked against the entity by test/database/row-mappings). */
 export const OUTBOX_EVENT_COLUMNS = 'id, workspace_id, type';
 export function toOutboxEvent(r: Row): OutboxEvent {
   return { id: r.id as string, workspaceId: r.workspace_id as string, type: r.type as EventType };
@@ -42,24 +42,24 @@ export class EventOutboxStore {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Locks up to `limit` undispatched events, oldest first, in `em`'s transaction, skipping rows
-   * another relay holds.
+   * Takes up to `limit` undispatched events, oldest first, in `em`'s transaction: marks them dispatched
+   * and returns them, in one statement, skipping rows another relay holds. The rows stay locked until
+   * the transaction ends, and a rollback (their deliveries could not be enqueued) leaves them undispatched.
    */
-  async lockUndispatched(em: EntityManager, limit: number): Promise<OutboxEvent[]> {
+  async takeUndispatched(em: EntityManager, limit: number): Promise<OutboxEvent[]> {
     const rows = await runPrepared(
       em,
-      'events.lock-undispatched',
-      `SELECT ${OUTBOX_EVENT_COLUMNS} FROM events WHERE dispatched_at IS NULL
-        ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      'events.take-undispatched',
+      `WITH taken AS (
+         UPDATE events e SET dispatched_at = now()
+           FROM (SELECT id FROM events WHERE dispatched_at IS NULL
+                  ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED) d
+          WHERE e.id = d.id
+         RETURNING e.id, e.workspace_id, e.type, e.created_at)
+       SELECT ${OUTBOX_EVENT_COLUMNS} FROM taken ORDER BY created_at`,
       [limit],
     );
     return rows.map(toOutboxEvent);
-  }
-
-  /** Marks these events dispatched, in `em`'s transaction (the one that locked them). */
-  async markDispatched(em: EntityManager, ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await runSql(em, `UPDATE events SET dispatched_at = now() WHERE id = ANY ($1::uuid[])`, [ids]);
   }
 
   /** The data and time of these events, each looked up in its workspace; missing ones are absent. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { Page } from '../common/pagination/pagination';
 import { EventRecord } from './event.entity';
 import type { EventEnvelope, EventType, NewEvent } from './event-payloads';
@@ -22,6 +22,22 @@ export class EventsService {
   /** Like record(), for many events: one INSERT and one notification for the lot (the publisher's batches). */
   recordMany(em: EntityManager, events: NewEvent[]): Promise<void> {
     return this.store.insertMany(em, events);
+  }
+
+  /**
+   * The outbox in the caller's own statement (docs/adr/0044): `change` is the caller's data-modifying
+   * CTEs, one of which (`keysFrom`) returns the key of each row it changed; the events given are
+   * candidates, each under the key of the row it is about, and only those whose key was returned are
+   * written. The state change and its events are then one statement, atomic without a transaction of
+   * their own (or part of `on`'s when it is a transaction's EntityManager). Returns the one row of the
+   * caller's CTE `resultFrom`.
+   */
+  recordWith<R>(
+    on: DataSource | EntityManager,
+    change: { ctes: string; keysFrom: string; resultFrom: string; params: unknown[] },
+    events: Array<NewEvent & { key: string }>,
+  ): Promise<R> {
+    return this.store.insertWith<R>(on, change, events);
   }
 
   list(workspaceId: string, opts: { type?: EventType; limit: number; cursor?: string }): Promise<Page<EventRecord>> {

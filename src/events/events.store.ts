@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Page } from '../common/pagination/pagination';
 import { paginate } from '../database/keyset-pagination';
 import { deleteInBatches } from '../database/batched-delete';
-import { runPrepared } from '../database/direct-query';
+import { runPrepared, runSql } from '../database/direct-query';
 import { EventRecord } from './event.entity';
 import type { EventType, NewEvent } from './event-payloads';
 
@@ -52,6 +52,38 @@ export class EventsStore {
         EVENTS_NOTIFY_CHANNEL,
       ],
     );
+  }
+
+  /**
+   * One statement that changes the caller's rows and records the events of the rows it changed (see
+   * EventsService.recordWith): the caller's CTEs, then the insert of each event whose key the CTE
+   * `keysFrom` returned (column `key`), with one notification for the lot; returns the one row of the
+   * caller's CTE `resultFrom`. The caller's parameters come first; the events are the last two.
+   */
+  async insertWith<R>(
+    on: DataSource | EntityManager,
+    change: { ctes: string; keysFrom: string; resultFrom: string; params: unknown[] },
+    events: Array<NewEvent & { key: string }>,
+  ): Promise<R> {
+    const n = change.params.length;
+    const [row] = await runSql<R>(
+      on,
+      `WITH ${change.ctes},
+       outbox_new AS (
+         INSERT INTO events (${EVENT_INSERT_COLUMNS})
+         SELECT ${EVENT_INSERT_COLUMNS}
+           FROM jsonb_to_recordset($${n + 1}::jsonb) AS r(key text, workspace_id uuid, type varchar, data jsonb)
+          WHERE r.key IN (SELECT key::text FROM ${change.keysFrom})
+         RETURNING id),
+       outbox_notified AS (SELECT pg_notify($${n + 2}, count(*)::text) FROM outbox_new HAVING count(*) > 0)
+       SELECT (SELECT count(*) FROM outbox_notified)::int AS outbox_notified, r.* FROM ${change.resultFrom} AS r`,
+      [
+        ...change.params,
+        JSON.stringify(events.map((e) => ({ key: e.key, workspace_id: e.workspaceId, type: e.type, data: e.data }))),
+        EVENTS_NOTIFY_CHANNEL,
+      ],
+    );
+    return row;
   }
 
   /** The workspace's events, newest first, optionally of one type. */

@@ -51,7 +51,7 @@ export class PublishReconcileJob implements OnModuleInit {
       for (;;) {
         const targets = await this.store.dueTargets(em, horizonMs, after, BATCH);
         if (targets.length === 0) break;
-        total += await this.queue.enqueue(targets);
+        total += await this.queue.enqueue(targets, { batch: false });
         after = targets[targets.length - 1].id;
         if (targets.length < BATCH) break;
       }

@@ -1,30 +1,41 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
+import { createLimiter, Limiter } from '../common/concurrency-limiter';
 import { publishingConfig } from '../config';
 import { ShutdownDeadline } from '../queue/shutdown-deadline';
 import { PublishQueue } from './publish.queue';
 import { PublisherService } from './publisher.service';
 
-/** Thin: a job names a target; PublisherService re-reads state and decides. */
+/**
+ * Thin: a job names a target, or a batch of targets due now; PublisherService re-reads each one's state
+ * and decides. PUBLISH_CONCURRENCY bounds the targets published at once in this process, whichever
+ * jobs they came in.
+ */
 @Injectable()
 export class PublishProcessor implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger('PublishProcessor');
+  private readonly slots: Limiter;
 
   constructor(
     private readonly queue: PublishQueue,
     private readonly publisher: PublisherService,
     private readonly shutdown: ShutdownDeadline,
     @Inject(publishingConfig.KEY) private readonly cfg: ConfigType<typeof publishingConfig>,
-  ) {}
+  ) {
+    this.slots = createLimiter(cfg.concurrency);
+  }
 
   onModuleInit(): void {
-    this.queue.process(this.cfg.concurrency, (data, jobId) =>
-      this.publisher.publishTarget(data.targetId, data.publication, jobId).catch((err: Error) => {
-        // Database unreachable and the like: leave the target to the reconciler.
-        this.logger.error({ msg: 'Publish job failed', jobId, err: err.message });
-        throw err;
-      }),
-    );
+    this.queue.process(this.cfg.concurrency, async (targets, jobId) => {
+      const results = await Promise.allSettled(
+        targets.map((t) => this.slots(() => this.publisher.publishTarget(t.targetId, t.publication, jobId))),
+      );
+      const failed = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : []));
+      if (failed.length === 0) return;
+      // Database unreachable and the like: leave the targets to the reconciler.
+      this.logger.error({ msg: 'Publish job failed', jobId, failed: failed.length, err: failed[0].message });
+      throw failed[0];
+    });
   }
 
   /** SIGTERM, first step (every processor at once): take no new job. */

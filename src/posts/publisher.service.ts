@@ -61,6 +61,8 @@ interface Claimed {
   channel: Channel;
   /** Thread parts already published on this target (none for a post without a thread). */
   parts: PostTargetPart[];
+  /** How many targets the post has. */
+  targetCount: number;
   /** What the adapter saved on earlier attempts of this publication, by part index (docs/adr/0023). */
   checkpoints: Map<number, Record<string, unknown>>;
 }
@@ -140,9 +142,11 @@ export class PublisherService {
     // The channels table belongs to the channels module: one read for the batch, through its service.
     const channels = await this.channels.findByIds([...new Set(claimed.map((c) => c.target.channelId))]);
     const byJob = new Map<string, Claimed>();
-    for (const { target, post, parts, checkpoints } of claimed) {
+    for (const { target, post, parts, checkpoints, targetCount } of claimed) {
       const channel = channels.get(target.channelId);
-      if (channel) byJob.set(`${target.id}:${target.claimJobId}`, { target, post, channel, parts, checkpoints });
+      if (channel) {
+        byJob.set(`${target.id}:${target.claimJobId}`, { target, post, channel, parts, checkpoints, targetCount });
+      }
     }
     return requests.map((r) => byJob.get(`${r.targetId}:${r.jobId}`) ?? null);
   }
@@ -407,11 +411,131 @@ export class PublisherService {
   }
 
   /**
-   * One transaction for a batch of outcomes: every target's new state in one UPDATE, the channel
-   * side effects (refreshed or revoked credentials), then the posts that are now complete settle.
+   * Records a batch of outcomes. Those of a post's only target, with nothing else to write (no thread,
+   * no credentials the network refreshed or revoked), are one statement for the lot: the targets, the
+   * posts they settle and the posts' events (recordAlone, docs/adr/0044). The others are one transaction:
+   * every target's new state in one UPDATE, the channel side effects, then the posts now complete settle.
    */
   private async recordBatch(settlements: Settlement[]): Promise<void[]> {
     const rows = settlements.map((s) => this.outcomeRow(s.claimed.target, s.outcome));
+    const alone = settlements.flatMap((s, i) => (this.settlesAlone(s) ? [i] : []));
+    const shared = settlements.flatMap((s, i) => (this.settlesAlone(s) ? [] : [i]));
+    if (alone.length) {
+      await this.recordAlone(
+        alone.map((i) => settlements[i]),
+        alone.map((i) => rows[i]),
+      );
+    }
+    const disconnected = shared.length
+      ? await this.recordShared(
+          shared.map((i) => settlements[i]),
+          shared.map((i) => rows[i]),
+        )
+      : new Set<string>();
+    settlements.forEach((s, i) => this.logOutcome(s, rows[i], disconnected));
+    const retries = settlements.flatMap((s, i) =>
+      rows[i].status === 'pending'
+        ? [
+            {
+              ...s.claimed.target,
+              dueAt: rows[i].dueAt,
+              ...(rows[i].refundAttempt ? { attempts: s.claimed.target.attempts - 1, poll: true } : {}),
+            },
+          ]
+        : [],
+    );
+    if (retries.length) await this.queue.enqueue(retries);
+    // First comments are due once their target is published: enqueued after the commit (docs/adr/0035).
+    const commentsDue = settlements.flatMap((s, i) =>
+      rows[i].status === 'published' && s.claimed.target.firstCommentStatus === 'pending'
+        ? [{ ...s.claimed.target, attempts: s.claimed.target.firstCommentAttempts, dueAt: null }]
+        : [],
+    );
+    if (commentsDue.length) await this.comments.enqueue(commentsDue);
+    return settlements.map(() => undefined);
+  }
+
+  /** Whether an outcome can be recorded by recordAlone: its post's only target, nothing else to write. */
+  private settlesAlone({ claimed, outcome }: Settlement): boolean {
+    const refreshed = outcome.kind === 'published' ? outcome.result.credentials : outcome.credentials;
+    const revoked = outcome.kind === 'failed' && outcome.revoked === true;
+    return (
+      claimed.targetCount === 1 &&
+      claimed.post.thread.length === 0 &&
+      claimed.parts.length === 0 &&
+      !refreshed &&
+      !revoked
+    );
+  }
+
+  /**
+   * One statement: the targets' new state, the posts a final outcome settles and their events. The event
+   * of each post is built here, from the rows the claim read and the outcome, as the statement writes
+   * them (at the same time `at`); the statement records only the events of the posts it settled. A post
+   * that was expected to settle and did not (it gained a target meanwhile) is settled the shared way.
+   */
+  private async recordAlone(settlements: Settlement[], rows: OutcomeRow[]): Promise<void> {
+    const at = new Date();
+    const events = settlements.flatMap(({ claimed }, i) => {
+      const row = rows[i];
+      if (row.status === 'pending') return [];
+      const published = row.status === 'published';
+      const post = Object.assign(new Post(), claimed.post, {
+        status: row.status,
+        publishedAt: published ? at : null,
+        updatedAt: at,
+      });
+      const target = Object.assign(new PostTarget(), claimed.target, {
+        status: row.status,
+        platformPostId: published ? row.platformPostId : claimed.target.platformPostId,
+        url: published ? row.url : claimed.target.url,
+        publishedAt: published ? at : claimed.target.publishedAt,
+        replyRef: published ? row.replyRef : claimed.target.replyRef,
+        dueAt: row.dueAt ?? claimed.target.dueAt,
+        errorCode: row.errorCode,
+        errorMessage: row.errorMessage,
+        claimJobId: null,
+        claimedUntil: null,
+        updatedAt: at,
+      });
+      return [
+        {
+          key: post.id,
+          type: published ? ('post.published' as const) : ('post.failed' as const),
+          workspaceId: post.workspaceId,
+          data: PostDto.from(post, [target], claimed.parts),
+        },
+      ];
+    });
+    const { applied, settled } = await this.store.recordAlone(
+      settlements.map((s, i) => ({
+        targetId: s.claimed.target.id,
+        publication: s.claimed.target.publication,
+        ...rows[i],
+      })),
+      at,
+      (on, change) => this.events.recordWith<{ applied: string[]; settled: string[] }>(on, change, events),
+    );
+    const written = new Set(applied);
+    const done = new Set(settled);
+    const missed = settlements.flatMap(({ claimed }, i) =>
+      rows[i].status !== 'pending' && written.has(claimed.target.id) && !done.has(claimed.post.id)
+        ? [claimed.post.id]
+        : [],
+    );
+    if (missed.length) {
+      await withDeadlockRetry(() =>
+        this.transactions.run(async (em) => this.settle(em, await this.store.recordOutcomes(em, [], missed.sort()))),
+      );
+    }
+  }
+
+  /**
+   * One transaction for a batch of outcomes: every target's new state in one UPDATE, the channel side
+   * effects (refreshed or revoked credentials), then the posts that are now complete settle. Returns the
+   * channels it disconnected.
+   */
+  private async recordShared(settlements: Settlement[], rows: OutcomeRow[]): Promise<Set<string>> {
     const postIds = [...new Set(settlements.map((s) => s.claimed.post.id))];
     /** Channels this batch disconnected, for the log once committed (reset on a deadlock retry). */
     let disconnected = new Set<string>();
@@ -441,27 +565,7 @@ export class PublisherService {
         await this.settle(em, locked);
       }),
     );
-    settlements.forEach((s, i) => this.logOutcome(s, rows[i], disconnected));
-    const retries = settlements.flatMap((s, i) =>
-      rows[i].status === 'pending'
-        ? [
-            {
-              ...s.claimed.target,
-              dueAt: rows[i].dueAt,
-              ...(rows[i].refundAttempt ? { attempts: s.claimed.target.attempts - 1, poll: true } : {}),
-            },
-          ]
-        : [],
-    );
-    if (retries.length) await this.queue.enqueue(retries);
-    // First comments are due once their target is published: enqueued after the commit (docs/adr/0035).
-    const commentsDue = settlements.flatMap((s, i) =>
-      rows[i].status === 'published' && s.claimed.target.firstCommentStatus === 'pending'
-        ? [{ ...s.claimed.target, attempts: s.claimed.target.firstCommentAttempts, dueAt: null }]
-        : [],
-    );
-    if (commentsDue.length) await this.comments.enqueue(commentsDue);
-    return settlements.map(() => undefined);
+    return disconnected;
   }
 
   /**

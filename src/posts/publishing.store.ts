@@ -24,6 +24,8 @@ export interface ClaimedRows {
   parts: PostTargetPart[];
   /** What the adapter saved on earlier attempts of this publication, by part index (docs/adr/0023). */
   checkpoints: Map<number, Record<string, unknown>>;
+  /** How many targets the post has (1: its outcome settles it alone, see recordAlone). */
+  targetCount: number;
 }
 
 /** What one target row becomes for an attempt's outcome. */
@@ -95,7 +97,8 @@ export class PublishingStore {
                 (SELECT json_agg(row_to_json(pp)) FROM (
                    SELECT ${PART_COLUMNS} FROM post_target_parts WHERE target_id = t.id ORDER BY index) pp) AS parts,
                 (SELECT json_object_agg(c.index, c.state) FROM post_target_checkpoints c
-                  WHERE c.target_id = t.id AND c.publication = t.publication) AS checkpoints
+                  WHERE c.target_id = t.id AND c.publication = t.publication) AS checkpoints,
+                (SELECT count(*) FROM post_targets x WHERE x.post_id = t.post_id)::int AS target_count
            FROM t JOIN posts po ON po.id = t.post_id`,
         [
           requests.map((r) => r.targetId),
@@ -115,7 +118,77 @@ export class PublishingStore {
           v,
         ]),
       ),
+      targetCount: r.target_count as number,
     }));
+  }
+
+  /**
+   * The outcomes of targets that are their post's only target, their posts' settling and the posts'
+   * events, in one statement (docs/adr/0044): `record` is the events module's outbox (EventsService.
+   * recordWith), which appends the insert of the candidate events keyed by the ids of the posts this
+   * statement settled. Each target is written if still `publishing` in that publication, as in
+   * recordOutcomes; a final outcome settles its post if the post is `publishing` and has no other target
+   * (with no sibling there is no concurrent last target to wait for, hence no lock taken first). `at` is
+   * the time written as published_at and updated_at, the one the events carry. Returns the ids of the
+   * targets written and of the posts settled.
+   */
+  async recordAlone<R extends { applied: string[]; settled: string[] }>(
+    outcomes: TargetOutcome[],
+    at: Date,
+    record: (
+      on: DataSource,
+      change: { ctes: string; keysFrom: string; resultFrom: string; params: unknown[] },
+    ) => Promise<R>,
+  ): Promise<R> {
+    return withDeadlockRetry(() =>
+      record(this.dataSource, {
+        ctes: `o AS (
+           SELECT * FROM jsonb_to_recordset($1::jsonb) AS o(id uuid, publication int, status varchar,
+             platform_post_id varchar, url varchar, due_at timestamptz, error_code varchar, error_message text,
+             refund boolean, reply_ref jsonb)),
+         u AS (
+           UPDATE post_targets pt
+              SET status = o.status,
+                  platform_post_id = CASE WHEN o.status = 'published' THEN o.platform_post_id ELSE pt.platform_post_id END,
+                  url = CASE WHEN o.status = 'published' THEN o.url ELSE pt.url END,
+                  published_at = CASE WHEN o.status = 'published' THEN $2::timestamptz ELSE pt.published_at END,
+                  reply_ref = CASE WHEN o.status = 'published' THEN o.reply_ref ELSE pt.reply_ref END,
+                  due_at = COALESCE(o.due_at, pt.due_at), error_code = o.error_code, error_message = o.error_message,
+                  attempts = pt.attempts - CASE WHEN o.refund THEN 1 ELSE 0 END,
+                  claim_job_id = NULL, claimed_until = NULL, updated_at = $2::timestamptz
+             FROM o
+            WHERE pt.id = o.id AND pt.publication = o.publication AND pt.status = 'publishing'
+           RETURNING pt.id, pt.post_id, pt.status),
+         settled AS (
+           UPDATE posts p
+              SET status = u.status,
+                  published_at = CASE WHEN u.status = 'published' THEN $2::timestamptz END, updated_at = $2::timestamptz
+             FROM u
+            WHERE p.id = u.post_id AND u.status IN ('published', 'failed') AND p.status = 'publishing'
+              AND NOT EXISTS (SELECT 1 FROM post_targets x WHERE x.post_id = p.id AND x.id <> u.id)
+           RETURNING p.id AS key),
+         result AS (SELECT ARRAY(SELECT id FROM u)::text[] AS applied, ARRAY(SELECT key FROM settled)::text[] AS settled)`,
+        keysFrom: 'settled',
+        resultFrom: 'result',
+        params: [
+          JSON.stringify(
+            outcomes.map((o) => ({
+              id: o.targetId,
+              publication: o.publication,
+              status: o.status,
+              platform_post_id: o.platformPostId,
+              url: o.url,
+              due_at: o.dueAt?.toISOString() ?? null,
+              error_code: o.errorCode,
+              error_message: o.errorMessage,
+              refund: o.refundAttempt === true,
+              reply_ref: o.replyRef,
+            })),
+          ),
+          at.toISOString(),
+        ],
+      }),
+    );
   }
 
   /**

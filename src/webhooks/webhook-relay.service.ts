@@ -94,11 +94,12 @@ export class WebhookRelay implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * One batch in one transaction: lock undispatched events (skipping rows another worker holds,
-   * through the events module's EventOutboxStore), create their deliveries, enqueue the jobs, then mark
-   * the events dispatched. Deliveries are committed before the jobs exist (autocommit, outside the event
-   * transaction) so a worker never sees a job without its row; if enqueueing fails the events stay
-   * undispatched and the next pass finds the same deliveries again (unique per subscription and event).
+   * One batch in one transaction: take undispatched events (marked dispatched and locked in one
+   * statement, skipping rows another worker holds, through the events module's EventOutboxStore), create
+   * their deliveries, enqueue the jobs, commit. Deliveries are committed before the jobs exist
+   * (autocommit, outside the event transaction) so a worker never sees a job without its row; if
+   * enqueueing fails the transaction rolls back, the events stay undispatched and the next pass finds the
+   * same deliveries again (unique per subscription and event).
    */
   async relayBatch(): Promise<number> {
     if (!this.queue.isReady()) {
@@ -108,7 +109,7 @@ export class WebhookRelay implements OnApplicationBootstrap, OnModuleDestroy {
       return 0;
     }
     return this.transactions.run(async (em) => {
-      const events = await this.outbox.lockUndispatched(em, RELAY_BATCH);
+      const events = await this.outbox.takeUndispatched(em, RELAY_BATCH);
       if (events.length === 0) return 0;
       const deliveries = await this.deliveries.insertForEvents(events);
       // Only first attempts: a delivery already attempted is scheduled by its processor (and, if that
@@ -117,10 +118,6 @@ export class WebhookRelay implements OnApplicationBootstrap, OnModuleDestroy {
         .filter((d) => d.status === 'pending' && d.attempts === 0)
         .map((d) => ({ deliveryId: d.id, attempt: 1, delayMs: d.delayMs }));
       await this.queue.enqueueAttempts(due, ENQUEUE_TIMEOUT_MS);
-      await this.outbox.markDispatched(
-        em,
-        events.map((e) => e.id),
-      );
       return events.length;
     });
   }
