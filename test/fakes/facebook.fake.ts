@@ -609,6 +609,7 @@ export function contractFake(): ProviderContractFake {
   const contract = oauthContractFake(fake, {
     publishRoute: FACEBOOK_ROUTES.feed,
     rejectStatus: 400,
+    videoFixture: 'reel-9x16-4s.mp4',
     posts: () =>
       fake.posts.map((p) => ({
         platformPostId: p.id,

@@ -319,6 +319,7 @@ export function contractFake(): ProviderContractFake {
   const contract = oauthContractFake(fake, {
     publishRoute: INSTAGRAM_ROUTES.publish,
     rejectStatus: 400,
+    videoFixture: 'reel-9x16-4s.mp4',
     posts: () =>
       fake.posts.map((p) => ({
         platformPostId: p.id,

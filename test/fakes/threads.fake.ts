@@ -278,6 +278,7 @@ export function contractFake(): ProviderContractFake {
   const contract = oauthContractFake(fake, {
     publishRoute: THREADS_ROUTES.publish,
     rejectStatus: 400,
+    videoFixture: 'h264-aac-faststart.mp4',
     posts: () =>
       fake.posts.map((p) => ({
         platformPostId: p.id,
