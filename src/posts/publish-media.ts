@@ -25,6 +25,10 @@ export function publishMediaOf(media: PostMediaPort, item: PostMediaItem): Publi
     bitrate: item.bitrate,
     open: () => media.open(item.id),
     publicUrl: () => Promise.resolve(media.signedUrl(item.id)),
+    // Every ready video keeps its poster frame as the variant `poster`.
+    ...(item.durationMs !== null
+      ? { posterUrl: () => Promise.resolve(media.signedVariantUrl(item.id, 'poster')) }
+      : {}),
     asVideo: async (requirements) => {
       const found = await media.videoFor(item.id, requirements);
       if (found.state === 'pending') throw new ProcessingPendingError(`Media ${item.filename}: ${found.message}`, 2000);

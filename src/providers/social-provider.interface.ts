@@ -118,6 +118,8 @@ export interface PublishMedia extends MediaDescriptor {
    * when no conversion makes it acceptable (or conversions are off), naming the limit.
    */
   asVideo?(requirements: VideoRequirementsForPublish): Promise<PublishMedia>;
+  /** A video's poster frame (JPEG, the `poster` variant) as a fresh signed public URL; absent for images. */
+  posterUrl?(): Promise<string>;
   /** The same image converted to `mimeType` (e.g. 'image/jpeg' for Instagram), converted once and cached with the item; itself when already that type. Throws ProviderError('MEDIA_REJECTED', ...) when it cannot be converted. */
   as(mimeType: string): Promise<PublishMedia>;
 }

@@ -1,12 +1,16 @@
+import { createHash } from 'node:crypto';
 import type { FakeReply, FakeRequest } from './fake-http-server';
 import {
   FakeMetaPost,
   FakeMetaToken,
+  FakeVideoFetch,
+  FakeVideoRefusal,
   MetaFakeAccount,
   MetaFakeOptions,
   MetaGraphFake,
   REVOKED_TOKEN,
   graphError,
+  mp4DurationSeconds,
 } from './meta-graph-server';
 import { oauthContractFake, type ProviderContractFake } from './provider-contract';
 
@@ -15,8 +19,13 @@ import { oauthContractFake, type ProviderContractFake } from './provider-contrac
  * the long-lived exchange (fb_exchange_token) on GET /oauth/access_token, /me, /me/accounts (the
  * Pages with their tasks and Page access tokens), Page posts (/feed with message, link and
  * attached_media), photos (downloaded from `url`, published or not), the Page's published posts,
- * post fields (reactions, comments, shares summaries) and post insights. Page calls need that
- * Page's token. Errors are Graph bodies; a repeated message is refused as a duplicate (#506).
+ * post fields (reactions, comments, shares summaries) and post insights. Video: the Reels publishing
+ * flow (`/{page}/video_reels` upload_phase=start, the upload at `upload_url` with a `file_url` header
+ * or the bytes, upload_phase=finish with video_state=PUBLISHED; without it the Reel stays a draft),
+ * Page videos (`/{page}/videos` with `file_url`), and a video's `status` (uploading, processing and
+ * publishing phases: processing for a few reads, then ready and published, or an error phase when the
+ * video is refused by size or duration or its processing fails). Page calls need that Page's token.
+ * Errors are Graph bodies; a repeated message is refused as a duplicate (#506).
  */
 export const FACEBOOK_ROUTES = {
   authorize: 'GET /v:version/dialog/oauth',
@@ -30,7 +39,31 @@ export const FACEBOOK_ROUTES = {
   insights: 'GET /v:version/:id/insights',
   comment: 'POST /v:version/:id/comments',
   comments: 'GET /v:version/:id/comments',
+  reels: 'POST /v:version/:page/video_reels',
+  videos: 'POST /v:version/:page/videos',
+  listVideos: 'GET /v:version/:page/videos',
+  upload: 'POST /video-upload/:version/:video',
 } as const;
+
+/** A video on the fake (a Reel or a Page video) and its progress. */
+export interface FakeFacebookVideo {
+  id: string;
+  pageId: string;
+  kind: 'reel' | 'video';
+  description: string;
+  /** Reels: the bytes arrived (file_url downloaded, or sent). */
+  uploaded: boolean;
+  /** Reels: upload_phase=finish calls received, and the video_state of the last. */
+  finishes: number;
+  videoState: string | null;
+  fetch: FakeVideoFetch | null;
+  /** Why processing failed, as Facebook reports it in the phase's errors. */
+  error: { code: number; message: string } | null;
+  pollsLeft: number;
+  /** The post once published. */
+  postId: string | null;
+  createdAt: number;
+}
 
 export interface FakeFacebookPage {
   id: string;
@@ -58,11 +91,19 @@ export class FacebookFake extends MetaGraphFake {
   protected readonly acceptedImageTypes = ['image/jpeg', 'image/png', 'image/gif'];
   readonly pages: FakeFacebookPage[];
   readonly photos = new Map<string, FakePhoto>();
+  readonly videos = new Map<string, FakeFacebookVideo>();
+  /** Calls received: Reel upload sessions started, uploads (rupload), Page videos created. */
+  reelStarts = 0;
+  uploads = 0;
+  pageVideoCreates = 0;
 
   constructor(opts: FacebookFakeOptions = {}) {
     super([opts.user ?? { id: '10150000000000001', username: 'contract.fb', name: 'Contract User' }], {
       clientId: 'facebook-app-id',
       clientSecret: 'facebook-app-secret',
+      // Page videos by file_url: at most 1 GB and 20 minutes.
+      maxVideoBytes: 1024 * 1024 * 1024,
+      maxVideoSeconds: 20 * 60,
       ...opts,
     });
     this.pages = opts.pages ?? [
@@ -85,7 +126,13 @@ export class FacebookFake extends MetaGraphFake {
     for (const token of this.tokens.values()) if (token.pageId === pageId) token.expiresAt = Date.now() - 1000;
   }
 
+  /** Videos of a Page, oldest first. */
+  videosOf(pageId: string): FakeFacebookVideo[] {
+    return [...this.videos.values()].filter((v) => v.pageId === pageId);
+  }
+
   protected routeOf(method: string, path: string): string | undefined {
+    if (method === 'POST' && /^\/video-upload\/v\d+\.\d+\/\d+$/.test(path)) return FACEBOOK_ROUTES.upload;
     const graph = this.graphPath(path);
     if (!graph) return undefined;
     const [first, edge, ...rest] = graph.segments;
@@ -102,6 +149,9 @@ export class FacebookFake extends MetaGraphFake {
       'GET insights': FACEBOOK_ROUTES.insights,
       'POST comments': FACEBOOK_ROUTES.comment,
       'GET comments': FACEBOOK_ROUTES.comments,
+      'POST video_reels': FACEBOOK_ROUTES.reels,
+      'POST videos': FACEBOOK_ROUTES.videos,
+      'GET videos': FACEBOOK_ROUTES.listVideos,
     };
     return routes[`${method} ${edge}`];
   }
@@ -112,6 +162,7 @@ export class FacebookFake extends MetaGraphFake {
     if (req.route === FACEBOOK_ROUTES.token) return this.token(params);
     const throttled = this.takeThrottle(req);
     if (throttled) return throttled;
+    if (req.route === FACEBOOK_ROUTES.upload) return this.upload(req);
     const auth = this.authenticate(req);
     if ('error' in auth) return auth.error;
     const { token } = auth;
@@ -136,6 +187,12 @@ export class FacebookFake extends MetaGraphFake {
       case FACEBOOK_ROUTES.object: {
         const page = this.page(first);
         if (page) return { status: 200, body: this.pageJson(page) };
+        const video = this.videos.get(first);
+        if (video) {
+          if (token.pageId !== video.pageId)
+            return graphError(400, 10, '(#10) This endpoint requires the Page access token');
+          return { status: 200, body: this.videoJson(video, params.get('fields') ?? '') };
+        }
         const post = this.posts.find((p) => p.id === first);
         if (!post)
           return graphError(400, 100, `Unsupported get request. Object with ID '${first}' does not exist`, {
@@ -194,6 +251,17 @@ export class FacebookFake extends MetaGraphFake {
         return this.feed(page, params);
       case FACEBOOK_ROUTES.photos:
         return this.photo(page, params);
+      case FACEBOOK_ROUTES.reels:
+        return this.reels(page, params, this.graphPath(req.path)!.version);
+      case FACEBOOK_ROUTES.videos:
+        return this.pageVideo(page, params);
+      case FACEBOOK_ROUTES.listVideos: {
+        const data = this.videosOf(page.id)
+          .filter((v) => v.kind === 'video')
+          .reverse()
+          .map((v) => ({ id: v.id, description: v.description, created_time: new Date(v.createdAt).toISOString() }));
+        return { status: 200, body: { data } };
+      }
       case FACEBOOK_ROUTES.publishedPosts: {
         const since = Number(params.get('since') ?? 0) * 1000;
         const limit = Math.min(Number(params.get('limit') ?? 25), 100);
@@ -294,6 +362,191 @@ export class FacebookFake extends MetaGraphFake {
     return this.afterPublish({ status: 200, body: { id: photo.id, post_id: post.id } });
   }
 
+  /** `/{page}/video_reels`: upload_phase start (a session) or finish (publish, or leave a draft). */
+  private reels(page: FakeFacebookPage, params: URLSearchParams, version: string): FakeReply {
+    const phase = params.get('upload_phase');
+    if (phase === 'start') {
+      this.reelStarts++;
+      const video = this.newVideo(page.id, 'reel', '');
+      return {
+        status: 200,
+        body: { video_id: video.id, upload_url: `${this.baseUrl}/video-upload/${version}/${video.id}` },
+      };
+    }
+    if (phase !== 'finish') return graphError(400, 100, '(#100) upload_phase must be one of start, finish');
+    const video = this.videos.get(params.get('video_id') ?? '');
+    if (!video || video.pageId !== page.id || video.kind !== 'reel') {
+      return graphError(400, 100, '(#100) Invalid video_id');
+    }
+    if (!video.uploaded) return graphError(400, 6000, 'There was a problem uploading your video file: upload it first');
+    video.finishes++;
+    video.description = params.get('description') ?? video.description;
+    // Without video_state the Reel is kept as a draft, never published.
+    video.videoState = params.get('video_state') ?? video.videoState;
+    return { status: 200, body: { success: true } };
+  }
+
+  /** The rupload endpoint: the bytes from a `file_url` header (downloaded now) or in the body. */
+  private async upload(req: FakeRequest): Promise<FakeReply> {
+    const raw = /^OAuth (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1] ?? '';
+    const token = this.tokens.get(raw);
+    const id = req.path.split('/').pop()!;
+    const video = this.videos.get(id);
+    if (!token)
+      return { status: 401, body: { debug_info: { type: 'OAuthException', message: 'Invalid OAuth access token' } } };
+    if (!video || token.pageId !== video.pageId) {
+      return { status: 400, body: { debug_info: { type: 'NotFoundError', message: 'Video not found' } } };
+    }
+    this.uploads++;
+    const fileUrl = req.headers.file_url;
+    if (typeof fileUrl === 'string' && fileUrl) {
+      video.fetch = await this.downloadVideo(fileUrl);
+    } else {
+      video.fetch = {
+        url: '',
+        status: 200,
+        contentType: String(req.headers['content-type'] ?? ''),
+        bytes: req.body.length,
+        sniffed: req.body.subarray(4, 8).toString('latin1') === 'ftyp' ? 'video/mp4' : 'unknown',
+        durationSeconds: mp4DurationSeconds(req.body),
+        sha256: createHash('sha256').update(req.body).digest('hex'),
+      };
+      this.videoFetches.push(video.fetch);
+    }
+    this.judge(video, { minSeconds: 3, maxSeconds: 90 });
+    video.uploaded = true;
+    return { status: 200, body: { success: true } };
+  }
+
+  /** `/{page}/videos` with `file_url`: downloaded now, processed over a few status reads. */
+  private async pageVideo(page: FakeFacebookPage, params: URLSearchParams): Promise<FakeReply> {
+    const fileUrl = params.get('file_url');
+    if (!fileUrl)
+      return graphError(400, 390, '(#390) There was a problem uploading your video file: file_url is required');
+    this.pageVideoCreates++;
+    const video = this.newVideo(page.id, 'video', params.get('description') ?? '');
+    video.fetch = await this.downloadVideo(fileUrl);
+    video.uploaded = true;
+    video.videoState = params.get('published') === 'false' ? 'DRAFT' : 'PUBLISHED';
+    this.judge(video, {});
+    return this.afterPublish({ status: 200, body: { id: video.id } });
+  }
+
+  private newVideo(pageId: string, kind: 'reel' | 'video', description: string): FakeFacebookVideo {
+    const video: FakeFacebookVideo = {
+      id: this.newId(),
+      pageId,
+      kind,
+      description,
+      uploaded: false,
+      finishes: 0,
+      videoState: null,
+      fetch: null,
+      error: null,
+      pollsLeft: this.takeSlow() ?? this.opts.videoProcessingPolls ?? 3,
+      postId: null,
+      createdAt: Date.now(),
+    };
+    this.videos.set(video.id, video);
+    return video;
+  }
+
+  /** Refusals by the documented limits (Reels: 3 to 90 s), or an injected processing failure. */
+  private judge(video: FakeFacebookVideo, reel: { minSeconds?: number; maxSeconds?: number }): void {
+    let refusal: FakeVideoRefusal | null = this.refuseVideo(video.fetch!);
+    const seconds = video.fetch!.durationSeconds;
+    if (!refusal && seconds !== null && video.kind === 'reel') {
+      if ((reel.minSeconds && seconds < reel.minSeconds) || (reel.maxSeconds && seconds > reel.maxSeconds)) {
+        refusal = 'duration';
+      }
+    }
+    if (!refusal && this.videoFailures > 0) {
+      this.videoFailures--;
+      refusal = 'processing';
+    }
+    const messages: Record<FakeVideoRefusal, { code: number; message: string }> = {
+      download: { code: 1363041, message: 'The video file could not be downloaded from file_url' },
+      format: { code: 1363019, message: 'The video file is not in a supported format' },
+      size: { code: 1363022, message: 'The video file is too large' },
+      duration: { code: 1363023, message: 'The video is too long or too short' },
+      processing: { code: 1363040, message: 'Video processing failed' },
+    };
+    video.error = refusal ? messages[refusal] : null;
+  }
+
+  /** A video's fields; each read of `status` moves its processing on (and publishes it when done). */
+  private videoJson(video: FakeFacebookVideo, fields: string): Record<string, unknown> {
+    const body: Record<string, unknown> = { id: video.id };
+    if (fields.includes('status')) body.status = this.readVideoStatus(video);
+    if (fields.includes('permalink_url')) body.permalink_url = `/${video.pageId}/videos/${video.id}/`;
+    if (fields.includes('description')) body.description = video.description;
+    return body;
+  }
+
+  private readVideoStatus(video: FakeFacebookVideo): Record<string, unknown> {
+    const phase = (status: string, extra: Record<string, unknown> = {}) => ({ status, ...extra });
+    if (!video.uploaded) {
+      return {
+        video_status: 'upload_pending',
+        uploading_phase: phase('in_progress'),
+        processing_phase: phase('not_started'),
+        publishing_phase: phase('not_started'),
+      };
+    }
+    if (video.error) {
+      return {
+        video_status: 'error',
+        uploading_phase: phase('complete'),
+        processing_phase: phase('error', { errors: [video.error] }),
+        publishing_phase: phase('not_started'),
+      };
+    }
+    const publishing = video.videoState === 'PUBLISHED';
+    if (video.pollsLeft > 0) {
+      video.pollsLeft--;
+      return {
+        video_status: 'processing',
+        uploading_phase: phase('complete'),
+        processing_phase: phase('in_progress'),
+        publishing_phase: phase('not_started'),
+      };
+    }
+    if (publishing && !video.postId) this.publishVideo(video);
+    return {
+      video_status: 'ready',
+      uploading_phase: phase('complete'),
+      processing_phase: phase('complete'),
+      publishing_phase: publishing
+        ? phase('complete', { publish_status: 'published', publish_time: Math.floor(video.createdAt / 1000) })
+        : phase('not_started', { publish_status: 'draft' }),
+    };
+  }
+
+  private publishVideo(video: FakeFacebookVideo): void {
+    const page = this.page(video.pageId)!;
+    const post: FakeMetaPost = {
+      id: video.id,
+      ownerId: page.id,
+      text: video.description,
+      images: [],
+      videos: video.fetch ? [video.fetch] : [],
+      mediaType: video.kind === 'reel' ? 'REELS' : 'VIDEO',
+      altTexts: [],
+      link: null,
+      replyToId: null,
+      containerId: null,
+      createdAt: Date.now(),
+      permalink:
+        video.kind === 'reel'
+          ? `https://www.facebook.com/reel/${video.id}`
+          : `https://www.facebook.com/${page.username}/videos/${video.id}`,
+      counts: { likes: 0, reposts: 0, replies: 0, impressions: 0 },
+    };
+    this.posts.push(post);
+    video.postId = post.id;
+    this.publishLog.push({ containerId: video.id, mediaId: post.id, at: Date.now() });
+  }
+
   private refuseDuplicate(page: FakeFacebookPage, message: string): FakeReply | undefined {
     if (!message) return undefined;
     const last = this.posts.filter((p) => p.ownerId === page.id).at(-1);
@@ -356,11 +609,12 @@ export function contractFake(): ProviderContractFake {
   const contract = oauthContractFake(fake, {
     publishRoute: FACEBOOK_ROUTES.feed,
     rejectStatus: 400,
+    videoFixture: 'reel-9x16-4s.mp4',
     posts: () =>
       fake.posts.map((p) => ({
         platformPostId: p.id,
         text: p.text,
-        mediaCount: p.images.length,
+        mediaCount: p.images.length + (p.videos?.length ?? 0),
         mediaAltTexts: p.altTexts,
         inReplyTo: null,
       })),

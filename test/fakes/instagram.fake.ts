@@ -1,5 +1,12 @@
 import type { FakeReply, FakeRequest } from './fake-http-server';
-import { FakeMetaPost, MetaFakeAccount, MetaFakeOptions, MetaGraphFake, graphError } from './meta-graph-server';
+import {
+  FakeMetaPost,
+  FakeVideoRefusal,
+  MetaFakeAccount,
+  MetaFakeOptions,
+  MetaGraphFake,
+  graphError,
+} from './meta-graph-server';
 import { oauthContractFake, type ProviderContractFake } from './provider-contract';
 
 /**
@@ -7,7 +14,9 @@ import { oauthContractFake, type ProviderContractFake } from './provider-contrac
  * api.instagram.com's code exchange, graph.instagram.com): the code exchange answering
  * `{data: [{access_token, user_id, permissions}]}`, the long-lived exchange (ig_exchange_token) and
  * refresh (ig_refresh_token), /me, media containers (an image downloaded from `image_url`, which must
- * be a JPEG; carousel items; CAROUSEL), their status_code, media_publish, the account's media,
+ * be a JPEG; REELS and carousel VIDEO items downloaded from `video_url`, IN_PROGRESS for a few reads
+ * then FINISHED or ERROR with the error code in `status`; carousel items; CAROUSEL), their status_code,
+ * EXPIRED containers, media_publish, the account's media,
  * content_publishing_limit, permalinks and media insights. Errors are Graph bodies.
  */
 export const INSTAGRAM_ROUTES = {
@@ -41,6 +50,10 @@ export class InstagramFake extends MetaGraphFake {
     super(opts.accounts ?? [{ id: '17841400000000001', username: 'contract_ig', name: 'Contract IG' }], {
       clientId: 'instagram-app-id',
       clientSecret: 'instagram-app-secret',
+      // Reels: 3 s to 15 minutes, at most 300 MB.
+      maxVideoBytes: 300 * 1024 * 1024,
+      maxVideoSeconds: 900,
+      minVideoSeconds: 3,
       ...opts,
     });
     this.quotaTotal = opts.quotaTotal ?? 100;
@@ -59,6 +72,13 @@ export class InstagramFake extends MetaGraphFake {
 
   permalinkOf(id: string): string {
     return `https://www.instagram.com/p/C${id}/`;
+  }
+
+  /** Instagram reports a failed upload in `status` with its error code (2207026: unsupported video; 2207082: duration). */
+  protected override videoRefusal(reason: FakeVideoRefusal): string {
+    const code =
+      reason === 'duration' ? 2207082 : reason === 'size' ? 2207026 : reason === 'download' ? 2207003 : 2207026;
+    return `Media upload has failed with error code ${code}`;
   }
 
   protected routeOf(method: string, path: string): string | undefined {
@@ -253,13 +273,25 @@ export class InstagramFake extends MetaGraphFake {
           return graphError(400, 9007, `Media ID ${child} is not available`, { subcode: 2207027 });
         }
       }
+    } else if (mediaType === 'REELS' || mediaType === 'VIDEO') {
+      if (!params.get('video_url')) return graphError(400, 100, '(#100) The parameter video_url is required.');
+      // A video alone is a Reel; VIDEO is a carousel item only.
+      if (mediaType === 'VIDEO' && params.get('is_carousel_item') !== 'true') {
+        return graphError(400, 100, '(#100) The VIDEO media type is only for carousel items; use REELS', {
+          subcode: 2207067,
+        });
+      }
     } else if (mediaType !== 'IMAGE' || !params.get('image_url')) {
       return graphError(400, 100, '(#100) The parameter image_url is required.');
     }
+    const video = mediaType === 'REELS' || mediaType === 'VIDEO';
     const container = await this.createContainer(userId, {
       mediaType,
       text: caption,
-      imageUrl: params.get('image_url'),
+      imageUrl: video ? null : params.get('image_url'),
+      videoUrl: video ? params.get('video_url') : null,
+      coverUrl: params.get('cover_url'),
+      shareToFeed: params.get('share_to_feed'),
       altText: params.get('alt_text'),
       isCarouselItem: params.get('is_carousel_item') === 'true',
       children,
@@ -272,8 +304,8 @@ export class InstagramFake extends MetaGraphFake {
     return {
       id: post.id,
       caption: post.text,
-      media_type: post.images.length > 1 ? 'CAROUSEL_ALBUM' : 'IMAGE',
-      media_product_type: 'FEED',
+      media_type: post.mediaType === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : post.mediaType === 'REELS' ? 'VIDEO' : 'IMAGE',
+      media_product_type: post.mediaType === 'REELS' ? 'REELS' : 'FEED',
       permalink: post.permalink,
       username: owner.username,
       timestamp: new Date(post.createdAt).toISOString().replace(/\.\d{3}Z$/, '+0000'),
@@ -287,11 +319,12 @@ export function contractFake(): ProviderContractFake {
   const contract = oauthContractFake(fake, {
     publishRoute: INSTAGRAM_ROUTES.publish,
     rejectStatus: 400,
+    videoFixture: 'reel-9x16-4s.mp4',
     posts: () =>
       fake.posts.map((p) => ({
         platformPostId: p.id,
         text: p.text,
-        mediaCount: p.images.length,
+        mediaCount: p.images.length + (p.videos?.length ?? 0),
         mediaAltTexts: p.altTexts,
         inReplyTo: null,
       })),

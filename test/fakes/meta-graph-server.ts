@@ -19,6 +19,12 @@ export interface MetaFakeOptions extends FakeServerOptions {
   rateLimitMinutes?: number;
   /** Status reads answered IN_PROGRESS before an image container is FINISHED. Default 1. */
   processingPolls?: number;
+  /** Status reads answered IN_PROGRESS before a video container is FINISHED. Default 3. */
+  videoProcessingPolls?: number;
+  /** The network's video limits the fake enforces after downloading (ERROR with its reason). */
+  maxVideoBytes?: number;
+  maxVideoSeconds?: number;
+  minVideoSeconds?: number;
   /** Delay of the refresh answers, in ms (to widen races). Default 0. */
   refreshLatencyMs?: number;
 }
@@ -58,6 +64,22 @@ export interface FakeImageFetch {
   sniffed: string;
 }
 
+/** A video the fake downloaded from a `video_url` (or a `file_url`). */
+export interface FakeVideoFetch {
+  url: string;
+  status: number;
+  contentType: string;
+  bytes: number;
+  /** What the bytes are: 'video/mp4' (an ISO BMFF file: MP4 or MOV), 'video/webm' or 'unknown'. */
+  sniffed: string;
+  /** The duration the file's movie header states, in seconds; null when it has none. */
+  durationSeconds: number | null;
+  sha256: string;
+}
+
+/** Why a network refuses a downloaded video, for its own error message. */
+export type FakeVideoRefusal = 'download' | 'format' | 'size' | 'duration' | 'processing';
+
 export type FakeContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'EXPIRED' | 'PUBLISHED';
 
 export interface FakeContainer {
@@ -70,6 +92,11 @@ export interface FakeContainer {
   isCarouselItem: boolean;
   children: string[];
   replyToId: string | null;
+  videoUrl: string | null;
+  video: FakeVideoFetch | null;
+  /** Instagram Reels: `cover_url` and `share_to_feed` as given. */
+  coverUrl: string | null;
+  shareToFeed: string | null;
   status: FakeContainerStatus;
   errorMessage: string | null;
   pollsLeft: number;
@@ -83,6 +110,10 @@ export interface FakeMetaPost {
   text: string;
   /** The images as the network received them. */
   images: FakeImageFetch[];
+  /** The videos as the network received them. */
+  videos?: FakeVideoFetch[];
+  /** The media type of the published container (IMAGE, VIDEO, REELS, CAROUSEL, TEXT). */
+  mediaType?: string;
   altTexts: Array<string | null>;
   link: string | null;
   replyToId: string | null;
@@ -109,6 +140,23 @@ export interface FakePublish {
   mediaId: string;
   at: number;
 }
+
+/** The duration in an MP4/MOV movie header (`mvhd`), in seconds; null when there is none. */
+export function mp4DurationSeconds(bytes: Buffer): number | null {
+  const at = bytes.indexOf('mvhd', 0, 'latin1');
+  if (at < 4 || at + 36 > bytes.length) return null;
+  const version = bytes[at + 4];
+  const timescale = version === 1 ? bytes.readUInt32BE(at + 24) : bytes.readUInt32BE(at + 16);
+  const duration = version === 1 ? Number(bytes.readBigUInt64BE(at + 28)) : bytes.readUInt32BE(at + 20);
+  return timescale > 0 ? duration / timescale : null;
+}
+
+const sniffVideo = (bytes: Buffer): string =>
+  bytes.subarray(4, 8).toString('latin1') === 'ftyp'
+    ? 'video/mp4'
+    : bytes.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]))
+      ? 'video/webm'
+      : 'unknown';
 
 const sniff = (bytes: Buffer): string =>
   bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff
@@ -160,6 +208,8 @@ export abstract class MetaGraphFake extends FakeHttpServer {
   /** Every publish carried out, oldest first (two for one post would be a double post). */
   readonly publishLog: FakePublish[] = [];
   readonly imageFetches: FakeImageFetch[] = [];
+  /** Every video download, oldest first (two for one post would be a second upload). */
+  readonly videoFetches: FakeVideoFetch[] = [];
   /** Authorization requests received (query parameters), oldest first. */
   readonly authorizations: Array<Record<string, string>> = [];
   /** Long-lived token exchanges and refreshes answered. */
@@ -175,6 +225,7 @@ export abstract class MetaGraphFake extends FakeHttpServer {
   private denyNextConsent = false;
   private downloadFailures = 0;
   private slowContainers: number[] = [];
+  protected videoFailures = 0;
 
   protected constructor(
     readonly accounts: MetaFakeAccount[],
@@ -260,9 +311,45 @@ export abstract class MetaGraphFake extends FakeHttpServer {
     this.downloadFailures++;
   }
 
+  /** The next video container fails its processing (ERROR once its IN_PROGRESS reads are over). */
+  failNextVideo(): void {
+    this.videoFailures++;
+  }
+
+  /** Changes the video limits the fake enforces (a network refusing by size or duration). */
+  limitVideos(limits: Pick<MetaFakeOptions, 'maxVideoBytes' | 'maxVideoSeconds' | 'minVideoSeconds'>): void {
+    Object.assign(this.opts, limits);
+  }
+
+  /** A container (not yet published) expires, as Meta's do 24 hours after they were created. */
+  expireContainer(id: string): void {
+    const container = this.containers.get(id);
+    if (!container) throw new Error(`No container ${id}`);
+    container.status = 'EXPIRED';
+  }
+
+  /** Containers holding a video (one per video sent; more would be a second upload). */
+  videoContainers(): FakeContainer[] {
+    return [...this.containers.values()].filter((c) => c.videoUrl !== null);
+  }
+
+  /** The network's reason for refusing a downloaded video, in its own words. */
+  protected videoRefusal(reason: FakeVideoRefusal): string {
+    return reason === 'duration'
+      ? 'INVALID_DURATION'
+      : reason === 'download'
+        ? 'FAILED_DOWNLOADING_VIDEO'
+        : 'FAILED_PROCESSING_VIDEO';
+  }
+
   /** The next container created stays IN_PROGRESS for `polls` status reads. */
   slowNextContainer(polls: number): void {
     this.slowContainers.push(polls);
+  }
+
+  /** The processing reads a test asked the next container (or video) to take, if it did. */
+  protected takeSlow(): number | undefined {
+    return this.slowContainers.shift();
   }
 
   /** Publishes of one container (more than one would be a double post). */
@@ -455,12 +542,32 @@ export abstract class MetaGraphFake extends FakeHttpServer {
       isCarouselItem: fields.isCarouselItem ?? false,
       children: fields.children ?? [],
       replyToId: fields.replyToId ?? null,
+      videoUrl: fields.videoUrl ?? null,
+      video: null,
+      coverUrl: fields.coverUrl ?? null,
+      shareToFeed: fields.shareToFeed ?? null,
       status: 'IN_PROGRESS',
       errorMessage: null,
-      pollsLeft: this.slowContainers.shift() ?? (fields.imageUrl ? (this.opts.processingPolls ?? 1) : 0),
+      pollsLeft:
+        this.slowContainers.shift() ??
+        (fields.videoUrl
+          ? (this.opts.videoProcessingPolls ?? 3)
+          : fields.imageUrl
+            ? (this.opts.processingPolls ?? 1)
+            : 0),
       image: null,
       mediaId: null,
     };
+    if (container.videoUrl) {
+      const video = await this.downloadVideo(container.videoUrl);
+      container.video = video;
+      const refusal = this.refuseVideo(video);
+      if (refusal) container.errorMessage = this.videoRefusal(refusal);
+      else if (this.videoFailures > 0) {
+        this.videoFailures--;
+        container.errorMessage = this.videoRefusal('processing');
+      }
+    }
     if (container.imageUrl) {
       const image = await this.download(container.imageUrl);
       container.image = image;
@@ -510,6 +617,8 @@ export abstract class MetaGraphFake extends FakeHttpServer {
       id: this.newId(),
       ownerId,
       text: container.text,
+      mediaType: container.mediaType,
+      videos: items.flatMap((c) => (c.video ? [c.video] : [])),
       images: items.flatMap((c) => (c.image ? [c.image] : [])),
       altTexts: items.filter((c) => c.image).map((c) => c.altText),
       link: null,
@@ -539,6 +648,40 @@ export abstract class MetaGraphFake extends FakeHttpServer {
     const since = Date.now() - 86_400_000;
     const recent = this.posts.filter((p) => p.ownerId === ownerId && p.createdAt >= since);
     return { posts: recent.filter((p) => !p.replyToId).length, replies: recent.filter((p) => p.replyToId).length };
+  }
+
+  /** Why the network refuses a downloaded video (by its documented limits), or null. */
+  protected refuseVideo(video: FakeVideoFetch): FakeVideoRefusal | null {
+    if (video.status !== 200) return 'download';
+    if (video.sniffed !== 'video/mp4') return 'format';
+    if (this.opts.maxVideoBytes !== undefined && video.bytes > this.opts.maxVideoBytes) return 'size';
+    const seconds = video.durationSeconds;
+    if (seconds === null) return 'format';
+    if (this.opts.maxVideoSeconds !== undefined && seconds > this.opts.maxVideoSeconds) return 'duration';
+    if (this.opts.minVideoSeconds !== undefined && seconds < this.opts.minVideoSeconds) return 'duration';
+    return null;
+  }
+
+  /** Downloads a video as Meta does: a plain GET of the public URL, read whole. */
+  protected async downloadVideo(url: string): Promise<FakeVideoFetch> {
+    let fetched: FakeVideoFetch;
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      fetched = {
+        url,
+        status: res.status,
+        contentType: (res.headers.get('content-type') ?? '').split(';')[0].trim(),
+        bytes: bytes.length,
+        sniffed: sniffVideo(bytes),
+        durationSeconds: sniffVideo(bytes) === 'video/mp4' ? mp4DurationSeconds(bytes) : null,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+      };
+    } catch {
+      fetched = { url, status: 0, contentType: '', bytes: 0, sniffed: 'unknown', durationSeconds: null, sha256: '' };
+    }
+    this.videoFetches.push(fetched);
+    return fetched;
   }
 
   /** Downloads an image as Meta does: a plain GET of the public URL. */

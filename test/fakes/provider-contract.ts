@@ -40,6 +40,12 @@ export interface ProviderContractFake {
    * alone is refused at validation.
    */
   readonly requiresVideo?: boolean;
+  /**
+   * The network publishes video among other media: a fixture of test/fixtures/video within its
+   * limits. The suite publishes it alone through the pipeline (processing polled by delayed jobs)
+   * and checks the network holds one post with it.
+   */
+  readonly videoFixture?: string;
   /** The network's own settings every post of the suite carries (`targets[i].options`), when it requires some. */
   readonly publishOptions?: Record<string, unknown>;
   /** Figures the network does not report (YouTube has no reposts): the suite expects null for them. */
@@ -85,9 +91,10 @@ export interface OAuthNetworkFake {
  */
 export function oauthContractFake(
   fake: OAuthNetworkFake,
-  network: Pick<ProviderContractFake, 'publishRoute' | 'rejectStatus' | 'posts'>,
+  network: Pick<ProviderContractFake, 'publishRoute' | 'rejectStatus' | 'posts' | 'videoFixture'>,
 ): ProviderContractFake {
   return {
+    videoFixture: network.videoFixture,
     start: async () => {
       const baseUrl = await fake.start();
       return { accessToken: fake.issueToken(), apiBaseUrl: baseUrl };

@@ -5,8 +5,10 @@ import { oauthContractFake, type ProviderContractFake } from './provider-contrac
 /**
  * A local Threads API (graph.threads.net and the threads.com authorization window): the code
  * exchange (POST /oauth/access_token, short-lived), the long-lived exchange (th_exchange_token) and
- * refresh (th_refresh_token), /me, media containers (TEXT, IMAGE downloaded from `image_url`,
- * carousel items, CAROUSEL, `reply_to_id`), their status, threads_publish, the profile's threads
+ * refresh (th_refresh_token), /me, media containers (TEXT, IMAGE downloaded from `image_url`, VIDEO
+ * downloaded from `video_url`, IN_PROGRESS for a few reads, then FINISHED, or ERROR with Threads'
+ * `error_message` such as INVALID_DURATION; carousel items, CAROUSEL, `reply_to_id`), their status,
+ * EXPIRED containers, threads_publish, the profile's threads
  * and replies, threads_publishing_limit, permalinks and media insights. Errors are Graph bodies.
  */
 export const THREADS_ROUTES = {
@@ -38,6 +40,9 @@ export class ThreadsFake extends MetaGraphFake {
     super(opts.accounts ?? [{ id: '27000000000000001', username: 'contract_threads', name: 'Contract Threads' }], {
       clientId: 'threads-app-id',
       clientSecret: 'threads-app-secret',
+      // Threads video: at most 1 GB and 5 minutes.
+      maxVideoBytes: 1024 * 1024 * 1024,
+      maxVideoSeconds: 300,
       ...opts,
     });
     this.quotaTotal = opts.quotaTotal ?? 250;
@@ -202,7 +207,7 @@ export class ThreadsFake extends MetaGraphFake {
   private async create(userId: string, params: URLSearchParams): Promise<FakeReply> {
     const mediaType = params.get('media_type') ?? '';
     const text = params.get('text') ?? '';
-    if (!['TEXT', 'IMAGE', 'CAROUSEL'].includes(mediaType)) {
+    if (!['TEXT', 'IMAGE', 'VIDEO', 'CAROUSEL'].includes(mediaType)) {
       return graphError(400, 100, '(#100) The parameter media_type is required', { type: 'THApiException' });
     }
     if ([...text].length > 500) {
@@ -215,6 +220,9 @@ export class ThreadsFake extends MetaGraphFake {
     }
     if (mediaType === 'IMAGE' && !params.get('image_url')) {
       return graphError(400, 100, '(#100) The parameter image_url is required');
+    }
+    if (mediaType === 'VIDEO' && !params.get('video_url')) {
+      return graphError(400, 100, '(#100) The parameter video_url is required');
     }
     const children = (params.get('children') ?? '').split(',').filter(Boolean);
     if (mediaType === 'CAROUSEL') {
@@ -231,7 +239,8 @@ export class ThreadsFake extends MetaGraphFake {
     const container = await this.createContainer(userId, {
       mediaType,
       text,
-      imageUrl: params.get('image_url'),
+      imageUrl: mediaType === 'IMAGE' ? params.get('image_url') : null,
+      videoUrl: mediaType === 'VIDEO' ? params.get('video_url') : null,
       altText: params.get('alt_text'),
       isCarouselItem: params.get('is_carousel_item') === 'true',
       children,
@@ -245,7 +254,14 @@ export class ThreadsFake extends MetaGraphFake {
     return {
       id: post.id,
       media_product_type: 'THREADS',
-      media_type: post.images.length > 1 ? 'CAROUSEL_ALBUM' : post.images.length ? 'IMAGE' : 'TEXT_POST',
+      media_type:
+        post.mediaType === 'CAROUSEL'
+          ? 'CAROUSEL_ALBUM'
+          : post.mediaType === 'VIDEO'
+            ? 'VIDEO'
+            : post.images.length
+              ? 'IMAGE'
+              : 'TEXT_POST',
       text: post.text,
       permalink: post.permalink,
       username: owner.username,
@@ -262,11 +278,12 @@ export function contractFake(): ProviderContractFake {
   const contract = oauthContractFake(fake, {
     publishRoute: THREADS_ROUTES.publish,
     rejectStatus: 400,
+    videoFixture: 'h264-aac-faststart.mp4',
     posts: () =>
       fake.posts.map((p) => ({
         platformPostId: p.id,
         text: p.text,
-        mediaCount: p.images.length,
+        mediaCount: p.images.length + (p.videos?.length ?? 0),
         mediaAltTexts: p.altTexts,
         inReplyTo: p.replyToId,
       })),

@@ -38,7 +38,11 @@ describe('Facebook Pages (OAuth, choosing Pages, against the fake)', () => {
       id: 'facebook',
       name: 'Facebook',
       connect: 'oauth',
-      optionsSchema: null,
+      optionsSchema: expect.objectContaining({
+        type: 'object',
+        additionalProperties: false,
+        properties: { videoFormat: expect.objectContaining({ enum: ['reel', 'video'] }) },
+      }),
       enabled: true,
       limits: {
         maxCharacters: 63_206,
@@ -46,7 +50,17 @@ describe('Facebook Pages (OAuth, choosing Pages, against the fake)', () => {
         maxImageBytes: 10 * 1024 * 1024,
         supportedMimeTypes: ['image/jpeg', 'image/png', 'image/gif'],
         threads: false,
-        video: null,
+        // One video per post, alone: a Page video of up to 1 GB and 20 minutes, or a Reel.
+        video: {
+          maxBytes: 1024 * 1024 * 1024,
+          minDurationSeconds: 1,
+          maxDurationSeconds: 1200,
+          mimeTypes: ['video/mp4', 'video/quicktime', 'video/webm'],
+          maxPerPost: 1,
+          videoCodecs: ['h264', 'hevc'],
+          audioCodecs: ['aac'],
+          mixWithImages: false,
+        },
         firstComment: true,
       },
     });

@@ -38,7 +38,11 @@ describe('Instagram (Instagram Login, containers, against the fake)', () => {
       id: 'instagram',
       name: 'Instagram',
       connect: 'oauth',
-      optionsSchema: null,
+      optionsSchema: expect.objectContaining({
+        type: 'object',
+        additionalProperties: false,
+        properties: expect.objectContaining({ shareToFeed: expect.any(Object), coverImage: expect.any(Object) }),
+      }),
       enabled: true,
       limits: {
         maxCharacters: 2200,
@@ -46,7 +50,16 @@ describe('Instagram (Instagram Login, containers, against the fake)', () => {
         maxImageBytes: 8 * 1024 * 1024,
         supportedMimeTypes: ['image/jpeg', 'image/png'],
         threads: false,
-        video: null,
+        // Reels: 3 s to 15 minutes, up to 300 MB; carousels of up to 10 mix images and videos.
+        video: expect.objectContaining({
+          maxBytes: 300 * 1024 * 1024,
+          minDurationSeconds: 3,
+          maxDurationSeconds: 900,
+          mimeTypes: ['video/mp4', 'video/quicktime', 'video/webm'],
+          maxPerPost: 10,
+          minFrameRate: 23,
+          maxFrameRate: 60,
+        }),
         firstComment: true,
       },
     });

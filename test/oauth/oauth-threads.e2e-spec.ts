@@ -44,7 +44,18 @@ describe('Threads (OAuth, containers, against the fake)', () => {
         maxImageBytes: 8 * 1024 * 1024,
         supportedMimeTypes: ['image/jpeg', 'image/png'],
         threads: true,
-        video: null,
+        // Threads' video specifications: up to 1 GB and 5 minutes, 23 to 60 fps, in carousels too.
+        video: expect.objectContaining({
+          maxBytes: 1024 * 1024 * 1024,
+          minDurationSeconds: 0,
+          maxDurationSeconds: 300,
+          mimeTypes: ['video/mp4', 'video/quicktime', 'video/webm'],
+          maxPerPost: 20,
+          minFrameRate: 23,
+          maxFrameRate: 60,
+          videoCodecs: ['h264', 'hevc'],
+          audioCodecs: ['aac'],
+        }),
         firstComment: true,
       },
     });

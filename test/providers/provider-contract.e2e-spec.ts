@@ -88,7 +88,8 @@ describe('provider contract', () => {
 
   // Fakes first: OAuth networks give the app its client credentials and hosts through the environment.
   beforeAll(async () => {
-    const env: Record<string, string> = { ...FAST_PUBLISHING_ENV, MEDIA_DIR: media.dir };
+    // Meta's networks: video processing read by delayed polls four times a second.
+    const env: Record<string, string> = { ...FAST_PUBLISHING_ENV, MEDIA_DIR: media.dir, META_VIDEO_POLL_MS: '250' };
     for (const [id, fake] of fakes) {
       started.set(id, await fake.start());
       Object.assign(env, fake.appEnv?.() ?? {});
@@ -245,6 +246,22 @@ describe('provider contract', () => {
       // A network declaring alt text must have received it (its fake reports ContractPost.mediaAltTexts).
       if (plugin.capabilities.altText) expect(onNetwork.mediaAltTexts).toEqual([altText]);
       else expect(onNetwork.mediaAltTexts).toBeUndefined();
+    });
+
+    it('publishes a video through the pipeline where the network takes video beside images', async () => {
+      if (!fake.videoFixture) return;
+      const bytes = readFileSync(join(__dirname, '../fixtures/video', fake.videoFixture));
+      const client = new MediaClient(t, key);
+      const init = await client.initialize({ filename: fake.videoFixture, mimeType: 'video/mp4', size: bytes.length });
+      expect((await client.chunk(init.body.id, 0, bytes)).status).toBe(200);
+      expect((await client.finalize(init.body.id)).body.status).toBe('ready');
+      const post = await publishNow(`contract video ${id}`, [init.body.id]);
+      expect(post.status).toBe('published');
+      const onNetwork = postsWithText(`contract video ${id}`);
+      expect(onNetwork).toHaveLength(1);
+      expect(onNetwork[0]).toEqual(
+        expect.objectContaining({ platformPostId: post.targets[0].platformPostId, mediaCount: 1 }),
+      );
     });
 
     it('retries a transient failure and publishes exactly once', async () => {

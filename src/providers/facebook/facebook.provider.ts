@@ -1,5 +1,5 @@
 import type { OutboundHttp } from '../../common/http/outbound-http';
-import { commonDraftProblems } from '../draft-validation.util';
+import { commonDraftProblems, isVideoMedia } from '../draft-validation.util';
 import {
   GRAPH_DUPLICATE_CODE,
   GraphApi,
@@ -11,22 +11,34 @@ import {
   insightValues,
   mapGraphFailure,
 } from '../meta/graph-api.client';
-import { altTextOf, publicImageUrl } from '../meta/meta-media';
+import {
+  META_VIDEO_SETTINGS,
+  altTextOf,
+  metaVideoRequirements,
+  publicImageUrl,
+  publicVideoUrl,
+} from '../meta/meta-media';
 import { metaTransientTokenError } from '../meta/meta-oauth';
 import { comparableText, copyLimits } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
 import { oauthAppSettings } from '../provider-settings';
+import { sendWithBearer } from '../provider-http.util';
 import { asArray, asNumber, asObject, asString, asStringArray } from '../provider-json.util';
 import {
   ContentRejectedError,
   CredentialsRevokedError,
   InvalidCredentialsError,
+  ProcessingPendingError,
   TransientProviderError,
+  VideoProcessingFailedError,
 } from '../provider.errors';
+import { optionsOf } from '../target-options.util';
 import type {
   CommentInput,
   ChannelLimits,
   ConnectedAccount,
+  MediaDescriptor,
+  PublishMedia,
   MetricsResult,
   OAuthSpec,
   PostDraft,
@@ -37,13 +49,80 @@ import type {
   SocialProvider,
 } from '../social-provider.interface';
 import { FacebookCredentials, FacebookCredentialsDto, parseFacebookCredentials } from './facebook.credentials';
-import { FACEBOOK_LIMITS, FACEBOOK_MAX_PAGES, FACEBOOK_POSTING_TASK } from './facebook.limits';
+import {
+  FACEBOOK_LIMITS,
+  FACEBOOK_MAX_PAGES,
+  FACEBOOK_POSTING_TASK,
+  FACEBOOK_REEL,
+  FACEBOOK_VIDEO_LIMITS,
+} from './facebook.limits';
+import { FACEBOOK_OPTIONS_SCHEMA, FacebookOptions } from './facebook.options';
 
 const NAME = 'Facebook';
 /** How far before the publication's start the lookup of a lost answer reaches. */
 const LOOKUP_SLACK_MS = 60_000;
 
 const firstUrl = (text: string) => /https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]]/.exec(text)?.[0];
+
+/** Default pause between two reads of a video being processed. */
+const DEFAULT_VIDEO_POLL_MS = 15_000;
+/** What Facebook downloads for a Page video, and for a Reel (MP4/MOV, H.264 or HEVC with AAC, index first). */
+const PAGE_VIDEO_REQUIREMENTS = metaVideoRequirements('Facebook', FACEBOOK_VIDEO_LIMITS);
+const REEL_REQUIREMENTS = metaVideoRequirements('Facebook Reels', {
+  ...FACEBOOK_VIDEO_LIMITS,
+  minDurationSeconds: FACEBOOK_REEL.minDurationSeconds,
+  maxDurationSeconds: FACEBOOK_REEL.maxDurationSeconds,
+  minFrameRate: FACEBOOK_REEL.minFrameRate,
+  maxFrameRate: FACEBOOK_REEL.maxFrameRate,
+});
+
+/** Why a video is not a Reel by Facebook's Reel specifications (empty: it is one). */
+export function reelMisfits(video: MediaDescriptor): string[] {
+  const misfits: string[] = [];
+  const seconds = (video.durationMs ?? 0) / 1000;
+  if (seconds < FACEBOOK_REEL.minDurationSeconds || seconds > FACEBOOK_REEL.maxDurationSeconds) {
+    misfits.push(
+      `it is ${seconds} s long (Reels: ${FACEBOOK_REEL.minDurationSeconds} to ${FACEBOOK_REEL.maxDurationSeconds} s)`,
+    );
+  }
+  const { width, height } = video;
+  if (!width || !height || Math.abs(width / height - FACEBOOK_REEL.aspectRatio) > 0.01) {
+    misfits.push(`it is ${width ?? '?'} x ${height ?? '?'} (Reels: 9:16)`);
+  } else if (width < FACEBOOK_REEL.minWidth || height < FACEBOOK_REEL.minHeight) {
+    misfits.push(`it is ${width} x ${height} (Reels: at least ${FACEBOOK_REEL.minWidth} x ${FACEBOOK_REEL.minHeight})`);
+  }
+  const fps = video.frameRate ?? null;
+  if (fps !== null && (fps < FACEBOOK_REEL.minFrameRate - 0.01 || fps > FACEBOOK_REEL.maxFrameRate + 0.01)) {
+    misfits.push(
+      `it has ${fps} frames per second (Reels: ${FACEBOOK_REEL.minFrameRate} to ${FACEBOOK_REEL.maxFrameRate})`,
+    );
+  }
+  return misfits;
+}
+
+/** How a video is published: the option, or a Reel when it fits the Reel specifications (docs/adr/0040). */
+function videoFormatOf(video: MediaDescriptor, options: Partial<FacebookOptions>): 'reel' | 'video' {
+  return options.videoFormat ?? (reelMisfits(video).length === 0 ? 'reel' : 'video');
+}
+
+/** A video's progress as `GET /{video-id}?fields=status` reports it. */
+type VideoProgress =
+  { state: 'ready' } | { state: 'processing' } | { state: 'failed'; reason: string } | { state: 'gone' };
+
+/** The publish checkpoint of a video (a Reel or a Page video). */
+interface FacebookVideoCheckpoint {
+  /** The video id (Reels: from upload_phase=start; Page videos: from /videos). */
+  video?: string;
+  format?: 'reel' | 'video';
+  /** Reels: where the bytes go (rupload), from the start answer. */
+  uploadUrl?: string;
+  /** Reels: the bytes were accepted. */
+  uploaded?: boolean;
+  /** Reels: upload_phase=finish with video_state=PUBLISHED was accepted. */
+  finished?: boolean;
+  /** Page videos: the create call went out (a retry looks for the video before sending it again). */
+  sent?: boolean;
+}
 
 /** The publish checkpoint of a Page post (docs/adr/0023). */
 interface FacebookCheckpoint {
@@ -59,7 +138,10 @@ interface FacebookCheckpoint {
  * Facebook Pages through the Graph API: one authorization lists the Pages the user may publish to
  * (`/me/accounts`, task CREATE_CONTENT); each chosen Page is a channel with its own Page access
  * token. Text and link posts go to `/{page}/feed`, one photo to `/{page}/photos` (Facebook downloads
- * it from our signed URL), several as unpublished photos attached to a feed post.
+ * it from our signed URL), several as unpublished photos attached to a feed post. A video is a Reel
+ * (the Reels publishing flow: start, upload by `file_url`, finish with `video_state=PUBLISHED`) or a
+ * Page video (`/{page}/videos`, published), then polled by the publisher's delayed jobs until
+ * Facebook has processed it (docs/adr/0040).
  */
 export class FacebookProvider implements SocialProvider {
   readonly id = 'facebook';
@@ -68,6 +150,8 @@ export class FacebookProvider implements SocialProvider {
     private readonly http: OutboundHttp,
     /** META_GRAPH_VERSION. */
     private readonly graphVersion: string = META_GRAPH_VERSION,
+    /** META_VIDEO_POLL_MS. */
+    private readonly videoPollMs: number = DEFAULT_VIDEO_POLL_MS,
   ) {}
 
   /** The Page of Page credentials; with a user's token, the first Page they may publish to. */
@@ -116,6 +200,17 @@ export class FacebookProvider implements SocialProvider {
 
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     const problems = commonDraftProblems(NAME, post.content, post.media, limits);
+    const options = optionsOf(post) as Partial<FacebookOptions>;
+    post.media.forEach((item, index) => {
+      if (!isVideoMedia(item) || options.videoFormat !== 'reel') return;
+      const misfits = reelMisfits(item);
+      if (misfits.length > 0) {
+        problems.push({
+          field: `mediaIds[${index}]`,
+          message: `Video ${item.id} cannot be a Facebook Reel: ${misfits.join('; ')}`,
+        });
+      }
+    });
     const length = [...post.content].length;
     if (length > limits.maxCharacters) {
       problems.push({
@@ -136,6 +231,9 @@ export class FacebookProvider implements SocialProvider {
     const pageId = creds.pageId;
     if (!pageId) throw new CredentialsRevokedError('The Facebook channel names no Page: connect it again');
     const api = this.api(creds);
+    if (input.media.length === 1 && isVideoMedia(input.media[0])) {
+      return this.publishVideo(api, creds, pageId, input, input.media[0]);
+    }
     const saved: FacebookCheckpoint = {
       photos: asStringArray(input.checkpoint?.photos),
       sent: input.checkpoint?.sent === true,
@@ -279,6 +377,201 @@ export class FacebookProvider implements SocialProvider {
     throw new InvalidCredentialsError(`Facebook refused the access token: ${graphErrorText(error, res.status)}`);
   }
 
+  /**
+   * A video, as a Reel or a Page video (the option, else a Reel when it fits the Reel specifications).
+   * Each step is saved in the checkpoint before the next is sent, and the network's processing is
+   * read once per attempt: while it runs the attempt ends with ProcessingPendingError (the publisher
+   * polls again with a delayed job); an error fails the target (VideoProcessingFailedError). A retry
+   * or a crash goes on from the checkpoint: one upload, one post.
+   */
+  private async publishVideo(
+    api: GraphApi,
+    creds: FacebookCredentials,
+    pageId: string,
+    input: PublishInput,
+    media: PublishMedia,
+  ): Promise<PublishResult> {
+    const raw = input.checkpoint ?? {};
+    if (asString(raw.post) && asString(raw.url))
+      return { platformPostId: asString(raw.post)!, url: asString(raw.url)! };
+    const saved: FacebookVideoCheckpoint = {
+      video: asString(raw.video),
+      format: raw.format === 'reel' || raw.format === 'video' ? raw.format : undefined,
+      uploadUrl: asString(raw.uploadUrl),
+      uploaded: raw.uploaded === true,
+      finished: raw.finished === true,
+      sent: raw.sent === true,
+    };
+    const format = saved.format ?? videoFormatOf(media, optionsOf(input));
+    const state: FacebookVideoCheckpoint = { ...saved, format };
+    if (format === 'reel') {
+      await this.sendReel(api, creds, pageId, input, media, state);
+    } else if (!state.video) {
+      await this.sendPageVideo(api, pageId, input, media, state);
+    }
+    const video = state.video!;
+    const progress = await this.videoProgress(api, video, format);
+    switch (progress.state) {
+      case 'processing':
+        throw new ProcessingPendingError(`Facebook is processing the video ${video}`, this.videoPollMs);
+      case 'failed':
+        throw new VideoProcessingFailedError(`Facebook could not process the video: ${progress.reason}`);
+      case 'gone':
+        // Deleted on Facebook before it was published: the next attempt starts over.
+        await input.saveCheckpoint({});
+        throw new TransientProviderError(`Facebook no longer has the video ${video}; sending it again`);
+      case 'ready':
+        break;
+    }
+    const url =
+      format === 'reel' ? `https://www.facebook.com/reel/${video}` : await this.videoPermalink(api, pageId, video);
+    return this.done(input, { platformPostId: video, url });
+  }
+
+  /** The Reels publishing flow, from where the checkpoint left it: start, upload (file_url), finish. */
+  private async sendReel(
+    api: GraphApi,
+    creds: FacebookCredentials,
+    pageId: string,
+    input: PublishInput,
+    media: PublishMedia,
+    state: FacebookVideoCheckpoint,
+  ): Promise<void> {
+    if (!state.video || !state.uploadUrl) {
+      const res = await api.call('POST', `/${pageId}/video_reels`, { upload_phase: 'start' }, 'media');
+      const data = asObject(res.data);
+      const video = asString(data?.video_id);
+      const uploadUrl = asString(data?.upload_url);
+      if (!video || !uploadUrl) {
+        throw new TransientProviderError('Facebook started a Reel upload but returned no video id', res.status);
+      }
+      Object.assign(state, { video, uploadUrl, uploaded: false, finished: false });
+      await input.saveCheckpoint({ ...state });
+    }
+    if (!state.uploaded) {
+      // Facebook downloads the file itself from our signed URL (rupload with a file_url header).
+      const fileUrl = await publicVideoUrl(media, REEL_REQUIREMENTS);
+      const res = await sendWithBearer(this.http, NAME, state.uploadUrl!, creds.accessToken, {
+        method: 'POST',
+        path: '',
+        headers: { authorization: `OAuth ${creds.accessToken}`, file_url: fileUrl },
+      });
+      if (res.status < 200 || res.status >= 300 || graphError(res.data) || asObject(res.data)?.success !== true) {
+        throw mapGraphFailure(NAME, res.status, res.headers, res.data, 'media');
+      }
+      state.uploaded = true;
+      await input.saveCheckpoint({ ...state });
+    }
+    if (!state.finished) {
+      // video_state=PUBLISHED: a Reel finished without it stays a draft.
+      await api.call(
+        'POST',
+        `/${pageId}/video_reels`,
+        {
+          upload_phase: 'finish',
+          video_id: state.video,
+          video_state: 'PUBLISHED',
+          description: input.content || undefined,
+        },
+        'content',
+      );
+      state.finished = true;
+      await input.saveCheckpoint({ ...state });
+    }
+  }
+
+  /**
+   * A Page video: `/{page}/videos` with `file_url` and `published=true`. The checkpoint records that
+   * the call went out, and only then does a retry look for the video on the Page before sending it
+   * again.
+   */
+  private async sendPageVideo(
+    api: GraphApi,
+    pageId: string,
+    input: PublishInput,
+    media: PublishMedia,
+    state: FacebookVideoCheckpoint,
+  ): Promise<void> {
+    if (state.sent) {
+      const found = await this.findRecentVideo(api, pageId, input);
+      if (found) {
+        state.video = found;
+        await input.saveCheckpoint({ ...state });
+        return;
+      }
+    }
+    const fileUrl = await publicVideoUrl(media, PAGE_VIDEO_REQUIREMENTS);
+    await input.saveCheckpoint({ format: state.format, sent: true });
+    const res = await api.call(
+      'POST',
+      `/${pageId}/videos`,
+      { file_url: fileUrl, description: input.content || undefined, published: true },
+      'media',
+    );
+    const video = asString(asObject(res.data)?.id);
+    if (!video) throw new TransientProviderError('Facebook accepted the video but returned no id', res.status);
+    Object.assign(state, { video, sent: true });
+    await input.saveCheckpoint({ ...state });
+  }
+
+  /**
+   * A video's progress: `status.video_status` (`ready`, `processing`, `upload_complete`, `error`,
+   * ...) and its phases. A Reel is ready once its publishing phase is complete; an error in any phase
+   * is a failure.
+   */
+  private async videoProgress(api: GraphApi, video: string, format: 'reel' | 'video'): Promise<VideoProgress> {
+    const res = await api.send('GET', `/${encodeURIComponent(video)}`, { fields: 'status' });
+    const error = graphError(res.data);
+    if (res.status === 404 || (error?.code === 100 && res.status < 500)) return { state: 'gone' };
+    if (res.status !== 200 || error) throw mapGraphFailure(NAME, res.status, res.headers, res.data, 'media');
+    const status = asObject(asObject(res.data)?.status);
+    const phase = (name: string) => asObject(status?.[name]);
+    for (const name of ['uploading_phase', 'processing_phase', 'publishing_phase']) {
+      if (asString(phase(name)?.status) === 'error') {
+        const first = asObject(asArray(phase(name)?.errors)?.[0]);
+        const reason = asString(first?.message) ?? `${name.replace('_', ' ')} failed`;
+        const code = asNumber(first?.code);
+        return { state: 'failed', reason: code !== undefined ? `${reason} (${code})` : reason };
+      }
+    }
+    const videoStatus = asString(status?.video_status);
+    if (videoStatus === 'error') return { state: 'failed', reason: 'video_status error' };
+    const published = asString(phase('publishing_phase')?.status) === 'complete';
+    if (format === 'reel') return published ? { state: 'ready' } : { state: 'processing' };
+    return videoStatus === 'ready' ? { state: 'ready' } : { state: 'processing' };
+  }
+
+  private async videoPermalink(api: GraphApi, pageId: string, video: string): Promise<string> {
+    const fallback = `https://www.facebook.com/${pageId}/videos/${video}`;
+    try {
+      const res = await api.send('GET', `/${encodeURIComponent(video)}`, { fields: 'permalink_url' });
+      const link = res.status === 200 ? asString(asObject(res.data)?.permalink_url) : undefined;
+      return link ? new URL(link, 'https://www.facebook.com').toString() : fallback;
+    } catch {
+      return fallback;
+    }
+  }
+
+  /** The Page's video with this description created since the publication started, if any. */
+  private async findRecentVideo(api: GraphApi, pageId: string, input: PublishInput): Promise<string | null> {
+    const since = input.createdAt.getTime() - LOOKUP_SLACK_MS;
+    const res = await api.call(
+      'GET',
+      `/${pageId}/videos`,
+      { fields: 'id,description,created_time', limit: 25 },
+      'content',
+    );
+    const wanted = comparableText(input.content);
+    for (const item of asArray(asObject(res.data)?.data) ?? []) {
+      const video = asObject(item);
+      const id = asString(video?.id);
+      const at = Date.parse(asString(video?.created_time) ?? '');
+      if (!id || (Number.isFinite(at) && at < since)) continue;
+      if (comparableText(asString(video?.description) ?? '') === wanted) return id;
+    }
+    return null;
+  }
+
   /** The photos of a multi-photo post, uploaded unpublished (attached to the feed post after). */
   private async uploadPhotos(api: GraphApi, pageId: string, input: PublishInput): Promise<string[]> {
     const photos: string[] = [];
@@ -389,6 +682,7 @@ export const facebookPlugin = defineProvider({
   connectKind: 'oauth',
   credentials: FacebookCredentialsDto,
   defaultLimits: FACEBOOK_LIMITS,
+  optionsSchema: FACEBOOK_OPTIONS_SCHEMA,
   capabilities: { altText: true },
   oauth: {
     defaultHosts: { auth: 'https://www.facebook.com', api: 'https://graph.facebook.com' },
@@ -409,6 +703,7 @@ export const facebookPlugin = defineProvider({
       apiBaseUrl: 'override of https://graph.facebook.com (Graph API and token endpoint)',
     }),
     ...META_GRAPH_SETTINGS,
+    ...META_VIDEO_SETTINGS,
   },
-  create: ({ http, settings }) => new FacebookProvider(http, settings.graphVersion),
+  create: ({ http, settings }) => new FacebookProvider(http, settings.graphVersion, settings.videoPollMs),
 });

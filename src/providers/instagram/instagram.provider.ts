@@ -1,5 +1,5 @@
 import type { OutboundHttp } from '../../common/http/outbound-http';
-import { commonDraftProblems } from '../draft-validation.util';
+import { commonDraftProblems, isVideoMedia } from '../draft-validation.util';
 import { GraphApi, META_GRAPH_SETTINGS, META_GRAPH_VERSION } from '../meta/graph-api.client';
 import type { MetaAccountCredentials } from '../meta/meta-account.credentials';
 import { MetaAccountCredentialsDto } from '../meta/meta-account.credentials';
@@ -10,7 +10,13 @@ import {
   MetaFigures,
   MetaProfile,
 } from '../meta/meta-container.provider';
-import { altTextOf, publicImageUrl } from '../meta/meta-media';
+import {
+  META_VIDEO_SETTINGS,
+  altTextOf,
+  metaVideoRequirements,
+  publicImageUrl,
+  publicVideoUrl,
+} from '../meta/meta-media';
 import { META_CONTAINER_SETTINGS, type ContainerTiming } from '../meta/media-container';
 import { longLivedTokenOAuth } from '../meta/meta-oauth';
 import { comparableText } from '../plugin-helpers.util';
@@ -18,6 +24,7 @@ import { defineProvider } from '../provider-plugin';
 import { oauthAppSettings } from '../provider-settings';
 import { asArray, asObject, asString } from '../provider-json.util';
 import { TransientProviderError } from '../provider.errors';
+import { optionsOf } from '../target-options.util';
 import type {
   ChannelLimits,
   CommentInput,
@@ -26,25 +33,40 @@ import type {
   PublishInput,
   PublishMedia,
   PublishResult,
+  MediaDescriptor,
 } from '../social-provider.interface';
 import { captionLength, captionProblems } from './instagram-caption';
 import {
+  INSTAGRAM_CAROUSEL_VIDEO,
   INSTAGRAM_DEFAULT_DAILY_POSTS,
   INSTAGRAM_LIMITS,
   INSTAGRAM_MAX_ASPECT,
   INSTAGRAM_MIN_ASPECT,
   INSTAGRAM_QUOTA_RETRY_SECONDS,
+  INSTAGRAM_VIDEO_LIMITS,
 } from './instagram.limits';
+import { INSTAGRAM_OPTIONS_SCHEMA, InstagramOptions } from './instagram.options';
 
 /** How far before the publication's start the lookup of a lost answer reaches. */
 const LOOKUP_SLACK_MS = 60_000;
 /** The only image type Instagram publishes; others are converted first. */
 const JPEG = 'image/jpeg';
+/** What Instagram downloads: MP4/MOV, H.264 or HEVC with AAC, index first, within the Reels limits. */
+const REEL_REQUIREMENTS = metaVideoRequirements('Instagram', INSTAGRAM_VIDEO_LIMITS);
+/** A carousel's video items are shorter and smaller. */
+const CAROUSEL_VIDEO_REQUIREMENTS = { ...REEL_REQUIREMENTS, ...INSTAGRAM_CAROUSEL_VIDEO };
+
+/** Whether a post is a Reel with its cover image: `coverImage` set, a video then an image. */
+function coverImagePost(media: MediaDescriptor[], options: Partial<InstagramOptions>): boolean {
+  return options.coverImage === true && media.length === 2 && isVideoMedia(media[0]) && !isVideoMedia(media[1]);
+}
 
 /**
  * The Instagram API with Instagram Login (graph.instagram.com), for professional accounts: an image
- * post is a media container published with media_publish; a carousel is a container of item
- * containers. Instagram downloads each image, converted to JPEG, from our signed public URL.
+ * post is a media container published with media_publish; a video alone is a Reel (`REELS`, with its
+ * cover and `share_to_feed`); a carousel is a container of item containers, images and videos mixed.
+ * Instagram downloads each image, converted to JPEG, and each video (converted once when it must be)
+ * from our signed public URL; video containers are polled by the publisher's delayed jobs.
  */
 export class InstagramProvider extends MetaContainerProvider {
   readonly id = 'instagram';
@@ -83,7 +105,34 @@ export class InstagramProvider extends MetaContainerProvider {
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     const problems = commonDraftProblems(this.network.name, post.content, post.media, limits);
     if (post.media.length === 0) {
-      problems.push({ field: 'mediaIds', message: 'Instagram posts need at least one image' });
+      problems.push({ field: 'mediaIds', message: 'Instagram posts need at least one image or video' });
+    }
+    const options = optionsOf(post) as Partial<InstagramOptions>;
+    const withCover = coverImagePost(post.media, options);
+    if (options.coverImage === true && !withCover) {
+      problems.push({
+        field: 'options.coverImage',
+        message: 'A Reel with a cover image needs exactly two media: the video, then the image',
+      });
+    }
+    if (post.media.length > 1 && !withCover) {
+      post.media.forEach((item, index) => {
+        if (!isVideoMedia(item)) return;
+        const field = `mediaIds[${index}]`;
+        const { maxDurationSeconds: maxSeconds, maxBytes } = INSTAGRAM_CAROUSEL_VIDEO;
+        if (item.durationMs && item.durationMs > maxSeconds * 1000) {
+          problems.push({
+            field,
+            message: `Video ${item.id} is ${item.durationMs / 1000} s long; Instagram takes carousel videos of at most ${maxSeconds} s`,
+          });
+        }
+        if (item.size > maxBytes) {
+          problems.push({
+            field,
+            message: `Video ${item.id} is ${Math.round(item.size / 1024 / 1024)} MiB; Instagram takes carousel videos of at most ${maxBytes / 1024 / 1024} MiB`,
+          });
+        }
+      });
     }
     const length = captionLength(post.content);
     if (length > limits.maxCharacters) {
@@ -94,6 +143,8 @@ export class InstagramProvider extends MetaContainerProvider {
     }
     for (const message of captionProblems(post.content)) problems.push({ field: 'content', message });
     for (const item of post.media) {
+      // Videos have their own aspect limits (limits.video); a cover image is not a feed image.
+      if (isVideoMedia(item) || (withCover && item === post.media[1])) continue;
       if (!item.width || !item.height) continue;
       const ratio = item.width / item.height;
       if (ratio < INSTAGRAM_MIN_ASPECT - 0.005 || ratio > INSTAGRAM_MAX_ASPECT + 0.005) {
@@ -132,6 +183,32 @@ export class InstagramProvider extends MetaContainerProvider {
     if (!id) throw new TransientProviderError('Instagram accepted the comment but returned no id', res.status);
     // A comment has no page of its own: its URL is the post's.
     return { platformPostId: id, url };
+  }
+
+  /** A Reel with its cover image publishes the video alone; the image is its cover. */
+  protected override publishedMedia(input: PublishInput): PublishMedia[] {
+    return coverImagePost(input.media, optionsOf(input)) ? [input.media[0]] : input.media;
+  }
+
+  /**
+   * A video alone is a Reel (`media_type=REELS`): its cover is the post's cover image (converted to
+   * JPEG) or else the poster frame the service keeps, and `share_to_feed` follows the option (true
+   * by default). A carousel item is `media_type=VIDEO`.
+   */
+  protected async videoParams(media: PublishMedia, role: 'single' | 'item', input: PublishInput): Promise<GraphParams> {
+    if (role === 'item') {
+      return { media_type: 'VIDEO', video_url: await publicVideoUrl(media, CAROUSEL_VIDEO_REQUIREMENTS) };
+    }
+    const options = optionsOf(input) as Partial<InstagramOptions>;
+    const cover = coverImagePost(input.media, options)
+      ? await publicImageUrl(input.media[1], JPEG)
+      : await media.posterUrl?.();
+    return {
+      media_type: 'REELS',
+      video_url: await publicVideoUrl(media, REEL_REQUIREMENTS),
+      cover_url: cover,
+      share_to_feed: options.shareToFeed ?? true,
+    };
   }
 
   /** Every post carries media: a container Instagram cannot process is the media's fault. */
@@ -205,6 +282,7 @@ export const instagramPlugin = defineProvider({
   connectKind: 'oauth',
   credentials: MetaAccountCredentialsDto,
   defaultLimits: INSTAGRAM_LIMITS,
+  optionsSchema: INSTAGRAM_OPTIONS_SCHEMA,
   capabilities: { altText: true },
   oauth: longLivedTokenOAuth({
     defaultHosts: {
@@ -225,11 +303,16 @@ export const instagramPlugin = defineProvider({
     }),
     ...META_CONTAINER_SETTINGS,
     ...META_GRAPH_SETTINGS,
+    ...META_VIDEO_SETTINGS,
   },
   create: ({ http, settings }) =>
     new InstagramProvider(
       http,
-      { pollMs: settings.containerPollMs, maxWaitMs: settings.containerWaitSeconds * 1000 },
+      {
+        pollMs: settings.containerPollMs,
+        maxWaitMs: settings.containerWaitSeconds * 1000,
+        videoPollMs: settings.videoPollMs,
+      },
       settings.graphVersion,
     ),
 });

@@ -1,7 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setting } from '../../config/settings';
-import { asString } from '../provider-json.util';
-import { ContentRejectedError, MediaRejectedError, TransientProviderError } from '../provider.errors';
+import { asString, asStringArray } from '../provider-json.util';
+import {
+  ContentRejectedError,
+  MediaRejectedError,
+  ProcessingPendingError,
+  TransientProviderError,
+  VideoProcessingFailedError,
+} from '../provider.errors';
 import type { PublishedRef, PublishInput, PublishResult } from '../social-provider.interface';
 
 /**
@@ -37,6 +43,24 @@ export interface ContainerSteps {
   findPublished(): Promise<PublishedRef | null>;
   /** Whether an ERROR is the media's fault (MEDIA_REJECTED) rather than the text's. */
   mediaError: boolean;
+  /**
+   * Set when the post carries a video: the network processes it for minutes, so nothing waits in the
+   * attempt. Each container is read once per attempt, and while one is IN_PROGRESS the attempt ends
+   * with ProcessingPendingError after the checkpoint names it (the publisher polls again later).
+   */
+  video?: VideoContainerSteps;
+}
+
+/** How a post with a video is built: one container, or carousel items then the carousel. */
+export interface VideoContainerSteps {
+  /** Media items of the post: 1 publishes the container `create()` makes, more a carousel. */
+  items: number;
+  /** Creates the carousel item container of media `index`. */
+  createItem(index: number): Promise<string>;
+  /** Creates the carousel container of finished item containers. */
+  createCarousel(children: string[]): Promise<string>;
+  /** When to look again while the network processes, in ms. */
+  pollMs: number;
 }
 
 /** The settings of the wait for a container, shared by Threads and Instagram (declared by both plugins). */
@@ -62,10 +86,14 @@ export interface ContainerTiming {
   pollMs: number;
   /** Longest wait for one container; beyond it the attempt is retried later with the same container. */
   maxWaitMs: number;
+  /** Pause before the next read of a video container being processed (a delayed job, META_VIDEO_POLL_MS). */
+  videoPollMs?: number;
 }
 
 /** The publish checkpoint of a container-based network. */
 interface ContainerCheckpoint {
+  /** Carousel items created so far (a post with a video), in media order. */
+  children?: string[];
   container?: string;
   mediaId?: string;
   url?: string;
@@ -73,6 +101,7 @@ interface ContainerCheckpoint {
 
 function readCheckpoint(raw: Record<string, unknown> | null): ContainerCheckpoint {
   return {
+    children: asStringArray(raw?.children),
     container: asString(raw?.container),
     mediaId: asString(raw?.mediaId),
     url: asString(raw?.url),
@@ -90,6 +119,7 @@ export async function publishThroughContainer(
 ): Promise<PublishResult> {
   const saved = readCheckpoint(input.checkpoint);
   if (saved.mediaId && saved.url) return { platformPostId: saved.mediaId, url: saved.url };
+  if (steps.video) return publishVideoThroughContainer(input, steps, steps.video, saved);
   let container = saved.container;
   if (container) {
     const state = await steps.status(container);
@@ -111,6 +141,85 @@ export async function publishThroughContainer(
     // Published: the record of the outcome follows; a retry would find the container published.
   }
   return result;
+}
+
+/**
+ * A post with a video (alone, or in a carousel with images): the containers are created once, each
+ * saved in the checkpoint before anything else is sent, and read once per attempt. IN_PROGRESS ends
+ * the attempt with ProcessingPendingError (no worker waits for the network's processing: the
+ * publisher polls again with a delayed job, bounded by VIDEO_PROCESSING_MAX_WAIT_SECONDS); ERROR
+ * fails the target for good (VideoProcessingFailedError); EXPIRED or GONE starts over on the next
+ * attempt. A crash or retry anywhere goes on with the saved containers: one container, one post.
+ */
+async function publishVideoThroughContainer(
+  input: PublishInput,
+  steps: ContainerSteps,
+  video: VideoContainerSteps,
+  saved: ContainerCheckpoint,
+): Promise<PublishResult> {
+  const children = video.items > 1 ? (saved.children ?? []).slice(0, video.items) : [];
+  let container = saved.container;
+  if (!container) {
+    if (video.items === 1) {
+      container = await steps.create();
+      await input.saveCheckpoint({ container });
+    } else {
+      while (children.length < video.items) {
+        children.push(await video.createItem(children.length));
+        await input.saveCheckpoint({ children });
+      }
+      // Every item must be processed before the carousel is created from them.
+      for (const child of children) {
+        const state = await steps.status(child);
+        if (state.status === 'FINISHED') continue;
+        if (state.status === 'IN_PROGRESS') throw pending(steps, child, video);
+        if (state.status === 'ERROR') throw processingFailed(steps, state);
+        // Expired or gone: the next attempt makes the items again.
+        await input.saveCheckpoint({});
+        throw new TransientProviderError(`${steps.name} carousel item ${child} expired before it was published`);
+      }
+      container = await video.createCarousel(children);
+      await input.saveCheckpoint({ children, container });
+    }
+  }
+  const state = await steps.status(container);
+  switch (state.status) {
+    case 'PUBLISHED':
+      return recover(input, steps, container);
+    case 'IN_PROGRESS':
+      throw pending(steps, container, video);
+    case 'ERROR':
+      throw processingFailed(steps, state);
+    case 'EXPIRED':
+    case 'GONE':
+      await input.saveCheckpoint({});
+      throw new TransientProviderError(`${steps.name} container ${container} expired before it was published`);
+    case 'FINISHED':
+      break;
+  }
+  const mediaId = await steps.publish(container);
+  const result = { platformPostId: mediaId, url: await steps.permalink(mediaId) };
+  try {
+    await input.saveCheckpoint({
+      children: children.length ? children : undefined,
+      container,
+      mediaId,
+      url: result.url,
+    });
+  } catch {
+    // Published: the record of the outcome follows; a retry would find the container published.
+  }
+  return result;
+}
+
+function pending(steps: Pick<ContainerSteps, 'name'>, container: string, video: VideoContainerSteps): Error {
+  return new ProcessingPendingError(`${steps.name} is processing the video (container ${container})`, video.pollMs);
+}
+
+function processingFailed(steps: Pick<ContainerSteps, 'name'>, state: ContainerState): Error {
+  return new VideoProcessingFailedError(
+    `${steps.name} could not process the video${state.error ? `: ${state.error}` : ''}`,
+  );
 }
 
 /** The post of a container found published (its publish answer was lost). */

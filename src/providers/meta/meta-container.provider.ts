@@ -2,6 +2,7 @@ import type { OutboundHttp } from '../../common/http/outbound-http';
 import { copyLimits } from '../plugin-helpers.util';
 import type { CallKind } from '../provider-http.util';
 import { asArray, asNumber, asObject, asString } from '../provider-json.util';
+import { isVideoMedia } from '../draft-validation.util';
 import { CredentialsRevokedError, InvalidCredentialsError, TransientProviderError } from '../provider.errors';
 import type {
   ChannelLimits,
@@ -23,8 +24,12 @@ import {
   ContainerSteps,
   ContainerTiming,
   publishThroughContainer,
+  VideoContainerSteps,
   waitUntilFinished,
 } from './media-container';
+
+/** Default pause between two reads of a video container being processed. */
+const DEFAULT_VIDEO_POLL_MS = 15_000;
 
 /** Parameters of a Graph call (undefined ones are left out). */
 export type GraphParams = Record<string, string | boolean | undefined>;
@@ -99,6 +104,16 @@ export abstract class MetaContainerProvider implements SocialProvider {
   /** One image's parameters, alone or as a carousel item. */
   protected abstract imageParams(media: PublishMedia): Promise<GraphParams>;
 
+  /**
+   * One video's parameters: `single` for a post of this video alone (with the post's options),
+   * `item` for a carousel item. The URL is the signed one of the copy the network takes.
+   */
+  protected abstract videoParams(
+    media: PublishMedia,
+    role: 'single' | 'item',
+    input: PublishInput,
+  ): Promise<GraphParams>;
+
   /** The figures of the network's insights values. */
   protected abstract figures(values: Record<string, number>): MetaFigures;
 
@@ -112,6 +127,11 @@ export abstract class MetaContainerProvider implements SocialProvider {
     userId: string,
     input: PublishInput,
   ): Promise<PublishResult | null>;
+
+  /** The media published as the post's items: all of them, unless the network uses some otherwise. */
+  protected publishedMedia(input: PublishInput): PublishMedia[] {
+    return input.media;
+  }
 
   /** Whether a container the network could not process failed because of the media (MEDIA_REJECTED). */
   protected mediaError(input: PublishInput): boolean {
@@ -168,10 +188,12 @@ export abstract class MetaContainerProvider implements SocialProvider {
     if (!userId) throw new CredentialsRevokedError(`The ${name} channel has no ${userIdNoun}: connect it again`);
     const api = this.api(creds);
     if (!input.checkpoint) await this.checkQuota(api, userId, input.replyTo !== undefined);
+    // What is published as media (Instagram: a Reel's cover image is not a carousel item).
+    const post = { ...input, media: this.publishedMedia(input) };
     const steps: ContainerSteps = {
       name,
       mediaError: this.mediaError(input),
-      create: () => this.createContainer(api, userId, input),
+      create: () => this.createContainer(api, userId, post, input),
       status: (id) => this.containerStatus(api, id),
       publish: async (id) => {
         const res = await api.call('POST', `/${userId}/${publishEdge}`, { creation_id: id }, 'content');
@@ -181,6 +203,7 @@ export abstract class MetaContainerProvider implements SocialProvider {
       },
       permalink: (mediaId) => this.permalink(api, creds, mediaId),
       findPublished: () => this.findRecent(api, creds, userId, input),
+      video: post.media.some((m) => isVideoMedia(m)) ? this.videoSteps(api, userId, post, input) : undefined,
     };
     return publishThroughContainer(input, steps, this.timing);
   }
@@ -251,15 +274,52 @@ export abstract class MetaContainerProvider implements SocialProvider {
     }
   }
 
-  private async createContainer(api: GraphApi, userId: string, input: PublishInput): Promise<string> {
-    const { name, containerEdge, textPosts, carouselKind } = this.network;
-    const create = async (params: GraphParams, kind: CallKind) => {
-      const res = await api.call('POST', `/${userId}/${containerEdge}`, params, kind);
-      const id = asString(asObject(res.data)?.id);
-      if (!id) throw new TransientProviderError(`${name} created a container but returned no id`, res.status);
-      return id;
+  /**
+   * A post with a video: containers created one by one (carousel items, then the carousel) and read
+   * once per attempt; the network's processing is waited for by the publisher's delayed polls.
+   */
+  private videoSteps(api: GraphApi, userId: string, post: PublishInput, input: PublishInput): VideoContainerSteps {
+    const { carouselKind } = this.network;
+    return {
+      items: post.media.length,
+      pollMs: this.timing.videoPollMs ?? DEFAULT_VIDEO_POLL_MS,
+      createItem: async (index) => {
+        const media = post.media[index];
+        const params = isVideoMedia(media)
+          ? await this.videoParams(media, 'item', input)
+          : await this.imageParams(media);
+        return this.newContainer(api, userId, { ...params, is_carousel_item: true }, 'media');
+      },
+      createCarousel: (children) =>
+        this.newContainer(
+          api,
+          userId,
+          { media_type: 'CAROUSEL', children: children.join(','), ...this.postParams(input) },
+          carouselKind,
+        ),
     };
+  }
+
+  private async newContainer(api: GraphApi, userId: string, params: GraphParams, kind: CallKind): Promise<string> {
+    const { name, containerEdge } = this.network;
+    const res = await api.call('POST', `/${userId}/${containerEdge}`, params, kind);
+    const id = asString(asObject(res.data)?.id);
+    if (!id) throw new TransientProviderError(`${name} created a container but returned no id`, res.status);
+    return id;
+  }
+
+  private async createContainer(
+    api: GraphApi,
+    userId: string,
+    input: PublishInput,
+    original: PublishInput,
+  ): Promise<string> {
+    const { name, textPosts, carouselKind } = this.network;
+    const create = (params: GraphParams, kind: CallKind) => this.newContainer(api, userId, params, kind);
     const post = this.postParams(input);
+    if (input.media.length === 1 && isVideoMedia(input.media[0])) {
+      return create({ ...(await this.videoParams(input.media[0], 'single', original)), ...post }, 'media');
+    }
     if (input.media.length === 0 && textPosts) {
       return create({ media_type: 'TEXT', ...post, text: input.content }, 'content');
     }

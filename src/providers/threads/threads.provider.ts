@@ -9,7 +9,13 @@ import {
   MetaFigures,
   MetaProfile,
 } from '../meta/meta-container.provider';
-import { altTextOf, publicImageUrl } from '../meta/meta-media';
+import {
+  META_VIDEO_SETTINGS,
+  altTextOf,
+  metaVideoRequirements,
+  publicImageUrl,
+  publicVideoUrl,
+} from '../meta/meta-media';
 import { META_CONTAINER_SETTINGS } from '../meta/media-container';
 import { longLivedTokenOAuth } from '../meta/meta-oauth';
 import { comparableText } from '../plugin-helpers.util';
@@ -25,15 +31,24 @@ import type {
   PublishResult,
 } from '../social-provider.interface';
 import { countThreadsCharacters } from './threads-text';
-import { THREADS_DEFAULT_DAILY_POSTS, THREADS_LIMITS, THREADS_QUOTA_RETRY_SECONDS } from './threads.limits';
+import {
+  THREADS_DEFAULT_DAILY_POSTS,
+  THREADS_LIMITS,
+  THREADS_QUOTA_RETRY_SECONDS,
+  THREADS_VIDEO_LIMITS,
+} from './threads.limits';
+
+/** What Threads downloads: MP4/MOV, H.264 or HEVC with AAC, index first, within its limits. */
+const VIDEO_REQUIREMENTS = metaVideoRequirements('Threads', THREADS_VIDEO_LIMITS);
 
 /** How far before the publication's start the lookup of a lost answer reaches. */
 const LOOKUP_SLACK_MS = 60_000;
 
 /**
- * The Threads API (graph.threads.net): posts are media containers (text, image, or a carousel of
- * images) published with threads_publish, after Threads has downloaded the images from our signed
- * public URLs; parts of a thread are containers with `reply_to_id`.
+ * The Threads API (graph.threads.net): posts are media containers (text, image, video, or a carousel
+ * mixing images and videos) published with threads_publish, after Threads has downloaded the files
+ * from our signed public URLs; parts of a thread are containers with `reply_to_id`. A video container
+ * is polled by the publisher's delayed jobs until FINISHED (media-container.ts).
  */
 export class ThreadsProvider extends MetaContainerProvider {
   readonly id = 'threads';
@@ -93,6 +108,15 @@ export class ThreadsProvider extends MetaContainerProvider {
 
   protected async imageParams(media: PublishMedia): Promise<GraphParams> {
     return { media_type: 'IMAGE', image_url: await publicImageUrl(media), alt_text: altTextOf(media) };
+  }
+
+  /** `media_type=VIDEO` from the signed URL of the copy Threads takes (alone or as a carousel item). */
+  protected async videoParams(media: PublishMedia): Promise<GraphParams> {
+    return {
+      media_type: 'VIDEO',
+      video_url: await publicVideoUrl(media, VIDEO_REQUIREMENTS),
+      alt_text: altTextOf(media),
+    };
   }
 
   protected figures(values: Record<string, number>): MetaFigures {
@@ -165,7 +189,12 @@ export const threadsPlugin = defineProvider({
       apiBaseUrl: 'override of https://graph.threads.net (API and token endpoints)',
     }),
     ...META_CONTAINER_SETTINGS,
+    ...META_VIDEO_SETTINGS,
   },
   create: ({ http, settings }) =>
-    new ThreadsProvider(http, { pollMs: settings.containerPollMs, maxWaitMs: settings.containerWaitSeconds * 1000 }),
+    new ThreadsProvider(http, {
+      pollMs: settings.containerPollMs,
+      maxWaitMs: settings.containerWaitSeconds * 1000,
+      videoPollMs: settings.videoPollMs,
+    }),
 });

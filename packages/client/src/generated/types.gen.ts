@@ -933,7 +933,7 @@ export type TargetOverrideDto = {
      * `optionsSchema` in `GET /providers` (problems name `targets[i].options.<field>`). A network without
      * a schema takes none. On `PUT`, replaced with the rest of the entry.
      */
-    options?: SandboxOptions | TelegramOptions | DiscordOptions | SlackOptions | PinterestOptions | GoogleBusinessOptions | YoutubeOptions | TiktokOptions;
+    options?: SandboxOptions | InstagramOptions | FacebookOptions | TelegramOptions | DiscordOptions | SlackOptions | PinterestOptions | GoogleBusinessOptions | YoutubeOptions | TiktokOptions;
     /**
      * This channel's first comment in place of the post's `firstComment` (`""`: none on this channel);
      * checked like the post's (problems name `targets[i].firstComment`).
@@ -1392,6 +1392,24 @@ export type SandboxOptions = {
     contentWarning?: string | null;
 };
 
+export type InstagramOptions = {
+    /**
+     * Reels: also show the Reel in the account's feed (share_to_feed); true when left out.
+     */
+    shareToFeed?: boolean | null;
+    /**
+     * Media of a video then an image: publish the video as a Reel with the image as its cover, not a carousel. Without it a Reel's cover is the video's poster frame.
+     */
+    coverImage?: boolean | null;
+};
+
+export type FacebookOptions = {
+    /**
+     * How a video is published: reel or video (a Page video). Left out: a Reel when the video fits the Reel specifications (9:16, 3 to 90 s, at least 540 x 960, 24 to 60 fps), else a Page video.
+     */
+    videoFormat?: 'reel' | 'video';
+};
+
 export type TelegramOptions = {
     /**
      * Send silently: members get a notification without sound
@@ -1623,6 +1641,8 @@ export type TiktokOptions = {
  */
 export type ProviderOptions = {
     sandbox?: SandboxOptions;
+    instagram?: InstagramOptions;
+    facebook?: FacebookOptions;
     telegram?: TelegramOptions;
     discord?: DiscordOptions;
     slack?: SlackOptions;
