@@ -8,11 +8,21 @@ export class HealthChecksDto {
   redis!: 'up' | 'down';
 }
 
+export class HealthCheckListDto extends HealthChecksDto {
+  /**
+   * Video processing: `up` when ffprobe and ffmpeg answer (checked once at start-up), `down` when they
+   * do not (video uploads are refused; images are not affected, so `status` does not depend on it),
+   * `unknown` while the first check runs.
+   */
+  @ApiProperty({ enum: ['up', 'down', 'unknown'] })
+  video!: 'up' | 'down' | 'unknown';
+}
+
 export class HealthDto {
   @ApiProperty({ enum: ['ok', 'error'] })
   status!: 'ok' | 'error';
 
-  checks!: HealthChecksDto;
+  checks!: HealthCheckListDto;
 }
 
 export class ReadinessChecksDto extends HealthChecksDto {

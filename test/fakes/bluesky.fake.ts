@@ -708,6 +708,8 @@ export function contractFake(): ProviderContractFake {
   const fake = new BlueskyFake({ accounts: [{ identifier: 'contract.test', password: 'contract-pass' }] });
   return {
     start: async () => ({ identifier: 'contract.test', appPassword: 'contract-pass', serviceUrl: await fake.start() }),
+    // The video service is served by the same fake.
+    appEnv: () => ({ BLUESKY_VIDEO_SERVICE_URL: fake.baseUrl }),
     stop: () => fake.stop(),
     wrongCredentials: () => ({ identifier: 'contract.test', appPassword: 'wrong-pass', serviceUrl: fake.baseUrl }),
     publishRoute: BLUESKY_ROUTES.createRecord,
@@ -716,7 +718,17 @@ export function contractFake(): ProviderContractFake {
     revokeAll: () => fake.revokeAll(),
     posts: () =>
       fake.posts.map((p) => {
-        const embed = p.record.embed as { images?: Array<{ alt?: string }> } | undefined;
+        const embed = p.record.embed as { $type?: string; images?: Array<{ alt?: string }>; alt?: string } | undefined;
+        if (embed?.$type === 'app.bsky.embed.video') {
+          const reply = p.record.reply as { parent?: { uri?: string } } | undefined;
+          return {
+            platformPostId: p.uri,
+            text: String(p.record.text),
+            mediaCount: 1,
+            mediaAltTexts: [embed.alt || null],
+            inReplyTo: reply?.parent?.uri ?? null,
+          };
+        }
         const reply = p.record.reply as { parent?: { uri?: string } } | undefined;
         return {
           platformPostId: p.uri,

@@ -53,7 +53,7 @@ import {
 /** Checkpoint key of the URN of a video LinkedIn received (parts sent, upload finalized): never uploaded twice. */
 const VIDEO_CHECKPOINT = 'linkedInVideoUrn';
 /** How often a video LinkedIn is processing is polled (LinkedIn gives no hint). */
-const VIDEO_POLL_MS = 3_000;
+const VIDEO_POLL_MS = 2_000;
 /** What LinkedIn takes as a file: H.264/AAC MP4. */
 const LINKEDIN_VIDEO = videoRequirements(LINKEDIN_NAME, LINKEDIN_VIDEO_LIMITS, {
   mimeTypes: ['video/mp4'],
