@@ -294,7 +294,7 @@ export class BlueskyFake extends FakeHttpServer {
       case BLUESKY_ROUTES.uploadVideo:
         return this.uploadVideo(req);
       case BLUESKY_ROUTES.getJobStatus:
-        return this.getJobStatus(req);
+        return this.videos.beforeStatus().then(() => this.getJobStatus(req));
     }
     const auth = this.authenticate(req);
     if ('status' in auth) return auth;

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FakeHold } from './fake-http-server';
 
 /** What ffprobe reads in bytes a fake received: what the network would see. */
 export interface ReceivedProbe {
@@ -75,6 +76,7 @@ export class FakeVideoProcessing {
   pollsBeforeReady: number;
   private failNext: string[] = [];
   private stuck = false;
+  private holds: Array<{ arrive: () => void; released: Promise<void> }> = [];
 
   constructor(
     private readonly opts: FakeVideoOptions = {},
@@ -100,6 +102,27 @@ export class FakeVideoProcessing {
 
   unstick(): void {
     this.stuck = false;
+  }
+
+  /**
+   * Holds the next status read open until `release()` (the upload is done and the network's id known
+   * to the client): a client killed meanwhile has to start over from what it saved.
+   */
+  holdNextStatus(): FakeHold {
+    let arrive!: () => void;
+    let release!: () => void;
+    const arrived = new Promise<void>((r) => (arrive = r));
+    const released = new Promise<void>((r) => (release = r));
+    this.holds.push({ arrive, released });
+    return { arrived, release };
+  }
+
+  /** For status handlers: waits here when a hold was asked for (call before `poll`). */
+  async beforeStatus(): Promise<void> {
+    const hold = this.holds.shift();
+    if (!hold) return;
+    hold.arrive();
+    await hold.released;
   }
 
   reset(): void {

@@ -451,6 +451,7 @@ export class LinkedInFake extends FakeHttpServer {
       case LINKEDIN_ROUTES.videoAction:
         return this.videoAction(req, token);
       case LINKEDIN_ROUTES.getVideo:
+        await this.videos.beforeStatus();
         return this.getVideo(req, token);
       case LINKEDIN_ROUTES.shareStatistics: {
         const org = q.get('organizationalEntity') ?? '';

@@ -263,6 +263,9 @@ export class MastodonFake extends FakeHttpServer {
       case MASTODON_ROUTES.uploadMedia:
         return this.uploadMedia(req, account);
       case MASTODON_ROUTES.getMedia:
+        if (this.mediaById.get(decodeURIComponent(req.path.slice('/api/v1/media/'.length)))?.video) {
+          return this.videos.beforeStatus().then(() => this.getMedia(req.path, account));
+        }
         return this.getMedia(req.path, account);
       case MASTODON_ROUTES.createStatus:
         return this.createStatus(req, account);

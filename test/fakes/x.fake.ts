@@ -290,6 +290,7 @@ export class XFake extends FakeHttpServer {
         const media = this.media.get(req.url.searchParams.get('media_id') ?? '');
         if (!media || media.userId !== userId) return problem(400, 'Invalid Request', 'Unknown media_id');
         const data: Record<string, unknown> = { id: media.id, media_key: `3_${media.id}` };
+        if (media.video) await this.videos.beforeStatus();
         if (media.video) data.processing_info = this.processingInfo(this.videos.poll(media.video));
         return { status: 200, body: { data } };
       }
