@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-export class HealthChecksDto {
+/** What both health answers check. */
+export class DependencyChecksDto {
   @ApiProperty({ enum: ['up', 'down'] })
   database!: 'up' | 'down';
 
@@ -8,7 +9,7 @@ export class HealthChecksDto {
   redis!: 'up' | 'down';
 }
 
-export class HealthCheckListDto extends HealthChecksDto {
+export class HealthChecksDto extends DependencyChecksDto {
   /**
    * Video processing: `up` when ffprobe and ffmpeg answer (checked once at start-up), `down` when they
    * do not (video uploads are refused; images are not affected, so `status` does not depend on it),
@@ -22,10 +23,10 @@ export class HealthDto {
   @ApiProperty({ enum: ['ok', 'error'] })
   status!: 'ok' | 'error';
 
-  checks!: HealthCheckListDto;
+  checks!: HealthChecksDto;
 }
 
-export class ReadinessChecksDto extends HealthChecksDto {
+export class ReadinessChecksDto extends DependencyChecksDto {
   /** Media storage (the local directory is writable, or the S3 bucket answers with our credentials). */
   @ApiProperty({ enum: ['up', 'down'] })
   storage!: 'up' | 'down';
