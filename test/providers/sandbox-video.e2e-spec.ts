@@ -56,7 +56,7 @@ describe('sandbox video', () => {
 
   it('lists limits.video on every provider: the sandbox takes video, networks that cannot publish it yet say null', async () => {
     // Networks whose adapters publish video; every other one says null until its adapter does.
-    const publishingVideo = new Set(['telegram', 'discord', 'slack', 'youtube', 'tiktok']);
+    const publishingVideo = new Set(['telegram', 'discord', 'slack', 'youtube', 'tiktok', 'x', 'linkedin', 'mastodon', 'bluesky']);
     const res = await t.request('GET', '/api/providers', { key: ws.key });
     expect(res.status).toBe(200);
     for (const p of res.body.data as Array<{ id: string; limits: { video: unknown } }>) {

@@ -61,7 +61,7 @@ const LINKEDIN_VIDEO = videoRequirements(LINKEDIN_NAME, LINKEDIN_VIDEO_LIMITS, {
 });
 
 /** One part of a multi-part video upload, as initializeUpload describes it (byte offsets, inclusive). */
-interface UploadPart {
+export interface UploadPart {
   uploadUrl: string;
   firstByte: number;
   lastByte: number;
@@ -71,7 +71,7 @@ interface UploadPart {
  * The bytes of each part in order, read once from the media's stream (one part in memory at a
  * time, never the whole file). Fails when the bytes do not match the declared size.
  */
-async function* partBytes(media: PublishMedia, parts: UploadPart[]): AsyncGenerator<Buffer> {
+export async function* partBytes(media: PublishMedia, parts: UploadPart[]): AsyncGenerator<Buffer> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let index = 0;
