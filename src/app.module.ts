@@ -20,9 +20,11 @@ import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { HealthWorkerModule } from './health/health-worker.module';
 import { STORAGE_PING } from './health/storage-ping.port';
+import { VIDEO_TOOLS } from './health/video-tools.port';
 import { IdempotencyWorkerModule } from './idempotency/idempotency-worker.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { MediaWorkerModule } from './media/media-worker.module';
+import { VideoToolkit } from './media/video/video-toolkit.service';
 import { MediaModule } from './media/media.module';
 import { MEDIA_USAGE } from './media/media-usage.port';
 import { SLOT_OCCUPANCY } from './posting-schedules/slot-occupancy.port';
@@ -75,6 +77,8 @@ const EVENT_SCHEMAS: EventSchemas = {
     { provide: MEDIA_USAGE, useExisting: PostMediaUsageStore },
     // GET /health/ready: health pings media's storage driver.
     { provide: STORAGE_PING, useExisting: MEDIA_STORAGE },
+    // GET /health: health reports whether media's ffprobe/ffmpeg answer.
+    { provide: VIDEO_TOOLS, useExisting: VideoToolkit },
     // POST /channels/connect/{provider}: channels starts an OAuth authorization (oauth creates channels).
     { provide: CHANNEL_OAUTH, useExisting: OAuthService },
     // GET /channels/{id}/slots: posting schedules ask which instants queued posts hold (posts' table).
@@ -82,7 +86,7 @@ const EVENT_SCHEMAS: EventSchemas = {
     // Every authenticated request: the key lookup asks which key an OAuth access token stands for.
     { provide: ACCESS_TOKENS, useExisting: OAuthServerService },
   ],
-  exports: [MEDIA_USAGE, STORAGE_PING, CHANNEL_OAUTH, SLOT_OCCUPANCY, ACCESS_TOKENS],
+  exports: [MEDIA_USAGE, STORAGE_PING, VIDEO_TOOLS, CHANNEL_OAUTH, SLOT_OCCUPANCY, ACCESS_TOKENS],
 })
 class PortBindingsModule {}
 

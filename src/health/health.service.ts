@@ -4,6 +4,7 @@ import { Transactions } from '../database/transactions';
 import { REDIS } from '../redis/redis.module';
 import { HealthDto, ReadinessDto } from './health.dto';
 import { STORAGE_PING, StoragePing } from './storage-ping.port';
+import { VIDEO_TOOLS, VideoToolsCheck } from './video-tools.port';
 
 const TIMEOUT_MS = 1_000;
 
@@ -22,15 +23,29 @@ export class HealthService implements OnModuleDestroy, BeforeApplicationShutdown
     private readonly database: Transactions,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(STORAGE_PING) private readonly storage: StoragePing,
+    @Inject(VIDEO_TOOLS) private readonly videoTools: VideoToolsCheck,
   ) {}
 
-  /** Database and Redis (`GET /api/health`, kept for existing monitors). */
+  /**
+   * Database and Redis (`GET /api/health`, kept for existing monitors), and whether ffprobe/ffmpeg
+   * answer (`checks.video`). Video only informs: without it images still publish, so `status` stays
+   * the database's and Redis's. The tools are checked once at start-up and remembered, so this adds
+   * no child process to a health check (`unknown` while that first check has not finished).
+   */
   async check(): Promise<HealthDto> {
-    const [db, redis] = await Promise.all([this.databaseUp(), this.redisUp()]);
+    const [db, redis, video] = await Promise.all([this.databaseUp(), this.redisUp(), this.videoState()]);
     return {
       status: db && redis ? 'ok' : 'error',
-      checks: { database: db ? 'up' : 'down', redis: redis ? 'up' : 'down' },
+      checks: { database: db ? 'up' : 'down', redis: redis ? 'up' : 'down', video },
     };
+  }
+
+  private async videoState(): Promise<'up' | 'down' | 'unknown'> {
+    const answer = await Promise.race([
+      this.videoTools.checkTools().then((s) => (s.available ? ('up' as const) : ('down' as const))),
+      new Promise<'unknown'>((resolve) => setTimeout(() => resolve('unknown'), TIMEOUT_MS).unref()),
+    ]).catch(() => 'down' as const);
+    return answer;
   }
 
   /** Database, Redis and media storage, each within a second; not ready once shutdown has begun. */

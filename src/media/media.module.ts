@@ -12,6 +12,7 @@ import { VideoVariantsService } from './video-variants.service';
 import { ImageSlots } from './image-slots';
 import { MediaContentService } from './media-content.service';
 import { MediaItem } from './media-item.entity';
+import { MediaConversionFailure } from './media-conversion-failure.entity';
 import { MediaVariant } from './media-variant.entity';
 import { MediaVariantsService } from './media-variants.service';
 import { MediaController } from './media.controller';
@@ -45,7 +46,7 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
  * item in use?"), bound by the composition root (app.module.ts).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([MediaItem, MediaVariant]), MediaQueue.registration()],
+  imports: [TypeOrmModule.forFeature([MediaItem, MediaVariant, MediaConversionFailure]), MediaQueue.registration()],
   controllers: [MediaController],
   providers: [
     MediaItemsStore,
@@ -77,6 +78,14 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
         new OutboundHttp({ allowPrivate: app.outboundAllowPrivate, defaultTimeoutMs: media.urlTimeoutMs }),
     },
   ],
-  exports: [MediaService, MediaUploadService, MediaUrlImportService, MediaQueue, MEDIA_STORAGE, VideoVariantsService],
+  exports: [
+    MediaService,
+    MediaUploadService,
+    MediaUrlImportService,
+    MediaQueue,
+    MEDIA_STORAGE,
+    VideoVariantsService,
+    VideoToolkit,
+  ],
 })
 export class MediaModule {}

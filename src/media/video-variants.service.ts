@@ -14,6 +14,7 @@ import { ConvertVideoJobData, MediaQueue } from './media.queue';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage.interface';
 import { VideoSlots, isVideoType, probeOfItem } from './video-media.util';
 import { VideoToolkit, videoNeeds } from './video/video-toolkit.service';
+import { VideoError } from './video/video.errors';
 import type { VideoRequirements } from './video/video.interface';
 
 /** What a publisher gets for "this video, as this network takes it". */
@@ -23,7 +24,9 @@ export type VideoForNetwork =
   /** The copy is being made in a background job: ask again later. */
   | { state: 'pending'; message: string }
   /** No conversion makes it acceptable (too long, too big, ...), or conversions are off: each problem states the limit. */
-  | { state: 'refused'; problems: string[] };
+  | { state: 'refused'; problems: string[] }
+  /** The conversion it needs was tried and failed (ffmpeg could not make it): not tried again. */
+  | { state: 'failed'; message: string };
 
 /**
  * Videos converted for networks (docs/adr/0033): once per item and requirement set, in a job of the
@@ -71,6 +74,10 @@ export class VideoVariantsService {
       .slice(0, 8)}`;
     const done = await this.variants.find(mediaId, variant);
     if (done) return { state: 'ready', variant, mimeType: done.mimeType, size: done.size };
+    const failed = await this.variants.findFailure(mediaId, variant);
+    if (failed) {
+      return { state: 'failed', message: `the video could not be converted (${needs.fixes.join('; ')}): ${failed.message}` };
+    }
     await this.queue.enqueueConversion({ mediaId, variant, conversion: needs.conversion, caps });
     return { state: 'pending', message: `the video is being converted (${needs.fixes.join('; ')})` };
   }
@@ -132,6 +139,16 @@ export class VideoVariantsService {
           variant: job.variant,
           err: (err as Error).message,
         });
+        // ffmpeg's verdict on this file is kept: publishers asking again fail at once instead of queueing
+        // the same conversion at every poll. Storage or database trouble is not recorded (a later ask retries).
+        if (err instanceof VideoError && err.reason !== 'unavailable') {
+          await this.variants.recordFailure({
+            mediaId: item.id,
+            variant: job.variant,
+            reason: err.reason,
+            message: err.message.slice(0, 2000),
+          });
+        }
         throw err;
       } finally {
         await rm(dir, { recursive: true, force: true });

@@ -34,7 +34,9 @@ export type PostVideoRequirements = VideoRequirementsForPublish;
 export type PostVideoForNetwork =
   | { state: 'ready'; variant: string | null; mimeType: string; size: number }
   | { state: 'pending'; message: string }
-  | { state: 'refused'; problems: string[] };
+  | { state: 'refused'; problems: string[] }
+  /** The conversion was tried and failed: the target fails (VIDEO_PROCESSING_FAILED), not retried. */
+  | { state: 'failed'; message: string };
 
 export interface PostMediaPort {
   findMany(workspaceId: string, ids: string[]): Promise<PostMediaItem[]>;

@@ -1,5 +1,5 @@
 import { AppError } from '../common/errors';
-import { MediaRejectedError, ProcessingPendingError } from '../providers/provider.errors';
+import { MediaRejectedError, ProcessingPendingError, VideoProcessingFailedError } from '../providers/provider.errors';
 import type { PublishMedia } from '../providers/social-provider.interface';
 import type { PostMediaItem, PostMediaPort } from './post-media.port';
 
@@ -34,6 +34,10 @@ export function publishMediaOf(media: PostMediaPort, item: PostMediaItem): Publi
       if (found.state === 'pending') throw new ProcessingPendingError(`Media ${item.filename}: ${found.message}`, 2000);
       if (found.state === 'refused') {
         throw new MediaRejectedError(`Media ${item.filename}: ${found.problems.join('; ')}`);
+      }
+      if (found.state === 'failed') {
+        const who = requirements.label ? ` for ${requirements.label}` : '';
+        throw new VideoProcessingFailedError(`Media ${item.filename}${who}: ${found.message}`);
       }
       if (found.variant === null) return original;
       const variant = found.variant;

@@ -52,7 +52,13 @@ describe('channels', () => {
         name: 'Alice M',
         handle: `@alice@${host}`,
         status: 'active',
-        limits: { maxCharacters: 777, maxMedia: 4, threads: true, video: null, firstComment: true },
+        limits: {
+          maxCharacters: 777,
+          maxMedia: 4,
+          threads: true,
+          video: expect.objectContaining({ maxPerPost: 1, mixWithImages: false }),
+          firstComment: true,
+        },
         disconnectedAt: null,
       }),
     );
@@ -68,7 +74,13 @@ describe('channels', () => {
         name: 'Bob B',
         handle: '@bob.test',
         status: 'active',
-        limits: { maxCharacters: 300, maxMedia: 4, threads: true, video: null, firstComment: true },
+        limits: {
+          maxCharacters: 300,
+          maxMedia: 4,
+          threads: true,
+          video: expect.objectContaining({ maxDurationSeconds: 180, maxPerPost: 1 }),
+          firstComment: true,
+        },
       }),
     );
     expect(res.body.profileUrl).toBe('https://bsky.app/profile/bob.test');

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ProviderContractFake } from './provider-contract';
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
+import { FakeVideoOptions, FakeVideoProcessing } from './fake-video-processing';
 
 export type { FakeCounts, FakeHold, FakeRequestLogEntry } from './fake-http-server';
 
@@ -28,6 +29,8 @@ export interface BlueskyFakeOptions extends FakeServerOptions {
   duplicateRkey?: 'internal-error' | 'invalid-request';
   /** uploadBlob size limit (PDS default 5 MB). */
   maxBlobBytes?: number;
+  /** The video service's processing (getJobStatus answers JOB_STATE_ENCODING meanwhile): polls before ready, default 2; 3 minutes at most. */
+  video?: FakeVideoOptions;
 }
 
 export interface FakeBlueskyAccount {
@@ -76,7 +79,14 @@ export const BLUESKY_ROUTES = {
   createRecord: 'com.atproto.repo.createRecord',
   getRecord: 'com.atproto.repo.getRecord',
   getPosts: 'app.bsky.feed.getPosts',
+  getServiceAuth: 'com.atproto.server.getServiceAuth',
+  /** The video service (video.bsky.app), served by the same fake. */
+  uploadVideo: 'app.bsky.video.uploadVideo',
+  getJobStatus: 'app.bsky.video.getJobStatus',
 } as const;
+
+/** The video service's size cap (100 MB). */
+export const BLUESKY_FAKE_MAX_VIDEO_BYTES = 100_000_000;
 
 const METHODS: Record<string, 'GET' | 'POST'> = {
   [BLUESKY_ROUTES.createSession]: 'POST',
@@ -87,6 +97,9 @@ const METHODS: Record<string, 'GET' | 'POST'> = {
   [BLUESKY_ROUTES.createRecord]: 'POST',
   [BLUESKY_ROUTES.getRecord]: 'GET',
   [BLUESKY_ROUTES.getPosts]: 'GET',
+  [BLUESKY_ROUTES.getServiceAuth]: 'GET',
+  [BLUESKY_ROUTES.uploadVideo]: 'POST',
+  [BLUESKY_ROUTES.getJobStatus]: 'GET',
 };
 
 const POST_COLLECTION = 'app.bsky.feed.post';
@@ -134,7 +147,9 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
 /**
  * A local PDS + AppView speaking the XRPC methods the adapter uses with realistic shapes:
  * createSession, refreshSession, getProfile, resolveHandle, uploadBlob, createRecord (rejects a taken
- * rkey like the PDS does), getRecord, getPosts. Tokens are JWT-shaped opaque strings.
+ * rkey like the PDS does), getRecord, getPosts, getServiceAuth; and the video service: uploadVideo
+ * (with a service token for com.atproto.repo.uploadBlob) and getJobStatus, processing over several
+ * polls until the job completes with a video blob (app.bsky.embed.video). Tokens are JWT-shaped opaque strings.
  */
 export class BlueskyFake extends FakeHttpServer {
   /** Created posts, oldest first. */
@@ -151,10 +166,15 @@ export class BlueskyFake extends FakeHttpServer {
   private readonly postCountByDid = new Map<string, number>();
   private tokenCounter = 0;
   private tidCounter = 0;
+  /** Videos the video service received (uploadVideo) and their jobs' processing. */
+  readonly videos: FakeVideoProcessing;
+  private readonly serviceTokens = new Map<string, { did: string; lxm: string; aud: string }>();
+  private readonly jobOwner = new Map<string, string>();
 
   constructor(options: BlueskyFakeOptions = {}) {
     super(options);
     this.opts = options;
+    this.videos = new FakeVideoProcessing({ maxDurationSeconds: 180, ...options.video });
     for (const spec of options.accounts ?? [{ identifier: 'alice.test', password: 'app-pass', handle: 'alice.test' }]) {
       this.addAccount(spec);
     }
@@ -271,6 +291,10 @@ export class BlueskyFake extends FakeHttpServer {
         return this.resolveHandle(req);
       case BLUESKY_ROUTES.getRecord:
         return this.getRecord(req);
+      case BLUESKY_ROUTES.uploadVideo:
+        return this.uploadVideo(req);
+      case BLUESKY_ROUTES.getJobStatus:
+        return this.videos.beforeStatus().then(() => this.getJobStatus(req));
     }
     const auth = this.authenticate(req);
     if ('status' in auth) return auth;
@@ -281,6 +305,14 @@ export class BlueskyFake extends FakeHttpServer {
         return this.uploadBlob(req, auth.account);
       case BLUESKY_ROUTES.createRecord:
         return this.createRecord(req, auth.account);
+      case BLUESKY_ROUTES.getServiceAuth: {
+        const aud = req.url.searchParams.get('aud') ?? '';
+        const lxm = req.url.searchParams.get('lxm') ?? '';
+        if (!aud.startsWith('did:')) return xrpcError(400, 'InvalidRequest', 'aud must be a DID');
+        const token = `svc.${b64url({ iss: auth.account.did, aud, lxm })}.${++this.tokenCounter}`;
+        this.serviceTokens.set(token, { did: auth.account.did, lxm, aud });
+        return { status: 200, body: { token } };
+      }
       default:
         return this.getPosts(req);
     }
@@ -433,6 +465,58 @@ export class BlueskyFake extends FakeHttpServer {
     return { status: 200, body: { blob: { $type: 'blob', ref: { $link: cid }, mimeType, size: blob.size } } };
   }
 
+  /**
+   * app.bsky.video.uploadVideo: a service token for com.atproto.repo.uploadBlob of the `did` given, the
+   * video's bytes; a job (409 already_exists when these very bytes were sent before).
+   */
+  private uploadVideo(req: FakeRequest): FakeReply {
+    const service = this.serviceTokens.get(this.bearer(req) ?? '');
+    if (!service) return xrpcError(401, 'AuthenticationRequired', 'A service token is required');
+    if (service.lxm !== 'com.atproto.repo.uploadBlob') return xrpcError(401, 'BadJwtLexiconMethod', 'Bad lxm');
+    if (req.url.searchParams.get('did') !== service.did) return xrpcError(400, 'InvalidRequest', 'did does not match');
+    if (req.body.length > BLUESKY_FAKE_MAX_VIDEO_BYTES) {
+      return xrpcError(413, 'PayloadTooLarge', `Video too large (at most ${BLUESKY_FAKE_MAX_VIDEO_BYTES} bytes)`);
+    }
+    const mimeType = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    const jobId = `job-${cidOf(req.body, 0x55).slice(-16)}`;
+    if (this.videos.find(jobId)) {
+      return { status: 409, body: { error: 'already_exists', message: 'Video already processed', jobId } };
+    }
+    this.videos.receive(Buffer.from(req.body), mimeType, jobId);
+    this.jobOwner.set(jobId, service.did);
+    return { status: 200, body: { jobStatus: { jobId, did: service.did, state: 'JOB_STATE_CREATED' } } };
+  }
+
+  /** app.bsky.video.getJobStatus: encoding over several polls, then completed with a blob (or failed). */
+  private getJobStatus(req: FakeRequest): FakeReply {
+    const jobId = req.url.searchParams.get('jobId') ?? '';
+    const found = this.videos.find(jobId);
+    const did = this.jobOwner.get(jobId);
+    if (!found || !did) return xrpcError(404, 'NotFound', 'Job not found');
+    const video = this.videos.poll(found);
+    const jobStatus: Record<string, unknown> = { jobId, did, state: 'JOB_STATE_ENCODING', progress: 50 };
+    if (video.state === 'failed') {
+      Object.assign(jobStatus, { state: 'JOB_STATE_FAILED', error: 'processing_failed', message: video.error });
+      delete jobStatus.progress;
+    }
+    if (video.state === 'ready') {
+      // The service hands the processed video to the PDS as a blob of the account.
+      const bytes = video.bytes;
+      const cid = cidOf(bytes, 0x55);
+      if (!this.blobByCid.has(cid)) {
+        const blob: FakeBlueskyBlob = { cid, did, mimeType: 'video/mp4', size: bytes.length, bytes };
+        this.blobs.push(blob);
+        this.blobByCid.set(cid, blob);
+      }
+      Object.assign(jobStatus, {
+        state: 'JOB_STATE_COMPLETED',
+        progress: 100,
+        blob: { $type: 'blob', ref: { $link: cid }, mimeType: 'video/mp4', size: bytes.length },
+      });
+    }
+    return { status: 200, body: { jobStatus } };
+  }
+
   /** Lexicon-ish validation of an app.bsky.feed.post record; returns the error message. */
   private invalidPost(record: Record<string, unknown>, did: string): string | undefined {
     const prefix = 'Invalid app.bsky.feed.post record:';
@@ -467,7 +551,20 @@ export class BlueskyFake extends FakeHttpServer {
       }
     }
     const embed = asRecord(record.embed);
-    if (embed) {
+    if (embed?.$type === 'app.bsky.embed.video') {
+      const link = asRecord(asRecord(embed.video)?.ref)?.$link;
+      const blob = typeof link === 'string' ? this.blobByCid.get(link) : undefined;
+      if (!blob || blob.did !== did) return `Could not find blob: ${String(link)}`;
+      if (!blob.mimeType.startsWith('video/')) return `${prefix} Record/embed/video mimeType not accepted`;
+      if (embed.alt !== undefined && typeof embed.alt !== 'string') return `${prefix} Record/embed/alt must be a string`;
+      const ratio = asRecord(embed.aspectRatio);
+      if (
+        embed.aspectRatio !== undefined &&
+        !(Number.isInteger(ratio?.width) && Number.isInteger(ratio?.height) && Number(ratio?.width) > 0 && Number(ratio?.height) > 0)
+      ) {
+        return `${prefix} Record/embed/aspectRatio must have positive integers width and height`;
+      }
+    } else if (embed) {
       if (embed.$type !== 'app.bsky.embed.images' || !Array.isArray(embed.images)) {
         return `${prefix} Record/embed is not a supported embed`;
       }
@@ -611,6 +708,8 @@ export function contractFake(): ProviderContractFake {
   const fake = new BlueskyFake({ accounts: [{ identifier: 'contract.test', password: 'contract-pass' }] });
   return {
     start: async () => ({ identifier: 'contract.test', appPassword: 'contract-pass', serviceUrl: await fake.start() }),
+    // The video service is served by the same fake.
+    appEnv: () => ({ BLUESKY_VIDEO_SERVICE_URL: fake.baseUrl }),
     stop: () => fake.stop(),
     wrongCredentials: () => ({ identifier: 'contract.test', appPassword: 'wrong-pass', serviceUrl: fake.baseUrl }),
     publishRoute: BLUESKY_ROUTES.createRecord,
@@ -619,7 +718,17 @@ export function contractFake(): ProviderContractFake {
     revokeAll: () => fake.revokeAll(),
     posts: () =>
       fake.posts.map((p) => {
-        const embed = p.record.embed as { images?: Array<{ alt?: string }> } | undefined;
+        const embed = p.record.embed as { $type?: string; images?: Array<{ alt?: string }>; alt?: string } | undefined;
+        if (embed?.$type === 'app.bsky.embed.video') {
+          const reply = p.record.reply as { parent?: { uri?: string } } | undefined;
+          return {
+            platformPostId: p.uri,
+            text: String(p.record.text),
+            mediaCount: 1,
+            mediaAltTexts: [embed.alt || null],
+            inReplyTo: reply?.parent?.uri ?? null,
+          };
+        }
         const reply = p.record.reply as { parent?: { uri?: string } } | undefined;
         return {
           platformPostId: p.uri,

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
+import { FakeVideo, FakeVideoOptions, FakeVideoProcessing } from './fake-video-processing';
 import { oauthContractFake, type ProviderContractFake } from './provider-contract';
 
 /**
@@ -7,7 +8,9 @@ import { oauthContractFake, type ProviderContractFake } from './provider-contrac
  * that submits it), the token endpoint (code exchange with client credentials in the form body and,
  * when a challenge was sent, the PKCE verifier; refresh with rotation), OpenID Connect userinfo, and
  * the versioned REST API: organizationAcls (roleAssignee finder), organizations, posts (create,
- * author finder), images (initializeUpload + PUT upload), organizationalEntityShareStatistics and
+ * author finder), images (initializeUpload + PUT upload), videos (initializeUpload with the file size,
+ * one PUT per part answering an ETag, finalizeUpload with the ETags, GET until AVAILABLE after several
+ * polls, or PROCESSING_FAILED), organizationalEntityShareStatistics and
  * memberCreatorPostAnalytics. REST calls must carry LinkedIn-Version and X-Restli-Protocol-Version.
  * Scopes are enforced as LinkedIn documents them; errors use LinkedIn's bodies.
  */
@@ -26,7 +29,13 @@ export const LINKEDIN_ROUTES = {
   memberAnalytics: 'GET /rest/memberCreatorPostAnalytics',
   createComment: 'POST /rest/socialActions/:urn/comments',
   listComments: 'GET /rest/socialActions/:urn/comments',
+  videoAction: 'POST /rest/videos',
+  videoPart: 'PUT /video-uploads/:id/:part',
+  getVideo: 'GET /rest/videos/:urn',
 } as const;
+
+/** The Videos API's size cap (500 MB). */
+export const LINKEDIN_FAKE_MAX_VIDEO_BYTES = 500 * 1024 * 1024;
 
 /** A comment on a post (`POST /rest/socialActions/{urn}/comments`), as LinkedIn keeps it. */
 export interface FakeLinkedInComment {
@@ -66,6 +75,23 @@ export interface LinkedInFakeOptions extends FakeServerOptions {
   /** The members (the first is signed in on the authorization page). Default: one without pages. */
   members?: FakeLinkedInMember[];
   organizations?: FakeLinkedInOrganization[];
+  /** Bytes per part of a video upload (LinkedIn: 4 MiB). */
+  videoPartBytes?: number;
+  /** Video processing: polls before AVAILABLE (default 2), longest video (default 30 min). */
+  video?: FakeVideoOptions;
+}
+
+interface Video {
+  urn: string;
+  owner: string;
+  size: number;
+  partBytes: number;
+  /** Parts received, by index. */
+  parts: Array<Buffer | undefined>;
+  etags: string[];
+  uploadToken: string;
+  /** Set by finalizeUpload: the whole file, in processing. */
+  processing: FakeVideo | null;
 }
 
 export interface FakeLinkedInMember {
@@ -89,6 +115,8 @@ export interface FakeLinkedInPost {
   /** What LinkedIn shows: the little text rendered (cut at the first unescaped reserved character). */
   text: string;
   images: string[];
+  /** The video (`content.media.id` of a urn:li:video), null when none. */
+  video: string | null;
   /** The alt text sent with each image (`altText`), null where none was. */
   imageAltTexts: Array<string | null>;
   createdAt: number;
@@ -172,6 +200,11 @@ export class LinkedInFake extends FakeHttpServer {
   private readonly pending = new Map<string, PendingAuthorization>();
   private readonly grants = new Map<string, Grant>();
   private readonly images = new Map<string, Image>();
+  private readonly videoUploads = new Map<string, Video>();
+  /** Videos LinkedIn received (finalized uploads) and their processing. */
+  readonly videos: FakeVideoProcessing;
+  /** initializeUpload calls of the Videos API (a video uploaded twice counts twice). */
+  videoInits = 0;
   private nextId = 7_300_000_000_000_000_000n;
   private signedIn = 0;
   private failAfterCreate: number[] = [];
@@ -181,6 +214,7 @@ export class LinkedInFake extends FakeHttpServer {
 
   constructor(private readonly opts: LinkedInFakeOptions = {}) {
     super(opts);
+    this.videos = new FakeVideoProcessing({ maxDurationSeconds: 30 * 60, ...opts.video });
     this.clientId = opts.clientId ?? 'linkedin-client-id';
     this.clientSecret = opts.clientSecret ?? 'linkedin-client-secret';
     this.members = opts.members ?? [{ sub: 'contractMember1', name: 'Contract Member' }];
@@ -271,6 +305,9 @@ export class LinkedInFake extends FakeHttpServer {
     if (method === 'GET' && path === '/rest/posts') return LINKEDIN_ROUTES.findPosts;
     if (method === 'POST' && path === '/rest/images') return LINKEDIN_ROUTES.initializeUpload;
     if (method === 'PUT' && /^\/dms-uploads\/[^/]+$/.test(path)) return LINKEDIN_ROUTES.upload;
+    if (method === 'POST' && path === '/rest/videos') return LINKEDIN_ROUTES.videoAction;
+    if (method === 'PUT' && /^\/video-uploads\/[^/]+\/\d+$/.test(path)) return LINKEDIN_ROUTES.videoPart;
+    if (method === 'GET' && /^\/rest\/videos\/[^/]+$/.test(path)) return LINKEDIN_ROUTES.getVideo;
     if (method === 'GET' && path === '/rest/organizationalEntityShareStatistics')
       return LINKEDIN_ROUTES.shareStatistics;
     if (method === 'GET' && path === '/rest/memberCreatorPostAnalytics') return LINKEDIN_ROUTES.memberAnalytics;
@@ -308,6 +345,7 @@ export class LinkedInFake extends FakeHttpServer {
     const token = this.authenticate(req);
     if (!token) return UNAUTHORIZED;
     if (req.route === LINKEDIN_ROUTES.upload) return this.upload(req, token);
+    if (req.route === LINKEDIN_ROUTES.videoPart) return this.videoPart(req, token);
     if (req.route === LINKEDIN_ROUTES.userinfo) {
       if (!token.scopes.has('openid') || !token.scopes.has('profile')) return denied('/userinfo');
       const member = this.member(token.sub);
@@ -410,6 +448,11 @@ export class LinkedInFake extends FakeHttpServer {
       }
       case LINKEDIN_ROUTES.initializeUpload:
         return this.initializeUpload(req, token);
+      case LINKEDIN_ROUTES.videoAction:
+        return this.videoAction(req, token);
+      case LINKEDIN_ROUTES.getVideo:
+        await this.videos.beforeStatus();
+        return this.getVideo(req, token);
       case LINKEDIN_ROUTES.shareStatistics: {
         const org = q.get('organizationalEntity') ?? '';
         const orgId = /^urn:li:organization:(\d+)$/.exec(org)?.[1];
@@ -705,8 +748,20 @@ export class LinkedInFake extends FakeHttpServer {
     if (commentary.length > 3000) {
       return error(422, 'UNPROCESSABLE_ENTITY', 'ERROR :: /commentary :: length of commentary exceeds 3000', 400);
     }
-    const imageEntries =
-      typeof body.content?.media?.id === 'string' ? [body.content.media] : (body.content?.multiImage?.images ?? []);
+    const mediaId = body.content?.media?.id;
+    let video: string | null = null;
+    if (typeof mediaId === 'string' && mediaId.startsWith('urn:li:video:')) {
+      const upload = this.videoUploads.get(mediaId);
+      if (!upload || upload.owner !== author || upload.processing?.state !== 'ready') {
+        return error(422, 'UNPROCESSABLE_ENTITY', `ERROR :: /content/media/id :: video ${mediaId} is not AVAILABLE`, 400);
+      }
+      video = mediaId;
+    }
+    const imageEntries = video
+      ? []
+      : typeof body.content?.media?.id === 'string'
+        ? [body.content.media]
+        : (body.content?.multiImage?.images ?? []);
     const imageIds = imageEntries.map((i) => String(i.id));
     const altTexts = imageEntries.map((i) => (i.altText === undefined ? null : i.altText));
     if (altTexts.some((a) => a !== null && (typeof a !== 'string' || a.length > 4086))) {
@@ -728,7 +783,7 @@ export class LinkedInFake extends FakeHttpServer {
     }
     const text = renderLittleText(commentary);
     const duplicate = this.posts.find(
-      (p) => p.author === author && p.text === text && p.images.length === imageIds.length,
+      (p) => p.author === author && p.text === text && p.images.length === imageIds.length && p.video === video,
     );
     if (duplicate) {
       return {
@@ -749,6 +804,7 @@ export class LinkedInFake extends FakeHttpServer {
       commentary,
       text,
       images: imageIds,
+      video,
       imageAltTexts: altTexts as Array<string | null>,
       createdAt: Date.now(),
       counts: { likes: 0, reposts: 0, replies: 0, impressions: 0 },
@@ -787,6 +843,111 @@ export class LinkedInFake extends FakeHttpServer {
     };
   }
 
+  /** POST /rest/videos?action=initializeUpload | finalizeUpload. */
+  private videoAction(req: FakeRequest, token: AccessToken): FakeReply {
+    let body: {
+      initializeUploadRequest?: { owner?: unknown; fileSizeBytes?: unknown };
+      finalizeUploadRequest?: { video?: unknown; uploadToken?: unknown; uploadedPartIds?: unknown };
+    };
+    try {
+      body = JSON.parse(req.body.toString()) as typeof body;
+    } catch {
+      return error(400, 'ILLEGAL_ARGUMENT', 'Body is not JSON');
+    }
+    const action = req.url.searchParams.get('action');
+    if (action === 'initializeUpload') {
+      const owner = typeof body.initializeUploadRequest?.owner === 'string' ? body.initializeUploadRequest.owner : '';
+      const size = Number(body.initializeUploadRequest?.fileSizeBytes);
+      if (!owner || !Number.isInteger(size) || size <= 0) {
+        return error(422, 'UNPROCESSABLE_ENTITY', 'ERROR :: /initializeUploadRequest :: owner and fileSizeBytes are required', 400);
+      }
+      if (!this.mayWrite(token, owner)) return denied(`/videos (owner ${owner})`);
+      if (size > LINKEDIN_FAKE_MAX_VIDEO_BYTES) {
+        return error(400, 'ILLEGAL_ARGUMENT', `fileSizeBytes ${size} exceeds ${LINKEDIN_FAKE_MAX_VIDEO_BYTES}`);
+      }
+      this.videoInits += 1;
+      const key = `D5610AQ${randomBytes(8).toString('hex')}`;
+      const urn = `urn:li:video:${key}`;
+      const partBytes = this.opts.videoPartBytes ?? 4 * 1024 * 1024;
+      const count = Math.ceil(size / partBytes);
+      const upload: Video = {
+        urn,
+        owner,
+        size,
+        partBytes,
+        parts: new Array<Buffer | undefined>(count),
+        etags: [],
+        uploadToken: count > 1 ? `token-${key}` : '',
+        processing: null,
+      };
+      this.videoUploads.set(urn, upload);
+      const uploadInstructions = Array.from({ length: count }, (_, i) => ({
+        uploadUrl: `${this.baseUrl}/video-uploads/${key}/${i}`,
+        firstByte: i * partBytes,
+        lastByte: Math.min(size, (i + 1) * partBytes) - 1,
+      }));
+      return {
+        status: 200,
+        body: {
+          value: {
+            uploadUrlsExpireAt: Date.now() + 3600_000,
+            video: urn,
+            uploadInstructions,
+            uploadToken: upload.uploadToken,
+          },
+        },
+      };
+    }
+    if (action === 'finalizeUpload') {
+      const request = body.finalizeUploadRequest;
+      const upload = typeof request?.video === 'string' ? this.videoUploads.get(request.video) : undefined;
+      if (!upload || !this.mayWrite(token, upload.owner)) return error(400, 'ILLEGAL_ARGUMENT', 'Unknown video');
+      if (upload.processing) return error(400, 'ILLEGAL_ARGUMENT', 'The upload is already finalized');
+      const ids = Array.isArray(request?.uploadedPartIds) ? request.uploadedPartIds : [];
+      if ((request?.uploadToken ?? '') !== upload.uploadToken) return error(400, 'ILLEGAL_ARGUMENT', 'Wrong uploadToken');
+      if (upload.parts.some((p) => !p) || ids.length !== upload.etags.length || ids.some((id, i) => id !== upload.etags[i])) {
+        return error(400, 'ILLEGAL_ARGUMENT', 'uploadedPartIds do not match the parts received, in order');
+      }
+      const bytes = Buffer.concat(upload.parts as Buffer[]);
+      if (bytes.length !== upload.size) return error(400, 'ILLEGAL_ARGUMENT', 'The parts do not add up to fileSizeBytes');
+      upload.processing = this.videos.receive(bytes, 'video/mp4', upload.urn);
+      return { status: 200, body: {} };
+    }
+    return error(400, 'ILLEGAL_ARGUMENT', 'Unknown action');
+  }
+
+  private videoPart(req: FakeRequest, token: AccessToken): FakeReply {
+    const [, , key, part] = req.path.split('/');
+    const upload = this.videoUploads.get(`urn:li:video:${key}`);
+    const index = Number(part);
+    if (!upload || !this.mayWrite(token, upload.owner) || !(index < upload.parts.length)) {
+      return error(400, 'ILLEGAL_ARGUMENT', 'Unknown upload');
+    }
+    const expected = Math.min(upload.size, (index + 1) * upload.partBytes) - index * upload.partBytes;
+    if (req.body.length !== expected) {
+      return error(400, 'ILLEGAL_ARGUMENT', `Part ${index} must be ${expected} bytes (got ${req.body.length})`);
+    }
+    upload.parts[index] = Buffer.from(req.body);
+    const etag = `/dms/prv/vid/${key}/${index}/${createHash('md5').update(req.body).digest('hex')}`;
+    upload.etags[index] = etag;
+    return { status: 200, headers: { etag } };
+  }
+
+  /** GET /rest/videos/{urn}: WAITING_UPLOAD, PROCESSING (several polls), AVAILABLE or PROCESSING_FAILED. */
+  private getVideo(req: FakeRequest, token: AccessToken): FakeReply {
+    const urn = decodeURIComponent(req.path.slice('/rest/videos/'.length));
+    const upload = this.videoUploads.get(urn);
+    if (!upload || !this.mayWrite(token, upload.owner)) return error(404, 'NOT_FOUND', `No video ${urn}`);
+    const json: Record<string, unknown> = { id: urn, owner: upload.owner, status: 'WAITING_UPLOAD' };
+    if (upload.processing) {
+      const video = this.videos.poll(upload.processing);
+      json.status = video.state === 'ready' ? 'AVAILABLE' : video.state === 'failed' ? 'PROCESSING_FAILED' : 'PROCESSING';
+      if (video.state === 'failed') json.processingFailureReason = video.error;
+      if (video.state === 'ready') json.duration = Math.round((video.probe?.durationSeconds ?? 0) * 1000);
+    }
+    return { status: 200, body: json };
+  }
+
   private upload(req: FakeRequest, token: AccessToken): FakeReply {
     const image = this.images.get(`urn:li:image:${req.path.split('/')[2]}`);
     if (!image || !this.mayWrite(token, image.owner)) return error(400, 'ILLEGAL_ARGUMENT', 'Unknown upload');
@@ -807,7 +968,7 @@ export function contractFake(): ProviderContractFake {
       fake.posts.map((p) => ({
         platformPostId: p.id,
         text: p.text,
-        mediaCount: p.images.length,
+        mediaCount: p.images.length + (p.video ? 1 : 0),
         mediaAltTexts: p.imageAltTexts,
         inReplyTo: null,
       })),

@@ -1,4 +1,5 @@
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
+import { FakeVideo, FakeVideoOptions, FakeVideoProcessing } from './fake-video-processing';
 import type { ProviderContractFake } from './provider-contract';
 
 export type { FakeCounts, FakeHold, FakeRequestLogEntry } from './fake-http-server';
@@ -25,6 +26,10 @@ export interface MastodonFakeOptions extends FakeServerOptions {
   mediaProcessing?: 'sync' | 'async';
   /** In async mode, how many polls of GET /api/v1/media/:id answer 206 before the 200 with url. Default 0. */
   mediaPollsBeforeReady?: number;
+  /** configuration.media_attachments.video_size_limit. Default 99 MiB. */
+  videoSizeLimit?: number;
+  /** Video processing (GET /api/v1/media/:id answers 206 meanwhile): polls before ready, default 2. */
+  video?: FakeVideoOptions;
   /** instance `domain`; default the server's host:port. */
   domain?: string;
   /** Seconds until X-RateLimit-Reset on injected 429 answers. Default 60. */
@@ -50,6 +55,8 @@ export interface FakeMastodonMedia {
   statusId: string | null;
   /** The alt text (`description` field of the upload), null when none was sent. */
   description: string | null;
+  /** A video in processing (images: null). */
+  video: FakeVideo | null;
 }
 
 export interface FakeMastodonStatus {
@@ -159,10 +166,13 @@ export class MastodonFake extends FakeHttpServer {
   private nextStatusId = 110_000_000_000_000_000n;
   private nextMediaId = 111_000_000_000_000_000n;
   private readonly opts: MastodonFakeOptions;
+  /** Videos the instance received (POST /api/v2/media) and their processing. */
+  readonly videos: FakeVideoProcessing;
 
   constructor(options: MastodonFakeOptions = {}) {
     super(options);
     this.opts = options;
+    this.videos = new FakeVideoProcessing(options.video);
     (options.tokens ?? ['test-token']).forEach((entry, index) => {
       const spec = typeof entry === 'string' ? { token: entry } : entry;
       const id = spec.id ?? String(index + 1);
@@ -253,6 +263,9 @@ export class MastodonFake extends FakeHttpServer {
       case MASTODON_ROUTES.uploadMedia:
         return this.uploadMedia(req, account);
       case MASTODON_ROUTES.getMedia:
+        if (this.mediaById.get(decodeURIComponent(req.path.slice('/api/v1/media/'.length)))?.video) {
+          return this.videos.beforeStatus().then(() => this.getMedia(req.path, account));
+        }
         return this.getMedia(req.path, account);
       case MASTODON_ROUTES.createStatus:
         return this.createStatus(req, account);
@@ -323,7 +336,7 @@ export class MastodonFake extends FakeHttpServer {
           supported_mime_types: this.opts.supportedMimeTypes ?? DEFAULT_MIME_TYPES,
           image_size_limit: this.opts.imageSizeLimit ?? 16 * 1024 * 1024,
           image_matrix_limit: 33_177_600,
-          video_size_limit: 99 * 1024 * 1024,
+          video_size_limit: this.opts.videoSizeLimit ?? 99 * 1024 * 1024,
           video_frame_rate_limit: 120,
           video_matrix_limit: 8_294_400,
         },
@@ -372,7 +385,17 @@ export class MastodonFake extends FakeHttpServer {
         body: { error: `Validation failed: File file size must be less than ${Math.floor(limit / (1024 * 1024))} MB` },
       };
     }
-    const sync = this.opts.mediaProcessing === 'sync';
+    const videoLimit = this.opts.videoSizeLimit ?? 99 * 1024 * 1024;
+    if (mimeType.startsWith('video/') && file.data.length > videoLimit) {
+      return {
+        status: 422,
+        body: {
+          error: `Validation failed: File file size must be less than ${Math.floor(videoLimit / (1024 * 1024))} MB`,
+        },
+      };
+    }
+    const isVideo = mimeType.startsWith('video/');
+    const sync = this.opts.mediaProcessing === 'sync' && !isVideo;
     const media: FakeMastodonMedia = {
       id: String(this.nextMediaId++),
       accountId: account.id,
@@ -384,7 +407,9 @@ export class MastodonFake extends FakeHttpServer {
       ready: sync,
       statusId: null,
       description: null,
+      video: null,
     };
+    if (isVideo) media.video = this.videos.receive(Buffer.from(file.data), mimeType, media.id);
     const description = parts?.find((p) => p.name === 'description' && p.filename === undefined);
     if (description) {
       const text = description.data.toString('utf8');
@@ -404,6 +429,12 @@ export class MastodonFake extends FakeHttpServer {
   private getMedia(path: string, account: FakeMastodonAccount): FakeReply {
     const media = this.mediaById.get(decodeURIComponent(path.slice('/api/v1/media/'.length)));
     if (!media || media.accountId !== account.id) return { status: 404, body: { error: 'Record not found' } };
+    if (media.video) {
+      const video = this.videos.poll(media.video);
+      if (video.state === 'failed') return { status: 422, body: { error: `Error processing thumbnail for uploaded media: ${video.error}` } };
+      media.ready = video.state === 'ready';
+      return { status: media.ready ? 200 : 206, body: this.mediaJson(media) };
+    }
     if (!media.ready) {
       media.polls += 1;
       if (media.polls > (this.opts.mediaPollsBeforeReady ?? 0)) media.ready = true;

@@ -1,11 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
+import { FakeVideo, FakeVideoOptions, FakeVideoProcessing } from './fake-video-processing';
 import { oauthContractFake, type ProviderContractFake } from './provider-contract';
 
 /**
  * A local X: OAuth 2.0 authorization code with PKCE (consent page that consents at once), the token
  * endpoint with refresh-token rotation, API v2 users/me, tweets, a user's timeline, the chunked media
- * upload (initialize / append / finalize), media metadata (alt text) and public_metrics. Errors use X's v2 problem bodies.
+ * upload (initialize / append / finalize, and STATUS for `tweet_video` processing), media metadata (alt
+ * text) and public_metrics. Errors use X's v2 problem bodies.
  */
 export const X_ROUTES = {
   authorize: 'GET /i/oauth2/authorize',
@@ -18,7 +20,11 @@ export const X_ROUTES = {
   mediaAppend: 'POST /2/media/upload/:id/append',
   mediaFinalize: 'POST /2/media/upload/:id/finalize',
   mediaMetadata: 'POST /2/media/metadata',
+  mediaStatus: 'GET /2/media/upload',
 } as const;
+
+/** X's video caps (media_category tweet_video): 512 MB and 140 s. */
+export const X_FAKE_MAX_VIDEO_BYTES = 512 * 1024 * 1024;
 
 export interface XFakeOptions extends FakeServerOptions {
   clientId?: string;
@@ -29,6 +35,8 @@ export interface XFakeOptions extends FakeServerOptions {
   rateLimitResetSeconds?: number;
   /** Delay of the token endpoint's refresh answer, in ms (to widen races). Default 0. */
   refreshLatencyMs?: number;
+  /** Video processing: polls before ready (default 2), longest video (default 140 s). */
+  video?: FakeVideoOptions;
 }
 
 export interface FakeXUser {
@@ -71,6 +79,12 @@ interface Media {
   finalized: boolean;
   /** Set by POST /2/media/metadata (`metadata.alt_text.text`). */
   altText: string | null;
+  category: string;
+  mediaType: string;
+  /** A video's segments as received (images are counted only). */
+  segments: Buffer[];
+  /** A finalized video, in processing. */
+  video: FakeVideo | null;
 }
 
 const problem = (status: number, title: string, detail: string) => ({
@@ -95,9 +109,14 @@ export class XFake extends FakeHttpServer {
   private nextId = 1_800_000_000_000_000_000n;
   private denyNextConsent = false;
   private failAfterCreate: Array<{ status: number; when?: (text: string) => boolean }> = [];
+  /** Videos X received (finalized `tweet_video` uploads) and their processing. */
+  readonly videos: FakeVideoProcessing;
+  /** `initialize` calls of `tweet_video` uploads (a video uploaded twice counts twice). */
+  videoInits = 0;
 
   constructor(private readonly opts: XFakeOptions = {}) {
     super(opts);
+    this.videos = new FakeVideoProcessing({ maxDurationSeconds: 140, ...opts.video });
     this.clientId = opts.clientId ?? 'x-client-id';
     this.clientSecret = opts.clientSecret ?? 'x-client-secret';
   }
@@ -175,6 +194,7 @@ export class XFake extends FakeHttpServer {
     if (method === 'POST' && /^\/2\/media\/upload\/[^/]+\/append$/.test(path)) return X_ROUTES.mediaAppend;
     if (method === 'POST' && /^\/2\/media\/upload\/[^/]+\/finalize$/.test(path)) return X_ROUTES.mediaFinalize;
     if (method === 'POST' && path === '/2/media/metadata') return X_ROUTES.mediaMetadata;
+    if (method === 'GET' && path === '/2/media/upload') return X_ROUTES.mediaStatus;
     return undefined;
   }
 
@@ -250,12 +270,29 @@ export class XFake extends FakeHttpServer {
           );
         }
         media.finalized = true;
-        return {
-          status: 200,
-          body: {
-            data: { id: media.id, media_key: `3_${media.id}`, size: media.totalBytes, expires_after_secs: 86400 },
-          },
+        const data: Record<string, unknown> = {
+          id: media.id,
+          media_key: `3_${media.id}`,
+          size: media.totalBytes,
+          expires_after_secs: 86400,
         };
+        if (media.category === 'tweet_video') {
+          media.video = this.videos.receive(Buffer.concat(media.segments), media.mediaType, media.id);
+          media.segments = [];
+          data.processing_info = { state: 'pending', check_after_secs: 1 };
+        }
+        return { status: 200, body: { data } };
+      }
+      case X_ROUTES.mediaStatus: {
+        if (req.url.searchParams.get('command') !== 'STATUS') {
+          return problem(400, 'Invalid Request', 'command must be STATUS');
+        }
+        const media = this.media.get(req.url.searchParams.get('media_id') ?? '');
+        if (!media || media.userId !== userId) return problem(400, 'Invalid Request', 'Unknown media_id');
+        const data: Record<string, unknown> = { id: media.id, media_key: `3_${media.id}` };
+        if (media.video) await this.videos.beforeStatus();
+        if (media.video) data.processing_info = this.processingInfo(this.videos.poll(media.video));
+        return { status: 200, body: { data } };
       }
       case X_ROUTES.mediaMetadata:
         return this.mediaMetadata(req, userId);
@@ -352,7 +389,7 @@ export class XFake extends FakeHttpServer {
     if (!text && mediaIds.length === 0) return problem(400, 'Invalid Request', 'text or media is required');
     for (const id of mediaIds) {
       const media = this.media.get(id);
-      if (!media || !media.finalized || media.userId !== userId) {
+      if (!media || !media.finalized || media.userId !== userId || (media.video && media.video.state !== 'ready')) {
         return problem(400, 'Invalid Request', `Your media IDs are invalid.`);
       }
     }
@@ -412,9 +449,29 @@ export class XFake extends FakeHttpServer {
     if (typeof body.media_type !== 'string' || !Number.isInteger(total) || total <= 0) {
       return problem(400, 'Invalid Request', 'media_type and total_bytes are required');
     }
-    if (total > 5 * 1024 * 1024) return problem(400, 'Invalid Request', 'File size exceeds 5242880 bytes.');
+    const category = typeof body.media_category === 'string' ? body.media_category : 'tweet_image';
+    if (category === 'tweet_video') {
+      if (!/^video\/(mp4|quicktime)$/.test(body.media_type)) {
+        return problem(400, 'Invalid Request', `media_type ${body.media_type} is not supported for tweet_video`);
+      }
+      if (total > X_FAKE_MAX_VIDEO_BYTES) {
+        return problem(400, 'Invalid Request', `File size exceeds ${X_FAKE_MAX_VIDEO_BYTES} bytes.`);
+      }
+      this.videoInits += 1;
+    } else if (total > 5 * 1024 * 1024) return problem(400, 'Invalid Request', 'File size exceeds 5242880 bytes.');
     const id = String(this.nextId++);
-    this.media.set(id, { id, userId, totalBytes: total, received: 0, finalized: false, altText: null });
+    this.media.set(id, {
+      id,
+      userId,
+      totalBytes: total,
+      received: 0,
+      finalized: false,
+      altText: null,
+      category,
+      mediaType: body.media_type,
+      segments: [],
+      video: null,
+    });
     return { status: 200, body: { data: { id, media_key: `3_${id}`, expires_after_secs: 86400 } } };
   }
 
@@ -429,8 +486,19 @@ export class XFake extends FakeHttpServer {
     if (!part || !/name="segment_index"/.test(raw))
       return problem(400, 'Invalid Request', 'media and segment_index are required');
     const content = part.slice(part.indexOf('\r\n\r\n') + 4, part.lastIndexOf('\r\n'));
-    media.received += Buffer.from(content, 'latin1').length;
+    const bytes = Buffer.from(content, 'latin1');
+    media.received += bytes.length;
+    if (media.category === 'tweet_video') media.segments.push(bytes);
     return { status: 200, body: { data: { expires_at: Math.floor(Date.now() / 1000) + 86400 } } };
+  }
+
+  /** X's `processing_info` of a video: pending / in_progress with check_after_secs, succeeded, or failed. */
+  private processingInfo(video: FakeVideo): Record<string, unknown> {
+    if (video.state === 'ready') return { state: 'succeeded', progress_percent: 100 };
+    if (video.state === 'failed') {
+      return { state: 'failed', progress_percent: 12, error: { code: 1, name: 'InvalidMedia', message: video.error } };
+    }
+    return { state: video.polls === 0 ? 'pending' : 'in_progress', check_after_secs: 1, progress_percent: 50 };
   }
 
   private tweetJson(tweet: FakeTweet, fields: string | null): Record<string, unknown> {

@@ -52,7 +52,7 @@ describe('OpenAPI document, Swagger UI and health', () => {
   it('reports health without a key', async () => {
     const res = await t.request('GET', '/api/health');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok', checks: { database: 'up', redis: 'up' } });
+    expect(res.body).toEqual({ status: 'ok', checks: { database: 'up', redis: 'up', video: 'up' } });
   });
 });
 

@@ -60,7 +60,7 @@ describe('local HTTPS (TLS_CERT_FILE/TLS_KEY_FILE with the dev:cert certificate)
     expect(t.baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const health = await getTls(`${t.baseUrl}/api/health`, cert);
     expect(health.status).toBe(200);
-    expect(health.body).toEqual({ status: 'ok', checks: { database: 'up', redis: 'up' } });
+    expect(health.body).toEqual({ status: 'ok', checks: { database: 'up', redis: 'up', video: 'up' } });
     const byName = await getTls(t.baseUrl.replace('127.0.0.1', 'localhost') + '/api/health', cert);
     expect(byName.status).toBe(200);
   });

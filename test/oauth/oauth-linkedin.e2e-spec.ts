@@ -66,9 +66,9 @@ describe('OAuth connection of LinkedIn (against the fake)', () => {
           maxCharacters: 3000,
           maxMedia: 20,
           maxImageBytes: 5 * 1024 * 1024,
-          supportedMimeTypes: ['image/jpeg', 'image/png', 'image/gif'],
+          supportedMimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'video/mp4', 'video/quicktime', 'video/webm'],
           threads: false,
-          video: null,
+          video: expect.objectContaining({ minDurationSeconds: 3, maxDurationSeconds: 1800, maxPerPost: 1 }),
           firstComment: true,
         },
       });

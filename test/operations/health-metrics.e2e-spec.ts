@@ -52,7 +52,7 @@ describe('probes and metrics', () => {
     });
     expect((await t.request('GET', '/api/health')).body).toEqual({
       status: 'ok',
-      checks: { database: 'up', redis: 'up' },
+      checks: { database: 'up', redis: 'up', video: 'up' },
     });
   });
 

@@ -64,11 +64,16 @@ describe('MastodonProvider against MastodonFake', () => {
           maxImageBytes: 16 * 1024 * 1024,
           supportedMimeTypes: expect.arrayContaining(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
           threads: true,
+          // The fake instance's video limits (99 MiB, 120 fps, 8,294,400 pixels).
+          video: expect.objectContaining({ maxBytes: 99 * 1024 * 1024, maxFrameRate: 120, maxPerPost: 1 }),
           firstComment: true,
         },
         credentials: { instanceUrl: base, accessToken: 'tok-b' },
       });
-      expect(account.limits.supportedMimeTypes.every((t) => t.startsWith('image/'))).toBe(true);
+      // Images with their size limit, and the video types the instance lists (limits.video has their limits).
+      expect(account.limits.supportedMimeTypes.every((t) => t.startsWith('image/') || t.startsWith('video/'))).toBe(
+        true,
+      );
       expect(fake.requests.find((r) => r.route === MASTODON_ROUTES.verifyCredentials)?.headers.authorization).toBe(
         'Bearer tok-b',
       );

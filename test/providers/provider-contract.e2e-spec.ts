@@ -248,21 +248,36 @@ describe('provider contract', () => {
       else expect(onNetwork.mediaAltTexts).toBeUndefined();
     });
 
-    it('publishes a video through the pipeline where the network takes video beside images', async () => {
-      if (!fake.videoFixture) return;
-      const bytes = readFileSync(join(__dirname, '../fixtures/video', fake.videoFixture));
+    it('publishes a video where the channel says limits.video (processing polled), and refuses it where null', async () => {
+      const limits = (await t.request('GET', `/api/channels/${channelId}`, { key })).body.limits;
+      // 4 s, H.264/AAC MP4, index first: within every network's video limits (LinkedIn takes 3 s at least),
+      // unless the fake names a clip of its own (a vertical one for Reels).
+      const clip = readFileSync(join(__dirname, '../fixtures/video', fake.videoFixture ?? 'h264-aac-4s.mp4'));
       const client = new MediaClient(t, key);
-      const init = await client.initialize({ filename: fake.videoFixture, mimeType: 'video/mp4', size: bytes.length });
-      expect((await client.chunk(init.body.id, 0, bytes)).status).toBe(200);
+      const init = await client.initialize({ filename: 'clip.mp4', mimeType: 'video/mp4', size: clip.length });
+      expect((await client.chunk(init.body.id, 0, clip)).status).toBe(200);
       expect((await client.finalize(init.body.id)).body.status).toBe('ready');
+      if (!limits.video) {
+        const refused = await t.request('POST', '/api/posts/validate', {
+          key,
+          body: {
+            content: `contract video ${id}`,
+            channelIds: [channelId],
+            targets: targets(),
+            mediaIds: [init.body.id],
+          },
+        });
+        expect(refused.body.problems).toContainEqual(
+          expect.objectContaining({ field: 'mediaIds[0]', message: expect.stringMatching(/does not take video/) }),
+        );
+        return;
+      }
       const post = await publishNow(`contract video ${id}`, [init.body.id]);
       expect(post.status).toBe('published');
-      const onNetwork = postsWithText(`contract video ${id}`);
-      expect(onNetwork).toHaveLength(1);
-      expect(onNetwork[0]).toEqual(
-        expect.objectContaining({ platformPostId: post.targets[0].platformPostId, mediaCount: 1 }),
-      );
-    });
+      const [onNetwork] = postsWithText(`contract video ${id}`);
+      expect(onNetwork.mediaCount).toBe(1);
+      expect(post.targets[0].platformPostId).toBe(onNetwork.platformPostId);
+    }, 60_000);
 
     it('retries a transient failure and publishes exactly once', async () => {
       fake.failNext(1, 503, fake.publishRoute);

@@ -65,6 +65,11 @@ describe('sandbox video', () => {
       'threads',
       'instagram',
       'facebook',
+      'x',
+      'linkedin',
+      'mastodon',
+      'bluesky',
+      'pinterest',
     ]);
     const res = await t.request('GET', '/api/providers', { key: ws.key });
     expect(res.status).toBe(200);

@@ -1,11 +1,26 @@
-import type { ChannelLimits } from '../social-provider.interface';
+import type { ChannelLimits, VideoLimits } from '../social-provider.interface';
+import { VIDEO_MIME_TYPES } from '../video-limits';
+
+/**
+ * Bluesky's video (app.bsky.embed.video, through the video service): up to 100 MB and 3 minutes, MP4,
+ * MOV or WebM, one per post and never beside images (an embed is either images or a video).
+ */
+export const BLUESKY_VIDEO_LIMITS: VideoLimits = Object.freeze({
+  maxBytes: 100 * 1000 * 1000,
+  minDurationSeconds: 0,
+  maxDurationSeconds: 180,
+  mimeTypes: [...VIDEO_MIME_TYPES],
+  maxPerPost: 1,
+  mixWithImages: false,
+});
 
 /** Bluesky's limits are the same for every account (the lexicon of app.bsky.feed.post and the blob cap). */
 export const BLUESKY_LIMITS: ChannelLimits = Object.freeze({
   maxCharacters: 300,
   maxMedia: 4,
   maxImageBytes: 1_000_000,
-  supportedMimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'],
+  supportedMimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/gif', ...VIDEO_MIME_TYPES],
+  video: BLUESKY_VIDEO_LIMITS,
   // A reply is a post record with `reply {root, parent}`.
   threads: true,
   firstComment: true,

@@ -61,3 +61,26 @@ describe('Bluesky credentials', () => {
     });
   });
 });
+
+describe('BlueskyProvider.validate (video)', () => {
+  const http = new OutboundHttp({ allowPrivate: false });
+  const provider = new BlueskyProvider(http);
+  afterAll(() => http.close());
+  const video = (durationMs: number, size = 5_000_000) => ({
+    id: 'v',
+    mimeType: 'video/webm',
+    size,
+    width: 1080,
+    height: 1920,
+    filename: 'v.webm',
+    durationMs,
+  });
+
+  it('takes one video of up to 3 minutes and 100 MB, naming the limit otherwise', () => {
+    expect(provider.validate({ content: 'x', media: [video(179_000)] }, BLUESKY_LIMITS)).toEqual([]);
+    expect(provider.validate({ content: 'x', media: [video(181_000, 120_000_000)] }, BLUESKY_LIMITS)).toEqual([
+      { field: 'mediaIds[0]', message: 'Video v is 114.4 MiB; Bluesky takes videos of at most 95.4 MiB' },
+      { field: 'mediaIds[0]', message: 'Video v is 181 s long; Bluesky takes at most 180 s' },
+    ]);
+  });
+});

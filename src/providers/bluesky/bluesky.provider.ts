@@ -1,14 +1,16 @@
 import { OutboundHttp, SsrfBlockedError } from '../../common/http/outbound-http';
-import { commonDraftProblems } from '../draft-validation.util';
+import { commonDraftProblems, isVideoMedia } from '../draft-validation.util';
 import { countGraphemes } from '../grapheme.util';
 import { openExactSize } from '../media-stream.util';
-import { CallKind, mapHttpFailure } from '../provider-http.util';
+import { CallKind, mapHttpFailure, mapThrown } from '../provider-http.util';
 import { asNonEmptyString, asNumber, asObject, asString } from '../provider-json.util';
 import {
   ContentRejectedError,
   InvalidCredentialsError,
+  ProcessingPendingError,
   ProviderError,
   TransientProviderError,
+  VideoProcessingFailedError,
 } from '../provider.errors';
 import { defineProvider } from '../provider-plugin';
 import type {
@@ -33,7 +35,9 @@ import {
   parseBlueskyStoredCredentials,
   toStoredRecord,
 } from './bluesky.credentials';
-import { BLUESKY_LIMITS, BLUESKY_MAX_TEXT_BYTES } from './bluesky.limits';
+import { setting } from '../../config/settings';
+import { pollDelayMs, sentVideoId, videoRequirements, videoToSend } from '../video-publish.util';
+import { BLUESKY_LIMITS, BLUESKY_MAX_TEXT_BYTES, BLUESKY_VIDEO_LIMITS } from './bluesky.limits';
 import { Facet, detectFacets, toRecordFacet } from './facets';
 import { deterministicTid } from './tid';
 
@@ -42,6 +46,22 @@ const POST_COLLECTION = 'app.bsky.feed.post';
 export interface BlueskyProviderOptions {
   /** Time budget of one blob upload request. Default: the OutboundHttp default. */
   uploadTimeoutMs?: number;
+  /** The video service (app.bsky.video.*). Default https://video.bsky.app. */
+  videoServiceUrl?: string;
+}
+
+export const BLUESKY_VIDEO_SERVICE = 'https://video.bsky.app';
+/** Checkpoint key of the video service's job for the post's video: never uploaded twice. */
+const VIDEO_CHECKPOINT = 'blueskyVideoJobId';
+/** What the video service takes (it transcodes itself): any of the service's containers. */
+const BLUESKY_VIDEO = videoRequirements(BLUESKY, BLUESKY_VIDEO_LIMITS);
+
+/** app.bsky.embed.video: the processed blob, its alt text and its shape. */
+interface VideoEmbed {
+  $type: 'app.bsky.embed.video';
+  video: unknown;
+  alt?: string;
+  aspectRatio?: { width: number; height: number };
 }
 
 /** com.atproto.repo.strongRef: a record by URI and content hash. */
@@ -55,7 +75,7 @@ interface PostRecord {
   text: string;
   createdAt: string;
   facets?: Facet[];
-  embed?: { $type: 'app.bsky.embed.images'; images: ImageEmbed[] };
+  embed?: { $type: 'app.bsky.embed.images'; images: ImageEmbed[] } | VideoEmbed;
   /** A reply: the thread's first post and the post answered. */
   reply?: { root: StrongRef; parent: StrongRef };
 }
@@ -72,6 +92,12 @@ function isOk(res: XrpcResponse): boolean {
 
 function failure(res: XrpcResponse, kind: CallKind): ProviderError {
   return mapHttpFailure(BLUESKY, res.status, res.headers, xrpcErrorText(res.data), kind);
+}
+
+/** The job status in an answer of the video service: `{jobStatus: {...}}` (the lexicon) or the status itself. */
+function jobStatusOf(data: unknown): Record<string, unknown> | undefined {
+  const obj = asObject(data);
+  return asObject(obj?.jobStatus) ?? obj;
 }
 
 /** Record key of an at:// URI (at://did/collection/rkey). */
@@ -160,8 +186,9 @@ export class BlueskyProvider implements SocialProvider {
     const creds = parseBlueskyStoredCredentials(input.credentials);
     const session = new BlueskySession(new BlueskyXrpc(this.http, creds.serviceUrl), creds);
 
+    const video = await this.sentVideo(session, input);
     const images: ImageEmbed[] = [];
-    for (const media of input.media) images.push(await this.uploadImage(session, media));
+    if (!video) for (const media of input.media) images.push(await this.uploadImage(session, media));
 
     const record: PostRecord = {
       $type: POST_COLLECTION,
@@ -171,6 +198,7 @@ export class BlueskyProvider implements SocialProvider {
     const facets = await this.buildFacets(session, input.content);
     if (facets.length > 0) record.facets = facets;
     if (images.length > 0) record.embed = { $type: 'app.bsky.embed.images', images };
+    if (video) record.embed = video;
     if (input.replyTo) {
       record.reply = {
         root: await this.strongRef(session, input.replyTo.root),
@@ -236,6 +264,84 @@ export class BlueskyProvider implements SocialProvider {
       }
       return {};
     }
+  }
+
+  /**
+   * The post's video as an embed, or null when the post has none. Sent once to the video service
+   * (app.bsky.video.uploadVideo with a service token from the PDS), its job id checkpointed; each poll
+   * reads app.bsky.video.getJobStatus: in progress (ProcessingPendingError, no worker held), completed
+   * (its blob goes in the embed) or failed (docs/adr/0041).
+   */
+  private async sentVideo(session: BlueskySession, input: PublishInput): Promise<VideoEmbed | null> {
+    const service = new BlueskyXrpc(this.http, this.options.videoServiceUrl ?? BLUESKY_VIDEO_SERVICE);
+    const original = input.media.find((m) => isVideoMedia(m));
+    if (!original) return null;
+    let jobId = sentVideoId(input.checkpoint, VIDEO_CHECKPOINT);
+    let status: Record<string, unknown> | undefined;
+    if (!jobId) {
+      const video = await videoToSend(input.media, BLUESKY_VIDEO);
+      if (!video) return null;
+      const pds = new URL(session.credentials.serviceUrl);
+      const auth = await session.call({
+        method: 'GET',
+        nsid: 'com.atproto.server.getServiceAuth',
+        params: {
+          aud: `did:web:${pds.host}`,
+          lxm: 'com.atproto.repo.uploadBlob',
+          exp: String(Math.floor(Date.now() / 1000) + 30 * 60),
+        },
+      });
+      if (!isOk(auth)) throw failure(auth, 'media');
+      const token = asNonEmptyString(asObject(auth.data)?.token);
+      if (!token) throw new TransientProviderError('Bluesky gave no service token for the video upload', auth.status);
+      let res: XrpcResponse;
+      try {
+        res = await service.send(
+          {
+            method: 'POST',
+            nsid: 'app.bsky.video.uploadVideo',
+            params: { did: session.credentials.did, name: video.filename || `${video.id}.mp4` },
+            raw: () => ({ body: openExactSize(video), contentType: video.mimeType, contentLength: video.size }),
+            timeoutMs: this.options.uploadTimeoutMs,
+          },
+          token,
+        );
+      } catch (err) {
+        throw mapThrown(BLUESKY, err);
+      }
+      status = jobStatusOf(res.data);
+      jobId = asNonEmptyString(status?.jobId);
+      // 409 already_exists: the service has this very file already; its job is the one to follow.
+      if (!isOk(res) && !(res.status === 409 && jobId)) throw failure(res, 'media');
+      if (!jobId) throw new TransientProviderError('The Bluesky video service returned no job id', res.status);
+      await input.saveCheckpoint({ [VIDEO_CHECKPOINT]: jobId });
+    } else {
+      let res: XrpcResponse;
+      try {
+        res = await service.send({ method: 'GET', nsid: 'app.bsky.video.getJobStatus', params: { jobId } });
+      } catch (err) {
+        throw mapThrown(BLUESKY, err);
+      }
+      if (!isOk(res)) throw failure(res, 'media');
+      status = jobStatusOf(res.data);
+    }
+    const state = asString(status?.state);
+    const blob = asObject(status?.blob);
+    if (state === 'JOB_STATE_COMPLETED' && blob) {
+      const embed: VideoEmbed = { $type: 'app.bsky.embed.video', video: blob };
+      if (original.altText) embed.alt = original.altText;
+      if (original.width && original.height) embed.aspectRatio = { width: original.width, height: original.height };
+      return embed;
+    }
+    if (state === 'JOB_STATE_FAILED') {
+      const why = asString(status?.message) ?? asString(status?.error) ?? 'no reason given';
+      throw new VideoProcessingFailedError(`Bluesky could not process the video (job ${jobId}): ${why}`);
+    }
+    const progress = asNumber(status?.progress);
+    throw new ProcessingPendingError(
+      `Bluesky is processing the video (job ${jobId}, ${state ?? 'queued'}${progress !== undefined ? `, ${progress}%` : ''})`,
+      pollDelayMs(undefined),
+    );
   }
 
   private async uploadImage(session: BlueskySession, media: PublishMedia): Promise<ImageEmbed> {
@@ -368,5 +474,12 @@ export const blueskyPlugin = defineProvider({
   credentials: BlueskyCredentialsDto,
   defaultLimits: BLUESKY_LIMITS,
   capabilities: { altText: true },
-  create: ({ http }) => new BlueskyProvider(http),
+  settings: {
+    videoServiceUrl: setting.url(
+      'BLUESKY_VIDEO_SERVICE_URL',
+      'override of https://video.bsky.app, the video service Bluesky videos are uploaded to (e.g. a test server)',
+    ),
+  },
+  create: ({ http, settings }) =>
+    new BlueskyProvider(http, { videoServiceUrl: settings.videoServiceUrl ?? BLUESKY_VIDEO_SERVICE }),
 });

@@ -10,7 +10,10 @@ import { duplicateRefusal, mapLinkedInFailure, secondsUntilUtcMidnight } from '.
 import { comparableText, escapeLittleText, linkedInCommentaryLength, unescapeLittleText } from './linkedin-text';
 import { parseLinkedInCredentials } from './linkedin.credentials';
 import { LINKEDIN_LIMITS } from './linkedin.limits';
-import { LinkedInProvider } from './linkedin.provider';
+import { Readable } from 'node:stream';
+import { MediaSizeMismatchError } from '../media-stream.util';
+import type { PublishMedia } from '../social-provider.interface';
+import { LinkedInProvider, partBytes } from './linkedin.provider';
 
 const image = (size: number, id = 'm1', width = 100, height = 100): MediaDescriptor => ({
   id,
@@ -152,5 +155,58 @@ describe('LinkedIn credentials', () => {
         authorUrn: 'urn:li:group:1',
       }),
     ).toThrow(InvalidCredentialsError);
+  });
+});
+
+describe('LinkedIn video', () => {
+  const http = new OutboundHttp({ allowPrivate: true });
+  const provider = new LinkedInProvider(http, '202601');
+  afterAll(() => http.close());
+  const video = (durationMs: number): MediaDescriptor => ({
+    id: 'v1',
+    mimeType: 'video/quicktime',
+    size: 1_000_000,
+    width: 1920,
+    height: 1080,
+    filename: 'v.mov',
+    durationMs,
+  });
+
+  it('takes one video of 3 s to 30 min (a MOV is converted before the upload)', () => {
+    expect(provider.validate({ content: 'hi', media: [video(3000)] }, LINKEDIN_LIMITS)).toEqual([]);
+    expect(provider.validate({ content: 'hi', media: [video(2000)] }, LINKEDIN_LIMITS)).toEqual([
+      { field: 'mediaIds[0]', message: 'Video v1 is 2 s long; LinkedIn takes at least 3 s' },
+    ]);
+    expect(provider.validate({ content: 'hi', media: [video(1_801_000)] }, LINKEDIN_LIMITS)).toEqual([
+      { field: 'mediaIds[0]', message: 'Video v1 is 1801 s long; LinkedIn takes at most 1800 s' },
+    ]);
+  });
+
+  const media = (chunks: Buffer[], size: number): PublishMedia =>
+    ({ id: 'v1', size, open: () => Readable.from(chunks) }) as unknown as PublishMedia;
+
+  it('reads the parts LinkedIn names in order from one pass over the stream, whatever its chunking', async () => {
+    const bytes = Buffer.from(Array.from({ length: 10 }, (_, i) => i));
+    const parts = [
+      { uploadUrl: 'a', firstByte: 0, lastByte: 3 },
+      { uploadUrl: 'b', firstByte: 4, lastByte: 7 },
+      { uploadUrl: 'c', firstByte: 8, lastByte: 9 },
+    ];
+    const got: Buffer[] = [];
+    for await (const part of partBytes(media([bytes.subarray(0, 3), bytes.subarray(3, 9), bytes.subarray(9)], 10), parts)) {
+      got.push(part);
+    }
+    expect(got.map((b) => [...b])).toEqual([[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]);
+  });
+
+  it('fails when the stored bytes are fewer than declared, never sending a short last part', async () => {
+    const parts = [
+      { uploadUrl: 'a', firstByte: 0, lastByte: 3 },
+      { uploadUrl: 'b', firstByte: 4, lastByte: 7 },
+    ];
+    const read = async () => {
+      for await (const part of partBytes(media([Buffer.alloc(6)], 8), parts)) void part;
+    };
+    await expect(read()).rejects.toBeInstanceOf(MediaSizeMismatchError);
   });
 });

@@ -1,7 +1,8 @@
+import { Readable } from 'node:stream';
 import type { OutboundHttp } from '../../common/http/outbound-http';
 import { setting } from '../../config/settings';
-import { commonDraftProblems } from '../draft-validation.util';
-import { openExactSize } from '../media-stream.util';
+import { commonDraftProblems, isVideoMedia } from '../draft-validation.util';
+import { MediaSizeMismatchError, exactSizeChunks, openExactSize } from '../media-stream.util';
 import { copyLimits } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
 import { oauthAppSettings } from '../provider-settings';
@@ -10,8 +11,13 @@ import {
   ContentRejectedError,
   CredentialsRevokedError,
   InvalidCredentialsError,
+  MediaRejectedError,
+  ProcessingPendingError,
+  ProviderError,
   TransientProviderError,
+  VideoProcessingFailedError,
 } from '../provider.errors';
+import { sentVideoId, videoRequirements, videoToSend } from '../video-publish.util';
 import type {
   CommentInput,
   AccountKind,
@@ -38,10 +44,55 @@ import { comparableText, escapeLittleText, linkedInCommentaryLength, unescapeLit
 import { LinkedInCredentials, LinkedInCredentialsDto, parseLinkedInCredentials } from './linkedin.credentials';
 import {
   LINKEDIN_LIMITS,
+  LINKEDIN_VIDEO_LIMITS,
   LINKEDIN_MAX_IMAGE_PIXELS,
   LINKEDIN_MAX_ORGANIZATIONS,
   LINKEDIN_POSTING_ROLES,
 } from './linkedin.limits';
+
+/** Checkpoint key of the URN of a video LinkedIn received (parts sent, upload finalized): never uploaded twice. */
+const VIDEO_CHECKPOINT = 'linkedInVideoUrn';
+/** How often a video LinkedIn is processing is polled (LinkedIn gives no hint). */
+const VIDEO_POLL_MS = 2_000;
+/** What LinkedIn takes as a file: H.264/AAC MP4. */
+const LINKEDIN_VIDEO = videoRequirements(LINKEDIN_NAME, LINKEDIN_VIDEO_LIMITS, {
+  mimeTypes: ['video/mp4'],
+  faststart: true,
+});
+
+/** One part of a multi-part video upload, as initializeUpload describes it (byte offsets, inclusive). */
+export interface UploadPart {
+  uploadUrl: string;
+  firstByte: number;
+  lastByte: number;
+}
+
+/**
+ * The bytes of each part in order, read once from the media's stream (one part in memory at a
+ * time, never the whole file). Fails when the bytes do not match the declared size.
+ */
+export async function* partBytes(media: PublishMedia, parts: UploadPart[]): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let index = 0;
+  for await (const chunk of exactSizeChunks(media)) {
+    let rest = chunk;
+    while (rest.length > 0 && index < parts.length) {
+      const want = parts[index].lastByte - parts[index].firstByte + 1 - pendingBytes;
+      const take = rest.subarray(0, want);
+      pending.push(take);
+      pendingBytes += take.length;
+      rest = rest.subarray(take.length);
+      if (pendingBytes === parts[index].lastByte - parts[index].firstByte + 1) {
+        yield Buffer.concat(pending);
+        pending = [];
+        pendingBytes = 0;
+        index++;
+      }
+    }
+  }
+  if (index !== parts.length) throw new MediaSizeMismatchError(media.id, media.size, parts[index]?.firstByte ?? 0);
+}
 
 /** How far before the publication's start the lookup of a retry reaches. */
 const LOOKUP_SLACK_MS = 60_000;
@@ -142,6 +193,7 @@ export class LinkedInProvider implements SocialProvider {
       });
     }
     for (const item of post.media) {
+      if (isVideoMedia(item)) continue;
       if (item.width && item.height && item.width * item.height > LINKEDIN_MAX_IMAGE_PIXELS) {
         problems.push({
           field: 'mediaIds',
@@ -168,10 +220,13 @@ export class LinkedInProvider implements SocialProvider {
       const { found } = await this.findRecent(api, author, input);
       if (found) return found;
     }
+    const video = await this.sentVideo(api, author, input);
     const images: Array<{ id: string; altText?: string }> = [];
-    for (const media of input.media) {
-      const id = await this.upload(api, author, media);
-      images.push(media.altText ? { id, altText: media.altText } : { id });
+    if (!video) {
+      for (const media of input.media) {
+        const id = await this.upload(api, author, media);
+        images.push(media.altText ? { id, altText: media.altText } : { id });
+      }
     }
     const body: Record<string, unknown> = {
       author,
@@ -183,6 +238,7 @@ export class LinkedInProvider implements SocialProvider {
     };
     if (images.length === 1) body.content = { media: images[0] };
     if (images.length > 1) body.content = { multiImage: { images } };
+    if (video) body.content = { media: { id: video } };
     const res = await api.send({ method: 'POST', path: '/rest/posts', json: body });
     if (res.status >= 200 && res.status < 300) {
       const header = res.headers['x-restli-id'];
@@ -317,6 +373,94 @@ export class LinkedInProvider implements SocialProvider {
       }
     }
     return { found: null, permitted: true };
+  }
+
+  /**
+   * The post's video as a URN LinkedIn made AVAILABLE, or null when the post has none. Videos API:
+   * initializeUpload (its size), one PUT per part it names (streamed in order, each part's ETag kept),
+   * finalizeUpload; the URN is checkpointed then, and each poll reads GET /rest/videos/{urn}:
+   * PROCESSING or WAITING_UPLOAD (ProcessingPendingError, no worker held), AVAILABLE, or
+   * PROCESSING_FAILED (docs/adr/0041).
+   */
+  private async sentVideo(api: LinkedInApi, author: string, input: PublishInput): Promise<string | null> {
+    let urn = sentVideoId(input.checkpoint, VIDEO_CHECKPOINT);
+    if (!urn) {
+      const video = await videoToSend(input.media, LINKEDIN_VIDEO);
+      if (!video) return null;
+      urn = await this.uploadVideo(api, author, video);
+      await input.saveCheckpoint({ [VIDEO_CHECKPOINT]: urn });
+    }
+    const res = await api.call({ method: 'GET', path: `/rest/videos/${encodeURIComponent(urn)}` }, 'media');
+    const data = asObject(res.data);
+    const status = asString(data?.status);
+    if (status === 'AVAILABLE') return urn;
+    if (status === 'PROCESSING_FAILED') {
+      const why = asString(data?.processingFailureReason) ?? 'no reason given';
+      throw new VideoProcessingFailedError(`LinkedIn could not process the video (${urn}): ${why}`);
+    }
+    throw new ProcessingPendingError(`LinkedIn is processing the video (${urn}, ${status ?? 'PROCESSING'})`, VIDEO_POLL_MS);
+  }
+
+  private async uploadVideo(api: LinkedInApi, author: string, video: PublishMedia): Promise<string> {
+    const init = await api.call(
+      {
+        method: 'POST',
+        path: '/rest/videos?action=initializeUpload',
+        json: {
+          initializeUploadRequest: {
+            owner: author,
+            fileSizeBytes: video.size,
+            uploadCaptions: false,
+            uploadThumbnail: false,
+          },
+        },
+      },
+      'media',
+    );
+    const value = asObject(asObject(init.data)?.value);
+    const urn = asString(value?.video);
+    const parts: UploadPart[] = (asArray(value?.uploadInstructions) ?? []).flatMap((i) => {
+      const o = asObject(i);
+      const uploadUrl = asString(o?.uploadUrl);
+      const firstByte = asNumber(o?.firstByte);
+      const lastByte = asNumber(o?.lastByte);
+      return uploadUrl && firstByte !== undefined && lastByte !== undefined ? [{ uploadUrl, firstByte, lastByte }] : [];
+    });
+    parts.sort((a, b) => a.firstByte - b.firstByte);
+    const covered = parts.every((p, i) => p.firstByte === (i === 0 ? 0 : parts[i - 1].lastByte + 1));
+    if (!urn || parts.length === 0 || !covered || parts[parts.length - 1].lastByte !== video.size - 1) {
+      throw new TransientProviderError('LinkedIn initialized the video upload without usable upload instructions', init.status);
+    }
+    const etags: string[] = [];
+    let index = 0;
+    try {
+      for await (const bytes of partBytes(video, parts)) {
+        const put = await api.upload(parts[index].uploadUrl, Readable.from([bytes]), bytes.length, 'application/octet-stream');
+        if (put.status < 200 || put.status >= 300) throw mapLinkedInFailure(put, 'media', this.version);
+        const etag = put.headers.etag;
+        const value = Array.isArray(etag) ? etag[0] : etag;
+        if (!value) throw new TransientProviderError('LinkedIn took a video part but returned no ETag', put.status);
+        etags.push(value);
+        index++;
+      }
+    } catch (err) {
+      if (err instanceof ProviderError) throw err;
+      if (err instanceof MediaSizeMismatchError) {
+        throw new MediaRejectedError(`The video could not be sent to LinkedIn: ${err.message}`);
+      }
+      throw new TransientProviderError(`The video could not be read for LinkedIn: ${(err as Error).message}`);
+    }
+    await api.call(
+      {
+        method: 'POST',
+        path: '/rest/videos?action=finalizeUpload',
+        json: {
+          finalizeUploadRequest: { video: urn, uploadToken: asString(value?.uploadToken) ?? '', uploadedPartIds: etags },
+        },
+      },
+      'media',
+    );
+    return urn;
   }
 
   /** Images API: initialize an upload owned by the author, PUT the bytes; returns the image URN. */

@@ -88,22 +88,47 @@ describe('parseMastodonCredentials', () => {
 });
 
 describe('limitsFromInstance', () => {
-  it('reads configuration and keeps image types only', () => {
+  it('reads configuration: image types with their size limit, and the video types and limits of the instance', () => {
     expect(
       limitsFromInstance({
         configuration: {
           statuses: { max_characters: 1000, max_media_attachments: 6 },
-          media_attachments: { image_size_limit: 1024, supported_mime_types: ['image/png', 'video/mp4'] },
+          media_attachments: {
+            image_size_limit: 1024,
+            supported_mime_types: ['image/png', 'video/mp4', 'audio/mpeg'],
+            video_size_limit: 40 * 1024 * 1024,
+            video_frame_rate_limit: 30,
+            video_matrix_limit: 2_304_000,
+          },
         },
       }),
     ).toEqual({
       maxCharacters: 1000,
       maxMedia: 6,
       maxImageBytes: 1024,
-      supportedMimeTypes: ['image/png'],
+      supportedMimeTypes: ['image/png', 'video/mp4'],
+      video: {
+        maxBytes: 40 * 1024 * 1024,
+        minDurationSeconds: 0,
+        maxDurationSeconds: 24 * 60 * 60,
+        mimeTypes: ['video/mp4'],
+        maxPerPost: 1,
+        maxFrameRate: 30,
+        maxLongSide: 1920,
+        maxShortSide: 1200,
+        mixWithImages: false,
+      },
       threads: true,
       firstComment: true,
     });
+  });
+
+  it('says no video when the instance lists none of the video types', () => {
+    const limits = limitsFromInstance({
+      configuration: { media_attachments: { supported_mime_types: ['image/png'] } },
+    });
+    expect(limits.video).toBeNull();
+    expect(limits.supportedMimeTypes).toEqual(['image/png']);
   });
 
   it('falls back to defaults', () => {

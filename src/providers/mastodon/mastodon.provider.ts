@@ -4,7 +4,14 @@ import { LRUCache } from 'lru-cache';
 import { OutboundHttp, SsrfBlockedError } from '../../common/http/outbound-http';
 import { commonDraftProblems } from '../draft-validation.util';
 import { asId, asNonEmptyString, asNumber, asObject, asString } from '../provider-json.util';
-import { InvalidCredentialsError, TransientProviderError } from '../provider.errors';
+import {
+  InvalidCredentialsError,
+  ProcessingPendingError,
+  ProviderError,
+  TransientProviderError,
+  VideoProcessingFailedError,
+} from '../provider.errors';
+import { sentVideoId, videoToSend } from '../video-publish.util';
 import { defineProvider } from '../provider-plugin';
 import type {
   ChannelLimits,
@@ -19,7 +26,7 @@ import type {
   SocialProvider,
 } from '../social-provider.interface';
 import { MASTODON, MastodonApi, MastodonResponse, mastodonErrorText } from './mastodon-api.client';
-import { MASTODON_DEFAULT_LIMITS, limitsFromInstance } from './mastodon.limits';
+import { MASTODON_DEFAULT_LIMITS, MASTODON_DEFAULT_VIDEO, limitsFromInstance } from './mastodon.limits';
 import { countMastodonCharacters } from './mastodon-text-length';
 import { MastodonCredentials, MastodonCredentialsDto, parseMastodonCredentials } from './mastodon.credentials';
 import { multipartFileBody } from './multipart-body';
@@ -36,6 +43,12 @@ export interface MastodonProviderOptions {
 const MEDIA_CACHE_TTL_MS = 60 * 60 * 1000;
 const MEDIA_CACHE_MAX_ENTRIES = 5_000;
 const MAX_POLL_DELAY_MS = 2_000;
+/** Checkpoint key of the attachment id of a video the instance received: never uploaded twice. */
+const VIDEO_CHECKPOINT = 'mastodonVideoId';
+/** How often a video the instance is processing is polled (Mastodon gives no hint). */
+const VIDEO_POLL_MS = 2_000;
+/** What a publisher asks of the video file: a container the instance takes (it transcodes the rest itself). */
+const MASTODON_VIDEO = { label: MASTODON, mimeTypes: MASTODON_DEFAULT_VIDEO.mimeTypes };
 
 /**
  * Mastodon adapter (REST API v1/v2). The status is created with `Idempotency-Key`, so retries of a
@@ -116,8 +129,12 @@ export class MastodonProvider implements SocialProvider {
     const cacheKeys = input.media.map((m) => this.mediaCacheKey(creds, input.idempotencyKey, m));
 
     const mediaIds: string[] = [];
-    for (const [index, media] of input.media.entries()) {
-      mediaIds.push(await this.uploadMedia(api, media, cacheKeys[index]));
+    const video = await this.sentVideo(api, input);
+    if (video) mediaIds.push(video);
+    else {
+      for (const [index, media] of input.media.entries()) {
+        mediaIds.push(await this.uploadMedia(api, media, cacheKeys[index]));
+      }
     }
 
     const res = await api.call(
@@ -184,6 +201,47 @@ export class MastodonProvider implements SocialProvider {
       const reason = err instanceof Error ? `: ${err.message}` : '';
       throw new InvalidCredentialsError(`The Mastodon instance ${host} could not be reached${reason}`);
     }
+  }
+
+  /**
+   * The post's video as an attachment the instance finished processing, or null when the post has
+   * none. POST /api/v2/media streams it once (202: processing) and its id is checkpointed; then each
+   * poll reads GET /api/v1/media/:id: 206 still processing (ProcessingPendingError, no worker held),
+   * 200 with a `url` ready, 422 the instance could not process it (docs/adr/0041).
+   */
+  private async sentVideo(api: MastodonApi, input: PublishInput): Promise<string | null> {
+    let mediaId = sentVideoId(input.checkpoint, VIDEO_CHECKPOINT);
+    if (!mediaId) {
+      // The instance's own limits were checked at validation (the channel's); it transcodes what it takes.
+      const video = await videoToSend(input.media, MASTODON_VIDEO);
+      if (!video) return null;
+      const res = await api.call(
+        {
+          method: 'POST',
+          path: '/api/v2/media',
+          multipart: multipartFileBody('file', video, video.altText ? { description: video.altText } : {}),
+          timeoutMs: this.options.uploadTimeoutMs,
+        },
+        'media',
+      );
+      const attachment = asObject(res.data);
+      mediaId = asId(attachment?.id);
+      if (!mediaId) throw new TransientProviderError('Mastodon accepted the video but returned no id', res.status);
+      await input.saveCheckpoint({ [VIDEO_CHECKPOINT]: mediaId });
+      if (res.status !== 202 && asString(attachment?.url) !== undefined) return mediaId;
+    } else {
+      let res: MastodonResponse;
+      try {
+        res = await api.call({ method: 'GET', path: `/api/v1/media/${encodeURIComponent(mediaId)}` }, 'media');
+      } catch (err) {
+        if (err instanceof ProviderError && err.status === 422) {
+          throw new VideoProcessingFailedError(`Mastodon could not process the video (media ${mediaId}): ${err.message}`);
+        }
+        throw err;
+      }
+      if (res.status === 200 && asString(asObject(res.data)?.url) !== undefined) return mediaId;
+    }
+    throw new ProcessingPendingError(`Mastodon is processing the video (media ${mediaId})`, VIDEO_POLL_MS);
   }
 
   /** POST /api/v2/media, then polls GET /api/v1/media/:id until processed. Returns the media id. */

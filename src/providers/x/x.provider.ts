@@ -6,7 +6,14 @@ import { defineProvider } from '../provider-plugin';
 import { oauthAppSettings } from '../provider-settings';
 import { mapHttpFailure } from '../provider-http.util';
 import { asNumber, asObject, asString } from '../provider-json.util';
-import { InvalidCredentialsError, MediaRejectedError, ProviderError, TransientProviderError } from '../provider.errors';
+import {
+  InvalidCredentialsError,
+  MediaRejectedError,
+  ProcessingPendingError,
+  ProviderError,
+  TransientProviderError,
+  VideoProcessingFailedError,
+} from '../provider.errors';
 import type {
   ChannelLimits,
   ConnectedAccount,
@@ -22,7 +29,13 @@ import type {
 import { X_NAME, XApi, isDuplicateRefusal, xErrorText } from './x-api.client';
 import { countXCharacters, hasXUrl } from './x-text-length';
 import { XCredentialsDto, parseXCredentials } from './x.credentials';
-import { X_LIMITS, X_MAX_ALT_TEXT, X_UPLOAD_CHUNK_BYTES } from './x.limits';
+import { pollDelayMs, sentVideoId, videoRequirements, videoToSend } from '../video-publish.util';
+import { X_LIMITS, X_MAX_ALT_TEXT, X_UPLOAD_CHUNK_BYTES, X_VIDEO_CONTAINERS, X_VIDEO_LIMITS } from './x.limits';
+
+/** Checkpoint key of the media id of a video X received (uploaded and finalized): never uploaded twice. */
+const VIDEO_CHECKPOINT = 'xVideoMediaId';
+/** What X takes as a file: H.264/AAC in MP4 or MOV, index first. */
+const X_VIDEO = videoRequirements(X_NAME, X_VIDEO_LIMITS, { mimeTypes: X_VIDEO_CONTAINERS, faststart: true });
 
 /** How far before the publication's start the timeline lookup of a retry reaches. */
 const LOOKUP_SLACK_MS = 60_000;
@@ -136,7 +149,9 @@ export class XProvider implements SocialProvider {
       if (found) return found;
     }
     const mediaIds: string[] = [];
-    for (const media of input.media) mediaIds.push(await this.upload(api, media));
+    const video = await this.sentVideo(api, input);
+    if (video) mediaIds.push(video);
+    else for (const media of input.media) mediaIds.push((await this.upload(api, media, 'tweet_image')).id);
     const json: Record<string, unknown> = { text: input.content };
     if (mediaIds.length) json.media = { media_ids: mediaIds };
     // A thread part: a reply to the previous part.
@@ -203,13 +218,59 @@ export class XProvider implements SocialProvider {
     return null;
   }
 
-  /** Chunked upload: initialize, append 1 MiB segments, finalize. Returns the media id. */
-  private async upload(api: XApi, media: PublishMedia): Promise<string> {
+  /**
+   * The post's video as a media id X finished processing, or null when the post has none. Uploaded
+   * once (the id is checkpointed once finalized); while X processes it, ProcessingPendingError with X's
+   * `check_after_secs`, and the next poll reads the status of the checkpointed id (docs/adr/0041).
+   */
+  private async sentVideo(api: XApi, input: PublishInput): Promise<string | null> {
+    let mediaId = sentVideoId(input.checkpoint, VIDEO_CHECKPOINT);
+    let processing: Record<string, unknown> | undefined;
+    if (!mediaId) {
+      const video = await videoToSend(input.media, X_VIDEO);
+      if (!video) return null;
+      const sent = await this.upload(api, video, 'tweet_video');
+      mediaId = sent.id;
+      await input.saveCheckpoint({ [VIDEO_CHECKPOINT]: mediaId });
+      // No processing_info: ready at once.
+      if (!sent.processing) return mediaId;
+      processing = sent.processing;
+    } else {
+      const res = await api.call(
+        { method: 'GET', path: `/2/media/upload?command=STATUS&media_id=${encodeURIComponent(mediaId)}` },
+        'media',
+      );
+      processing = asObject(asObject(asObject(res.data)?.data)?.processing_info);
+      if (!processing) return mediaId;
+    }
+    const state = asString(processing.state);
+    if (state === 'succeeded') return mediaId;
+    if (state === 'failed') {
+      const error = asObject(processing.error);
+      const why = asString(error?.message) ?? asString(error?.name) ?? 'no reason given';
+      throw new VideoProcessingFailedError(`X could not process the video (media ${mediaId}): ${why}`);
+    }
+    const progress = asNumber(processing.progress_percent);
+    throw new ProcessingPendingError(
+      `X is processing the video (media ${mediaId}, ${state ?? 'pending'}${progress !== undefined ? `, ${progress}%` : ''})`,
+      pollDelayMs(asNumber(processing.check_after_secs)),
+    );
+  }
+
+  /**
+   * Chunked upload: initialize, append 1 MiB segments (streamed, never the whole file in memory),
+   * finalize. Returns the media id and, for video, X's `processing_info`.
+   */
+  private async upload(
+    api: XApi,
+    media: PublishMedia,
+    category: 'tweet_image' | 'tweet_video',
+  ): Promise<{ id: string; processing?: Record<string, unknown> }> {
     const init = await api.call(
       {
         method: 'POST',
         path: '/2/media/upload/initialize',
-        json: { media_type: media.mimeType, total_bytes: media.size, media_category: 'tweet_image' },
+        json: { media_type: media.mimeType, total_bytes: media.size, media_category: category },
       },
       'media',
     );
@@ -257,7 +318,11 @@ export class XProvider implements SocialProvider {
         throw new MediaRejectedError(`The media could not be sent to X: ${err.message}`);
       throw new TransientProviderError(`The media could not be read for X: ${(err as Error).message}`);
     }
-    await api.call({ method: 'POST', path: `/2/media/upload/${encodeURIComponent(mediaId)}/finalize` }, 'media');
+    const finalized = await api.call(
+      { method: 'POST', path: `/2/media/upload/${encodeURIComponent(mediaId)}/finalize` },
+      'media',
+    );
+    const processing = asObject(asObject(asObject(finalized.data)?.data)?.processing_info);
     if (media.altText) {
       // Validation keeps it within X's limit; text changed since then is cut rather than failing the post.
       const text = [...media.altText].slice(0, X_MAX_ALT_TEXT).join('');
@@ -266,7 +331,7 @@ export class XProvider implements SocialProvider {
         'media',
       );
     }
-    return mediaId;
+    return { id: mediaId, processing };
   }
 
   private urlOf(id: string): string {

@@ -148,6 +148,12 @@ export type UpdateWorkspaceDto = {
 export type HealthChecksDto = {
     database: 'up' | 'down';
     redis: 'up' | 'down';
+    /**
+     * Video processing: `up` when ffprobe and ffmpeg answer (checked once at start-up), `down` when they
+     * do not (video uploads are refused; images are not affected, so `status` does not depend on it),
+     * `unknown` while the first check runs.
+     */
+    video: 'up' | 'down' | 'unknown';
 };
 
 export type HealthDto = {
