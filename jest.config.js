@@ -19,9 +19,7 @@ const transformIgnorePatterns = [`/node_modules/(?!(${esmOnly.join('|')})/)`];
 const modulePathIgnorePatterns = ['<rootDir>/dist/'];
 module.exports = {
   testTimeout: 60000,
-  // CI: three workers on two cores. Most e2e time is spent waiting (the networks' fakes, delayed polls,
-  // child processes), so a third worker shortens the run instead of crowding the other two.
-  maxWorkers: process.env.CI ? 3 : '50%',
+  maxWorkers: process.env.CI ? 2 : '50%',
   // Specs run in worker processes, each replaced once it holds more than this after a file: with one
   // worker (two cores) Jest would otherwise run every file in its own process, whose heap grows with each
   // file's module registry until it passes Node's default limit before the suite ends.
