@@ -19,7 +19,7 @@ import {
   publicVideoUrl,
 } from '../meta/meta-media';
 import { metaTransientTokenError } from '../meta/meta-oauth';
-import { comparableText, copyLimits } from '../plugin-helpers.util';
+import { LOOKUP_SLACK_MS, comparableText, copyLimits, recentWithText } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
 import { oauthAppSettings } from '../provider-settings';
 import { sendWithBearer } from '../provider-http.util';
@@ -60,7 +60,6 @@ import { FACEBOOK_OPTIONS_SCHEMA, FacebookOptions } from './facebook.options';
 
 const NAME = 'Facebook';
 /** How far before the publication's start the lookup of a lost answer reaches. */
-const LOOKUP_SLACK_MS = 60_000;
 
 const firstUrl = (text: string) => /https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]]/.exec(text)?.[0];
 
@@ -554,22 +553,14 @@ export class FacebookProvider implements SocialProvider {
 
   /** The Page's video with this description created since the publication started, if any. */
   private async findRecentVideo(api: GraphApi, pageId: string, input: PublishInput): Promise<string | null> {
-    const since = input.createdAt.getTime() - LOOKUP_SLACK_MS;
     const res = await api.call(
       'GET',
       `/${pageId}/videos`,
       { fields: 'id,description,created_time', limit: 25 },
       'content',
     );
-    const wanted = comparableText(input.content);
-    for (const item of asArray(asObject(res.data)?.data) ?? []) {
-      const video = asObject(item);
-      const id = asString(video?.id);
-      const at = Date.parse(asString(video?.created_time) ?? '');
-      if (!id || (Number.isFinite(at) && at < since)) continue;
-      if (comparableText(asString(video?.description) ?? '') === wanted) return id;
-    }
-    return null;
+    const fields = { text: 'description', time: 'created_time' };
+    return recentWithText(asObject(res.data)?.data, input.content, input.createdAt, fields)?.id ?? null;
   }
 
   /** The photos of a multi-photo post, uploaded unpublished (attached to the feed post after). */

@@ -19,7 +19,7 @@ import {
 } from '../meta/meta-media';
 import { META_CONTAINER_SETTINGS, type ContainerTiming } from '../meta/media-container';
 import { longLivedTokenOAuth } from '../meta/meta-oauth';
-import { comparableText } from '../plugin-helpers.util';
+import { comparableText, recentWithText } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
 import { oauthAppSettings } from '../provider-settings';
 import { asArray, asObject, asString } from '../provider-json.util';
@@ -48,7 +48,6 @@ import {
 import { INSTAGRAM_OPTIONS_SCHEMA, InstagramOptions } from './instagram.options';
 
 /** How far before the publication's start the lookup of a lost answer reaches. */
-const LOOKUP_SLACK_MS = 60_000;
 /** The only image type Instagram publishes; others are converted first. */
 const JPEG = 'image/jpeg';
 /** What Instagram downloads: MP4/MOV, H.264 or HEVC with AAC, index first, within the Reels limits. */
@@ -255,22 +254,19 @@ export class InstagramProvider extends MetaContainerProvider {
     userId: string,
     input: PublishInput,
   ): Promise<PublishResult | null> {
-    const since = input.createdAt.getTime() - LOOKUP_SLACK_MS;
     const res = await api.call(
       'GET',
       `/${userId}/media`,
       { fields: 'id,caption,timestamp,permalink', limit: 25 },
       'content',
     );
-    const wanted = comparableText(input.content);
-    for (const item of asArray(asObject(res.data)?.data) ?? []) {
-      const media = asObject(item);
-      const id = asString(media?.id);
-      const at = Date.parse(asString(media?.timestamp) ?? '');
-      if (!id || (Number.isFinite(at) && at < since)) continue;
-      if (comparableText(asString(media?.caption) ?? '') !== wanted) continue;
-      return { platformPostId: id, url: asString(media?.permalink) ?? (await this.permalink(api, creds, id)) };
-    }
+    const fields = { text: 'caption', time: 'timestamp' };
+    const media = recentWithText(asObject(res.data)?.data, input.content, input.createdAt, fields);
+    if (media)
+      return {
+        platformPostId: media.id,
+        url: asString(media.permalink) ?? (await this.permalink(api, creds, media.id)),
+      };
     return null;
   }
 }
