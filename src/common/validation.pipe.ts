@@ -1,6 +1,7 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { getMetadataStorage, MetadataStorage } from 'class-validator';
 import { AppError, ErrorDetail } from './errors';
+import { QueryChecks } from './query-check.compiler';
 
 type RuleLookup = MetadataStorage['getTargetValidationMetadatas'];
 type Rules = ReturnType<RuleLookup>;
@@ -144,10 +145,28 @@ export function toErrorDetails(errors: ValidationError[], parent = ''): ErrorDet
   });
 }
 
-/** The global validation pipe: strips nothing silently (unknown fields are 400) and reports every field. */
+/**
+ * The global validation pipe: strips nothing silently (unknown fields are 400) and reports every field.
+ * A query goes first through its DTO's compiled check (query-check.compiler.ts, docs/adr/0046), which
+ * builds the same DTO without the general machinery when every rule passes; anything else, and every
+ * body and parameter, takes ValidationPipe's path, whose errors are the answer.
+ */
+export class RequestValidationPipe extends ValidationPipe {
+  private readonly queryChecks = new QueryChecks();
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const { type, metatype } = metadata;
+    if (type === 'query' && typeof metatype === 'function' && value !== null && typeof value === 'object') {
+      const dto = this.queryChecks.of(metatype as new () => object)?.(value as Record<string, unknown>);
+      if (dto) return dto;
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 export function createValidationPipe(): ValidationPipe {
   prepareValidationRules();
-  return new ValidationPipe({
+  return new RequestValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     stopAtFirstError: true,
