@@ -52,7 +52,11 @@ async function run<R>(
     const target: Pool | PoolClient = runner
       ? ((await runner.connect()) as PoolClient)
       : (dataSource.driver as unknown as { master: Pool }).master;
-    const result = await target.query<R & object>(name ? { name, text, values: params } : { text, values: params });
+    // Text and values as two arguments when unnamed: pg copies a config object property by property
+    // (cloneQueryConfig) into a slow-mode object before every query.
+    const result = name
+      ? await target.query<R & object>({ name, text, values: params })
+      : await target.query<R & object>(text, params);
     return result.rows;
   } catch (err) {
     dataSource.logger.logQueryError(err as Error, text, params);
