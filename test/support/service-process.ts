@@ -36,7 +36,8 @@ function sourceFiles(): string[] {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) out.push(path);
+      // Declaration files (.d.ts) describe modules and emit nothing.
+      else if (entry.name.endsWith('.ts') && !/\.(spec|d)\.ts$/.test(entry.name)) out.push(path);
     }
   };
   for (const dir of SOURCE_DIRS) walk(join(ROOT, dir));
