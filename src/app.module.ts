@@ -35,6 +35,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { OAuthService } from './oauth/oauth.service';
 import { OAuthWorkerModule } from './oauth/oauth-worker.module';
+import { OAuthServerWorkerModule } from './oauth-server/oauth-server-worker.module';
 import { OAuthServerModule } from './oauth-server/oauth-server.module';
 import { OAuthServerService } from './oauth-server/oauth-server.service';
 import { ACCESS_TOKENS } from './auth/access-tokens.port';
@@ -120,6 +121,7 @@ const WORKER_MODULES: Array<Type<unknown>> = [
   IdempotencyWorkerModule,
   RetentionModule,
   OAuthWorkerModule,
+  OAuthServerWorkerModule,
 ];
 
 /**

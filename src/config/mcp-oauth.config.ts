@@ -27,6 +27,15 @@ export class McpOAuthEnv {
   @Min(1)
   @Max(10_000)
   MCP_OAUTH_REGISTRATIONS_PER_HOUR: number = 20;
+
+  /**
+   * How often expired authorization codes and tokens are deleted, in seconds. Expired ones are refused
+   * anyway; used codes and refresh tokens are kept a day past their expiry, so a replay still revokes its grant.
+   */
+  @IsInt()
+  @Min(60)
+  @Max(604_800)
+  MCP_OAUTH_PURGE_INTERVAL_SECONDS: number = 3600;
 }
 
 export const mcpOAuthConfig = registerAs('mcpOAuth', () => {
@@ -36,5 +45,6 @@ export const mcpOAuthConfig = registerAs('mcpOAuth', () => {
     refreshTokenTtlMs: env.MCP_OAUTH_REFRESH_TOKEN_TTL_DAYS * 86_400_000,
     codeTtlMs: env.MCP_OAUTH_CODE_TTL_SECONDS * 1000,
     registrationsPerHour: env.MCP_OAUTH_REGISTRATIONS_PER_HOUR,
+    purgeIntervalMs: env.MCP_OAUTH_PURGE_INTERVAL_SECONDS * 1000,
   };
 });

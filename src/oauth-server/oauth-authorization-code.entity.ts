@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Workspace } from '../auth/workspace.entity';
 import { User } from '../users/user.entity';
 import { OAuthClient } from './oauth-client.entity';
@@ -9,6 +9,7 @@ import { OAuthClient } from './oauth-client.entity';
  * names the grant it made, so a replayed code revokes that grant (RFC 6749 section 4.1.2).
  */
 @Entity('oauth_authorization_codes')
+@Index('IDX_oauth_authorization_codes_expires', ['expiresAt'])
 export class OAuthAuthorizationCode {
   /** Hex SHA-256 of the code. */
   @PrimaryColumn({ type: 'char', length: 64 })

@@ -465,6 +465,17 @@ export class OAuthServerService implements AccessTokenResolver {
   resolveAccessToken(tokenHash: string): Promise<{ apiKeyId: string; expiresAt: Date } | null> {
     return this.store.resolveAccessToken(tokenHash);
   }
+
+  /** Deletes expired codes and tokens (OAuthServerPurgeJob); `stop` ends it between batches. */
+  purgeExpired(batchSize: number, stop: () => boolean = () => false): Promise<OAuthServerPurgeStats> {
+    return this.store.deleteExpired(batchSize, stop);
+  }
+}
+
+/** What a purge deleted. */
+export interface OAuthServerPurgeStats {
+  codes: number;
+  tokens: number;
 }
 
 function sha256(value: string): string {

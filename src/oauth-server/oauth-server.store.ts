@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, MoreThan, Repository } from 'typeorm';
+import { deleteInBatches } from '../database/batched-delete';
 import { OAuthAuthorizationCode } from './oauth-authorization-code.entity';
 import { OAuthClient } from './oauth-client.entity';
 import { OAuthGrant } from './oauth-grant.entity';
@@ -8,6 +9,9 @@ import { OAuthToken } from './oauth-token.entity';
 
 /** A grant as the console lists it: with its client's name. */
 export type ListedGrant = OAuthGrant & { clientName: string };
+
+/** How long a used code or refresh token is kept past its expiry (SQL interval). */
+const REPLAY_GRACE = "interval '1 day'";
 
 /** The tables of the OAuth authorization server: clients, codes, grants and tokens (owned by oauth-server). */
 @Injectable()
@@ -115,5 +119,35 @@ export class OAuthServerStore {
       })
       .getOne();
     return row?.grant ? { apiKeyId: row.grant.apiKeyId, expiresAt: row.expiresAt } : null;
+  }
+
+  /**
+   * Deletes expired rows, in batches: access tokens once expired; authorization codes and refresh tokens
+   * a day after (a used one presented again still revokes its grant until then, oauth-server.service).
+   */
+  async deleteExpired(batchSize: number, stop: () => boolean): Promise<{ codes: number; tokens: number }> {
+    const query = (sql: string, params: unknown[]) => this.codes.query(sql, params);
+    const codes = await deleteInBatches(
+      query,
+      'oauth_authorization_codes',
+      `SELECT code_hash FROM oauth_authorization_codes WHERE expires_at < now() - ${REPLAY_GRACE}`,
+      [],
+      batchSize,
+      stop,
+      'code_hash',
+    );
+    const tokens = stop()
+      ? 0
+      : await deleteInBatches(
+          query,
+          'oauth_tokens',
+          `SELECT token_hash FROM oauth_tokens
+            WHERE (kind = 'access' AND expires_at < now()) OR expires_at < now() - ${REPLAY_GRACE}`,
+          [],
+          batchSize,
+          stop,
+          'token_hash',
+        );
+    return { codes, tokens };
   }
 }

@@ -9,6 +9,7 @@ export type OAuthTokenKind = 'access' | 'refresh';
  */
 @Entity('oauth_tokens')
 @Index('IDX_oauth_tokens_grant', ['grantId'])
+@Index('IDX_oauth_tokens_expires', ['expiresAt'])
 export class OAuthToken {
   /** Hex SHA-256 of the token. */
   @PrimaryColumn({ type: 'char', length: 64 })
