@@ -6,9 +6,10 @@ const swaggerPlugin = { path: '<rootDir>/test/setup/swagger-transformer.js' };
 const esmOnly = ['@nestjs', 'content-disposition'];
 // Files the @nestjs/swagger plugin reads need ts-jest's whole-program compiler; every other file is
 // transpiled on its own (test/setup/transpile-transformer.js), several times faster on a first run.
+// ts-jest runs behind test/setup/ts-jest-transformer.js, whose cache key needs no TypeScript program.
 const transform = {
   '\\.(dto|entity|credentials|controller)\\.ts$': [
-    'ts-jest',
+    '<rootDir>/test/setup/ts-jest-transformer.js',
     { tsconfig: 'tsconfig.json', astTransformers: { before: [swaggerPlugin] } },
   ],
   '^.+\\.ts$': '<rootDir>/test/setup/transpile-transformer.js',
@@ -43,7 +44,12 @@ module.exports = {
       rootDir: __dirname,
       testEnvironment: 'node',
       // One transform for the project: the global setup is compiled with it too.
-      transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/packages/client/tsconfig.spec.json' }] },
+      transform: {
+        '^.+\\.ts$': [
+          '<rootDir>/test/setup/ts-jest-transformer.js',
+          { tsconfig: '<rootDir>/packages/client/tsconfig.spec.json' },
+        ],
+      },
       modulePathIgnorePatterns,
       testMatch: ['<rootDir>/packages/client/src/**/*.spec.ts'],
     },

@@ -91,13 +91,17 @@ describe('video on X, LinkedIn, Mastodon and Bluesky', () => {
     );
   }
 
-  beforeAll(async () => {
-    await Promise.all([x.start(), linkedin.start(), mastodon.start(), bluesky.start()]);
+  /**
+   * The app (a database of its own) with VIDEO_PROCESSING_MAX_WAIT_SECONDS set, the four channels connected
+   * and the 4 s clip uploaded.
+   */
+  async function startApp(maxWaitSeconds: number): Promise<void> {
+    channels.clear();
     t = await TestApp.start({
       env: {
         ...FAST_PUBLISHING_ENV,
         MEDIA_DIR: media.dir,
-        VIDEO_PROCESSING_MAX_WAIT_SECONDS: '12',
+        VIDEO_PROCESSING_MAX_WAIT_SECONDS: String(maxWaitSeconds),
         ...x.appEnv(),
         ...linkedin.appEnv(),
         BLUESKY_VIDEO_SERVICE_URL: bluesky.baseUrl,
@@ -119,7 +123,11 @@ describe('video on X, LinkedIn, Mastodon and Bluesky', () => {
     const list = await t.request('GET', '/api/channels', { key });
     for (const c of list.body.data as Array<{ id: string; provider: string }>) channels.set(c.provider, c.id);
     clip = await upload('h264-aac-4s.mp4', 'video/mp4', 'A test pattern with a tone');
-  }, 120_000);
+  }
+
+  beforeAll(async () => {
+    await Promise.all([x.start(), linkedin.start(), mastodon.start(), bluesky.start()]);
+  });
 
   afterAll(async () => {
     await t?.close();
@@ -131,107 +139,125 @@ describe('video on X, LinkedIn, Mastodon and Bluesky', () => {
     for (const n of networks) n.videos().reset();
   });
 
-  it('lists limits.video for the four networks on GET /providers and on their channels', async () => {
-    const res = await t.request('GET', '/api/providers', { key });
-    const byId = new Map((res.body.data as Array<{ id: string; limits: any }>).map((p) => [p.id, p.limits]));
-    expect(byId.get('x').video).toMatchObject({ maxBytes: 512 * 1024 * 1024, maxDurationSeconds: 140, maxPerPost: 1, videoCodecs: ['h264'] });
-    expect(byId.get('linkedin').video).toMatchObject({ minDurationSeconds: 3, maxDurationSeconds: 1800, maxPerPost: 1 });
-    expect(byId.get('mastodon').video).toMatchObject({ maxBytes: 99 * 1024 * 1024, maxPerPost: 1, mixWithImages: false });
-    expect(byId.get('bluesky').video).toMatchObject({ maxBytes: 100_000_000, maxDurationSeconds: 180, maxPerPost: 1 });
-    const channel = await t.request('GET', `/api/channels/${channels.get('mastodon')}`, { key });
-    // The instance's own limits (the fake's /api/v2/instance says 120 fps).
-    expect(channel.body.limits.video).toMatchObject({ maxFrameRate: 120, mimeTypes: ['video/mp4', 'video/quicktime', 'video/webm'] });
-  });
-
-  it('refuses at validation what a network refuses, naming the limit at the media path', async () => {
-    const short = await upload('h264-aac-faststart.mp4', 'video/mp4'); // 2 s
-    const res = await t.request('POST', '/api/posts/validate', {
-      key,
-      body: { content: 'too short', channelIds: [channels.get('linkedin')], mediaIds: [short] },
-    });
-    expect(res.body.problems).toEqual([
-      expect.objectContaining({ field: 'mediaIds[0]', message: expect.stringMatching(/LinkedIn takes at least 3 s/) }),
-    ]);
-    const two = await t.request('POST', '/api/posts/validate', {
-      key,
-      body: { content: 'two videos', channelIds: [channels.get('bluesky')], mediaIds: [clip, short] },
-    });
-    expect(two.body.problems).toContainEqual(
-      expect.objectContaining({ field: 'mediaIds', message: expect.stringMatching(/at most 1 video per post/) }),
-    );
-  });
-
-  describe.each(['x', 'linkedin', 'mastodon', 'bluesky'])('%s', (id) => {
-    const network = () => networks.find((n) => n.id === id)!;
-
-    it('publishes a video once the network has processed it over several polls, uploaded once', async () => {
-      const videos = network().videos();
-      const post = await publish(id, `video ready ${id}`, [clip]);
-      expect(post.status).toBe('published');
-      const onNetwork = network().posts(`video ready ${id}`);
-      expect(onNetwork).toEqual([{ id: post.targets[0].platformPostId, video: true }]);
-      expect(videos.uploads).toBe(1);
-      // Processing was polled several times (pollsBeforeReady 2, then ready).
-      expect(videos.videos[0].polls).toBeGreaterThanOrEqual(3);
-      expect(videos.videos[0].probe).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac' });
-      expect(videos.videos[0].bytes.equals(videoFixture('h264-aac-4s.mp4'))).toBe(true);
-      // The polls are not attempts.
-      expect(post.targets[0].attempts).toBe(1);
+  describe('with a processing limit of 12 s', () => {
+    beforeAll(() => startApp(12), 120_000);
+    afterAll(async () => {
+      await t.close();
+      t = undefined as unknown as TestApp;
     });
 
-    it('fails the target with VIDEO_PROCESSING_FAILED, not retried, when the network cannot process it', async () => {
-      const videos = network().videos();
-      videos.failNextVideo('Unsupported video format');
-      const post = await publish(id, `video broken ${id}`, [clip]);
-      expect(post.status).toBe('failed');
-      expect(post.targets[0]).toMatchObject({
-        status: 'failed',
-        attempts: 1,
-        error: { code: 'VIDEO_PROCESSING_FAILED', message: expect.stringMatching(/Unsupported video format/) },
+    it('lists limits.video for the four networks on GET /providers and on their channels', async () => {
+      const res = await t.request('GET', '/api/providers', { key });
+      const byId = new Map((res.body.data as Array<{ id: string; limits: any }>).map((p) => [p.id, p.limits]));
+      expect(byId.get('x').video).toMatchObject({ maxBytes: 512 * 1024 * 1024, maxDurationSeconds: 140, maxPerPost: 1, videoCodecs: ['h264'] });
+      expect(byId.get('linkedin').video).toMatchObject({ minDurationSeconds: 3, maxDurationSeconds: 1800, maxPerPost: 1 });
+      expect(byId.get('mastodon').video).toMatchObject({ maxBytes: 99 * 1024 * 1024, maxPerPost: 1, mixWithImages: false });
+      expect(byId.get('bluesky').video).toMatchObject({ maxBytes: 100_000_000, maxDurationSeconds: 180, maxPerPost: 1 });
+      const channel = await t.request('GET', `/api/channels/${channels.get('mastodon')}`, { key });
+      // The instance's own limits (the fake's /api/v2/instance says 120 fps).
+      expect(channel.body.limits.video).toMatchObject({ maxFrameRate: 120, mimeTypes: ['video/mp4', 'video/quicktime', 'video/webm'] });
+    });
+
+    it('refuses at validation what a network refuses, naming the limit at the media path', async () => {
+      const short = await upload('h264-aac-faststart.mp4', 'video/mp4'); // 2 s
+      const res = await t.request('POST', '/api/posts/validate', {
+        key,
+        body: { content: 'too short', channelIds: [channels.get('linkedin')], mediaIds: [short] },
       });
-      expect(videos.uploads).toBe(1);
-      expect(network().posts(`video broken ${id}`)).toEqual([]);
+      expect(res.body.problems).toEqual([
+        expect.objectContaining({ field: 'mediaIds[0]', message: expect.stringMatching(/LinkedIn takes at least 3 s/) }),
+      ]);
+      const two = await t.request('POST', '/api/posts/validate', {
+        key,
+        body: { content: 'two videos', channelIds: [channels.get('bluesky')], mediaIds: [clip, short] },
+      });
+      expect(two.body.problems).toContainEqual(
+        expect.objectContaining({ field: 'mediaIds', message: expect.stringMatching(/at most 1 video per post/) }),
+      );
     });
 
-    it('fails the target with VIDEO_PROCESSING_TIMEOUT when processing outlasts VIDEO_PROCESSING_MAX_WAIT_SECONDS', async () => {
-      const videos = network().videos();
-      videos.stick();
-      const post = await publish(id, `video stuck ${id}`, [clip]);
-      expect(post.status).toBe('failed');
-      expect(post.targets[0].error).toMatchObject({
-        code: 'VIDEO_PROCESSING_TIMEOUT',
-        message: expect.stringMatching(/the limit is 12 s/),
+    describe.each(['x', 'linkedin', 'mastodon', 'bluesky'])('%s', (id) => {
+      const network = () => networks.find((n) => n.id === id)!;
+
+      it('publishes a video once the network has processed it over several polls, uploaded once', async () => {
+        const videos = network().videos();
+        const post = await publish(id, `video ready ${id}`, [clip]);
+        expect(post.status).toBe('published');
+        const onNetwork = network().posts(`video ready ${id}`);
+        expect(onNetwork).toEqual([{ id: post.targets[0].platformPostId, video: true }]);
+        expect(videos.uploads).toBe(1);
+        // Processing was polled several times (pollsBeforeReady 2, then ready).
+        expect(videos.videos[0].polls).toBeGreaterThanOrEqual(3);
+        expect(videos.videos[0].probe).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac' });
+        expect(videos.videos[0].bytes.equals(videoFixture('h264-aac-4s.mp4'))).toBe(true);
+        // The polls are not attempts.
+        expect(post.targets[0].attempts).toBe(1);
       });
-      // Polled all along, never uploaded again.
-      expect(videos.uploads).toBe(1);
-      expect(videos.videos[0].polls).toBeGreaterThanOrEqual(3);
-      expect(network().posts(`video stuck ${id}`)).toEqual([]);
-    }, 60_000);
+
+      it('fails the target with VIDEO_PROCESSING_FAILED, not retried, when the network cannot process it', async () => {
+        const videos = network().videos();
+        videos.failNextVideo('Unsupported video format');
+        const post = await publish(id, `video broken ${id}`, [clip]);
+        expect(post.status).toBe('failed');
+        expect(post.targets[0]).toMatchObject({
+          status: 'failed',
+          attempts: 1,
+          error: { code: 'VIDEO_PROCESSING_FAILED', message: expect.stringMatching(/Unsupported video format/) },
+        });
+        expect(videos.uploads).toBe(1);
+        expect(network().posts(`video broken ${id}`)).toEqual([]);
+      });
+    });
+
+    describe('conversion for a network that needs H.264/AAC MP4 (X)', () => {
+      it.each([
+        ['hevc-rotated.mov', 'video/quicktime', 'hevc'],
+        ['vp9-opus.webm', 'video/webm', 'vp9'],
+      ])('converts %s once in the background job; X receives H.264/AAC MP4', async (name, mimeType, codec) => {
+        const id = await upload(name, mimeType);
+        const item = await t.request('GET', `/api/media/${id}`, { key });
+        expect(item.body.videoCodec).toBe(codec);
+        const post = await publish('x', `converted ${name}`, [id]);
+        expect(post.status).toBe('published');
+        expect(x.videos.uploads).toBe(1);
+        expect(x.videos.videos[0].mimeType).toBe('video/mp4');
+        expect(x.videos.videos[0].probe).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac' });
+        expect(x.videos.videos[0].probe?.container).toMatch(/mp4/);
+        // One converted copy, kept with the item.
+        const variants = await t.dataSource.query(`SELECT variant, mime_type FROM media_variants WHERE media_id = $1 AND variant LIKE 'mp4%'`, [id]);
+        expect(variants).toEqual([{ variant: expect.stringMatching(/^mp4[0-9a-f]{8}$/), mime_type: 'video/mp4' }]);
+        // A second post of the same video reuses the copy: no second conversion.
+        x.videos.reset();
+        const again = await publish('x', `converted again ${name}`, [id]);
+        expect(again.status).toBe('published');
+        const after = await t.dataSource.query(`SELECT count(*)::int AS n FROM media_variants WHERE media_id = $1 AND variant LIKE 'mp4%'`, [id]);
+        expect(after).toEqual([{ n: 1 }]);
+      }, 120_000);
+    });
   });
 
-  describe('conversion for a network that needs H.264/AAC MP4 (X)', () => {
-    it.each([
-      ['hevc-rotated.mov', 'video/quicktime', 'hevc'],
-      ['vp9-opus.webm', 'video/webm', 'vp9'],
-    ])('converts %s once in the background job; X receives H.264/AAC MP4', async (name, mimeType, codec) => {
-      const id = await upload(name, mimeType);
-      const item = await t.request('GET', `/api/media/${id}`, { key });
-      expect(item.body.videoCodec).toBe(codec);
-      const post = await publish('x', `converted ${name}`, [id]);
-      expect(post.status).toBe('published');
-      expect(x.videos.uploads).toBe(1);
-      expect(x.videos.videos[0].mimeType).toBe('video/mp4');
-      expect(x.videos.videos[0].probe).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac' });
-      expect(x.videos.videos[0].probe?.container).toMatch(/mp4/);
-      // One converted copy, kept with the item.
-      const variants = await t.dataSource.query(`SELECT variant, mime_type FROM media_variants WHERE media_id = $1 AND variant LIKE 'mp4%'`, [id]);
-      expect(variants).toEqual([{ variant: expect.stringMatching(/^mp4[0-9a-f]{8}$/), mime_type: 'video/mp4' }]);
-      // A second post of the same video reuses the copy: no second conversion.
-      x.videos.reset();
-      const again = await publish('x', `converted again ${name}`, [id]);
-      expect(again.status).toBe('published');
-      const after = await t.dataSource.query(`SELECT count(*)::int AS n FROM media_variants WHERE media_id = $1 AND variant LIKE 'mp4%'`, [id]);
-      expect(after).toEqual([{ n: 1 }]);
-    }, 120_000);
+  // An app of its own: with a limit of 6 s each case ends in seconds, and there is still room for three
+  // polls (X polls when it says, every second here; the others every 2 s) on a loaded machine.
+  describe('with a processing limit of 6 s', () => {
+    beforeAll(() => startApp(6), 120_000);
+
+    describe.each(['x', 'linkedin', 'mastodon', 'bluesky'])('%s', (id) => {
+      const network = () => networks.find((n) => n.id === id)!;
+
+      it('fails the target with VIDEO_PROCESSING_TIMEOUT when processing outlasts VIDEO_PROCESSING_MAX_WAIT_SECONDS', async () => {
+        const videos = network().videos();
+        videos.stick();
+        const post = await publish(id, `video stuck ${id}`, [clip]);
+        expect(post.status).toBe('failed');
+        expect(post.targets[0].error).toMatchObject({
+          code: 'VIDEO_PROCESSING_TIMEOUT',
+          message: expect.stringMatching(/the limit is 6 s/),
+        });
+        // Polled all along, never uploaded again.
+        expect(videos.uploads).toBe(1);
+        expect(videos.videos[0].polls).toBeGreaterThanOrEqual(3);
+        expect(network().posts(`video stuck ${id}`)).toEqual([]);
+      }, 60_000);
+    });
   });
 });
