@@ -126,7 +126,7 @@ export class OAuthServerStore {
    * a day after (a used one presented again still revokes its grant until then, oauth-server.service).
    */
   async deleteExpired(batchSize: number, stop: () => boolean): Promise<{ codes: number; tokens: number }> {
-    const query = (sql: string, params: unknown[]) => this.codes.query(sql, params);
+    const query = (sql: string, params: unknown[]) => this.codes.manager.query(sql, params);
     const codes = await deleteInBatches(
       query,
       'oauth_authorization_codes',
