@@ -2,6 +2,7 @@ import { OutboundHttp } from '../../src/common/http/outbound-http';
 import { PinterestProvider } from '../../src/providers/pinterest/pinterest.provider';
 import { PINTEREST_OPTIONS_SCHEMA } from '../../src/providers/pinterest/pinterest.options';
 import { ProcessingPendingError, VideoProcessingFailedError } from '../../src/providers/provider.errors';
+import { ProviderRegistry } from '../../src/providers/provider.registry';
 import type { PublishInput } from '../../src/providers/social-provider.interface';
 import { PINTEREST_ROUTES, PinterestFake } from '../fakes/pinterest.fake';
 import { mediaFrom } from '../providers/media.fixture';
@@ -25,7 +26,8 @@ describe('Pinterest (against the fake)', () => {
       { id: GARDEN, name: 'Garden', sections: [GARDEN_SECTION] },
     ],
   });
-  const h = useOAuthApp('pinterest', pinterest);
+  // Video processing read again after 250 ms (the publisher's shortest wait) instead of 3 s.
+  const h = useOAuthApp('pinterest', pinterest, { env: { PINTEREST_VIDEO_POLL_MS: '250' } });
   let t: TestApp;
   let key: string;
   beforeAll(() => ({ t, key } = h));
@@ -340,6 +342,18 @@ describe('Pinterest (against the fake)', () => {
         expect.objectContaining({ imageType: 'video', imageBytes: 4096, boardId: RECIPES, videoMediaId: mediaId }),
       );
       expect(calls(PINTEREST_ROUTES.registerMedia) - registered).toBe(1);
+    });
+
+    it('asks to read the processing again after PINTEREST_VIDEO_POLL_MS (3 s unless configured)', async () => {
+      pinterest.videoProcessingPolls = 1;
+      const configured = h.t.app.get(ProviderRegistry).get('pinterest');
+      const pending = await configured.publish(await input('a configured poll')).catch((e: unknown) => e);
+      expect(pending).toBeInstanceOf(ProcessingPendingError);
+      expect((pending as ProcessingPendingError).checkAfterMs).toBe(250); // the app's env
+      pinterest.videoProcessingPolls = 1;
+      const unset = await adapter.publish(await input('a default poll')).catch((e: unknown) => e);
+      expect(unset).toBeInstanceOf(ProcessingPendingError);
+      expect((unset as ProcessingPendingError).checkAfterMs).toBe(3000);
     });
 
     it('fails for good when Pinterest cannot process the video', async () => {

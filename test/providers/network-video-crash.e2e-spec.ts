@@ -58,6 +58,11 @@ describe('a worker killed while a network processes a video', () => {
       ...FAST_PUBLISHING_ENV,
       MEDIA_DIR: media.dir,
       VIDEO_PROCESSING_MAX_WAIT_SECONDS: '120',
+      // Networks without a hint are read again after 250 ms (X's check_after_secs is followed).
+      LINKEDIN_VIDEO_POLL_MS: '250',
+      MASTODON_VIDEO_POLL_MS: '250',
+      BLUESKY_VIDEO_POLL_MS: '250',
+      X_VIDEO_POLL_MS: '250',
       ...x.appEnv(),
       ...linkedin.appEnv(),
       BLUESKY_VIDEO_SERVICE_URL: bluesky.baseUrl,

@@ -93,7 +93,8 @@ describe('video on X, LinkedIn, Mastodon and Bluesky', () => {
 
   /**
    * The app (a database of its own) with VIDEO_PROCESSING_MAX_WAIT_SECONDS set, the four channels connected
-   * and the 4 s clip uploaded.
+   * and the 4 s clip uploaded. LinkedIn, Mastodon and Bluesky give no hint, so their processing is read
+   * every 250 ms (the publisher's shortest wait); X says when (check_after_secs), and that is followed.
    */
   async function startApp(maxWaitSeconds: number): Promise<void> {
     channels.clear();
@@ -102,6 +103,10 @@ describe('video on X, LinkedIn, Mastodon and Bluesky', () => {
         ...FAST_PUBLISHING_ENV,
         MEDIA_DIR: media.dir,
         VIDEO_PROCESSING_MAX_WAIT_SECONDS: String(maxWaitSeconds),
+        LINKEDIN_VIDEO_POLL_MS: '250',
+        MASTODON_VIDEO_POLL_MS: '250',
+        BLUESKY_VIDEO_POLL_MS: '250',
+        X_VIDEO_POLL_MS: '250',
         ...x.appEnv(),
         ...linkedin.appEnv(),
         BLUESKY_VIDEO_SERVICE_URL: bluesky.baseUrl,
@@ -237,7 +242,7 @@ describe('video on X, LinkedIn, Mastodon and Bluesky', () => {
   });
 
   // An app of its own: with a limit of 6 s each case ends in seconds, and there is still room for three
-  // polls (X polls when it says, every second here; the others every 2 s) on a loaded machine.
+  // polls (X polls when it says, every second here; the others every 250 ms) on a loaded machine.
   describe('with a processing limit of 6 s', () => {
     beforeAll(() => startApp(6), 120_000);
 

@@ -88,8 +88,18 @@ describe('provider contract', () => {
 
   // Fakes first: OAuth networks give the app its client credentials and hosts through the environment.
   beforeAll(async () => {
-    // Meta's networks: video processing read by delayed polls four times a second.
-    const env: Record<string, string> = { ...FAST_PUBLISHING_ENV, MEDIA_DIR: media.dir, META_VIDEO_POLL_MS: '250' };
+    // Video processing read by delayed polls four times a second (the publisher's shortest wait), on
+    // Meta's networks and on those that give no hint of their own (X's check_after_secs is followed).
+    const env: Record<string, string> = {
+      ...FAST_PUBLISHING_ENV,
+      MEDIA_DIR: media.dir,
+      META_VIDEO_POLL_MS: '250',
+      MASTODON_VIDEO_POLL_MS: '250',
+      LINKEDIN_VIDEO_POLL_MS: '250',
+      PINTEREST_VIDEO_POLL_MS: '250',
+      BLUESKY_VIDEO_POLL_MS: '250',
+      X_VIDEO_POLL_MS: '250',
+    };
     for (const [id, fake] of fakes) {
       started.set(id, await fake.start());
       Object.assign(env, fake.appEnv?.() ?? {});

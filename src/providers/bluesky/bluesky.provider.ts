@@ -48,6 +48,8 @@ export interface BlueskyProviderOptions {
   uploadTimeoutMs?: number;
   /** The video service (app.bsky.video.*). Default https://video.bsky.app. */
   videoServiceUrl?: string;
+  /** Pause before the next read of a video job being processed (BLUESKY_VIDEO_POLL_MS). Default 2000. */
+  videoPollMs?: number;
 }
 
 export const BLUESKY_VIDEO_SERVICE = 'https://video.bsky.app';
@@ -340,7 +342,7 @@ export class BlueskyProvider implements SocialProvider {
     const progress = asNumber(status?.progress);
     throw new ProcessingPendingError(
       `Bluesky is processing the video (job ${jobId}, ${state ?? 'queued'}${progress !== undefined ? `, ${progress}%` : ''})`,
-      pollDelayMs(undefined),
+      pollDelayMs(undefined, this.options.videoPollMs),
     );
   }
 
@@ -479,7 +481,16 @@ export const blueskyPlugin = defineProvider({
       'BLUESKY_VIDEO_SERVICE_URL',
       'override of https://video.bsky.app, the video service Bluesky videos are uploaded to (e.g. a test server)',
     ),
+    videoPollMs: setting.int('BLUESKY_VIDEO_POLL_MS', {
+      default: 2000,
+      min: 10,
+      description:
+        'interval between two reads of a video job the video service is processing (app.bsky.video.getJobStatus), each a delayed job that holds no worker; the whole wait is bounded by VIDEO_PROCESSING_MAX_WAIT_SECONDS',
+    }),
   },
   create: ({ http, settings }) =>
-    new BlueskyProvider(http, { videoServiceUrl: settings.videoServiceUrl ?? BLUESKY_VIDEO_SERVICE }),
+    new BlueskyProvider(http, {
+      videoServiceUrl: settings.videoServiceUrl ?? BLUESKY_VIDEO_SERVICE,
+      videoPollMs: settings.videoPollMs,
+    }),
 });

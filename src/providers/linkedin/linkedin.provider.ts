@@ -52,7 +52,7 @@ import {
 
 /** Checkpoint key of the URN of a video LinkedIn received (parts sent, upload finalized): never uploaded twice. */
 const VIDEO_CHECKPOINT = 'linkedInVideoUrn';
-/** How often a video LinkedIn is processing is polled (LinkedIn gives no hint). */
+/** How often a video LinkedIn is processing is polled by default (LinkedIn gives no hint). */
 const VIDEO_POLL_MS = 2_000;
 /** What LinkedIn takes as a file: H.264/AAC MP4. */
 const LINKEDIN_VIDEO = videoRequirements(LINKEDIN_NAME, LINKEDIN_VIDEO_LIMITS, {
@@ -134,6 +134,8 @@ export class LinkedInProvider implements SocialProvider {
     private readonly http: OutboundHttp,
     /** LinkedIn-Version of REST calls (LINKEDIN_API_VERSION). */
     private readonly version: string,
+    /** Pause before the next read of a video LinkedIn is processing (LINKEDIN_VIDEO_POLL_MS). */
+    private readonly videoPollMs: number = VIDEO_POLL_MS,
   ) {}
 
   /** The member who authorized (OpenID Connect userinfo). */
@@ -398,7 +400,10 @@ export class LinkedInProvider implements SocialProvider {
       const why = asString(data?.processingFailureReason) ?? 'no reason given';
       throw new VideoProcessingFailedError(`LinkedIn could not process the video (${urn}): ${why}`);
     }
-    throw new ProcessingPendingError(`LinkedIn is processing the video (${urn}, ${status ?? 'PROCESSING'})`, VIDEO_POLL_MS);
+    throw new ProcessingPendingError(
+      `LinkedIn is processing the video (${urn}, ${status ?? 'PROCESSING'})`,
+      this.videoPollMs,
+    );
   }
 
   private async uploadVideo(api: LinkedInApi, author: string, video: PublishMedia): Promise<string> {
@@ -594,6 +599,12 @@ export const linkedinPlugin = defineProvider({
       default: '202610',
       description: 'LinkedIn-Version header of REST calls (YYYYMM); LinkedIn retires a version after about a year',
     }),
+    videoPollMs: setting.int('LINKEDIN_VIDEO_POLL_MS', {
+      default: VIDEO_POLL_MS,
+      min: 10,
+      description:
+        'interval between two reads of a video LinkedIn is processing (LinkedIn gives no hint), each a delayed job that holds no worker; the whole wait is bounded by VIDEO_PROCESSING_MAX_WAIT_SECONDS',
+    }),
   },
-  create: ({ http, settings }) => new LinkedInProvider(http, settings.apiVersion),
+  create: ({ http, settings }) => new LinkedInProvider(http, settings.apiVersion, settings.videoPollMs),
 });

@@ -12,6 +12,7 @@ import {
   VideoProcessingFailedError,
 } from '../provider.errors';
 import { sentVideoId, videoToSend } from '../video-publish.util';
+import { setting } from '../../config/settings';
 import { defineProvider } from '../provider-plugin';
 import type {
   ChannelLimits,
@@ -38,6 +39,8 @@ export interface MastodonProviderOptions {
   mediaPollInitialDelayMs?: number;
   /** Time budget of one media upload request. Default: the OutboundHttp default. */
   uploadTimeoutMs?: number;
+  /** Pause before the next read of a video the instance is processing (MASTODON_VIDEO_POLL_MS). Default 2000. */
+  videoPollMs?: number;
 }
 
 const MEDIA_CACHE_TTL_MS = 60 * 60 * 1000;
@@ -45,7 +48,7 @@ const MEDIA_CACHE_MAX_ENTRIES = 5_000;
 const MAX_POLL_DELAY_MS = 2_000;
 /** Checkpoint key of the attachment id of a video the instance received: never uploaded twice. */
 const VIDEO_CHECKPOINT = 'mastodonVideoId';
-/** How often a video the instance is processing is polled (Mastodon gives no hint). */
+/** How often a video the instance is processing is polled by default (Mastodon gives no hint). */
 const VIDEO_POLL_MS = 2_000;
 /** What a publisher asks of the video file: a container the instance takes (it transcodes the rest itself). */
 const MASTODON_VIDEO = { label: MASTODON, mimeTypes: MASTODON_DEFAULT_VIDEO.mimeTypes };
@@ -241,7 +244,10 @@ export class MastodonProvider implements SocialProvider {
       }
       if (res.status === 200 && asString(asObject(res.data)?.url) !== undefined) return mediaId;
     }
-    throw new ProcessingPendingError(`Mastodon is processing the video (media ${mediaId})`, VIDEO_POLL_MS);
+    throw new ProcessingPendingError(
+      `Mastodon is processing the video (media ${mediaId})`,
+      this.options.videoPollMs ?? VIDEO_POLL_MS,
+    );
   }
 
   /** POST /api/v2/media, then polls GET /api/v1/media/:id until processed. Returns the media id. */
@@ -295,5 +301,13 @@ export const mastodonPlugin = defineProvider({
   credentials: MastodonCredentialsDto,
   defaultLimits: MASTODON_DEFAULT_LIMITS,
   capabilities: { altText: true },
-  create: ({ http }) => new MastodonProvider(http),
+  settings: {
+    videoPollMs: setting.int('MASTODON_VIDEO_POLL_MS', {
+      default: VIDEO_POLL_MS,
+      min: 10,
+      description:
+        'interval between two reads of a video the instance is processing (Mastodon gives no hint), each a delayed job that holds no worker; the whole wait is bounded by VIDEO_PROCESSING_MAX_WAIT_SECONDS',
+    }),
+  },
+  create: ({ http, settings }) => new MastodonProvider(http, { videoPollMs: settings.videoPollMs }),
 });

@@ -5,6 +5,7 @@ import { comparableText, copyLimits } from '../plugin-helpers.util';
 import { multipartFileBody } from '../mastodon/multipart-body';
 import { mapHttpFailure, mapThrown } from '../provider-http.util';
 import { asArray, asNumber, asObject, asString } from '../provider-json.util';
+import { setting } from '../../config/settings';
 import { defineProvider } from '../provider-plugin';
 import { oauthAppSettings } from '../provider-settings';
 import {
@@ -50,7 +51,7 @@ const PIN_METRICS: Array<[string, keyof Omit<Metrics, 'raw'>]> = [
   ['SAVE', 'reposts'],
   ['TOTAL_COMMENTS', 'replies'],
 ];
-/** When the publisher looks again at a video Pinterest is still processing, in ms (the worker is released meanwhile). */
+/** When the publisher looks again at a video Pinterest is still processing, in ms, by default (the worker is released meanwhile). */
 const VIDEO_POLL_MS = 3000;
 /** Figures read besides those, kept in `raw`. */
 const OTHER_METRICS = ['PIN_CLICK', 'OUTBOUND_CLICK'];
@@ -74,7 +75,11 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export class PinterestProvider implements SocialProvider {
   readonly id = 'pinterest';
 
-  constructor(private readonly http: OutboundHttp) {}
+  constructor(
+    private readonly http: OutboundHttp,
+    /** Pause before the next read of a video Pinterest is processing (PINTEREST_VIDEO_POLL_MS). */
+    private readonly videoPollMs: number = VIDEO_POLL_MS,
+  ) {}
 
   /** The board of the credentials (or the account's first board), after checking the token with the account. */
   async connect(credentials: unknown): Promise<ConnectedAccount> {
@@ -263,7 +268,7 @@ export class PinterestProvider implements SocialProvider {
     if (status !== 'succeeded') {
       throw new ProcessingPendingError(
         `Pinterest is processing the video (media ${mediaId}, ${status ?? 'no status'})`,
-        VIDEO_POLL_MS,
+        this.videoPollMs,
       );
     }
     return { source_type: 'video_id', media_id: mediaId, cover_image_key_frame_time: 0 };
@@ -371,11 +376,19 @@ export const pinterestPlugin = defineProvider({
     scopeSeparator: ',',
     clientAuthentication: 'basic',
   },
-  settings: oauthAppSettings('PINTEREST', {
-    clientId:
-      'Pinterest app (redirect URI {PUBLIC_BASE_URL}/api/oauth/pinterest/callback); Pinterest is listed disabled without both',
-    authBaseUrl: 'override of https://www.pinterest.com (consent page)',
-    apiBaseUrl: 'override of https://api.pinterest.com (API v5 and token endpoint)',
-  }),
-  create: ({ http }) => new PinterestProvider(http),
+  settings: {
+    ...oauthAppSettings('PINTEREST', {
+      clientId:
+        'Pinterest app (redirect URI {PUBLIC_BASE_URL}/api/oauth/pinterest/callback); Pinterest is listed disabled without both',
+      authBaseUrl: 'override of https://www.pinterest.com (consent page)',
+      apiBaseUrl: 'override of https://api.pinterest.com (API v5 and token endpoint)',
+    }),
+    videoPollMs: setting.int('PINTEREST_VIDEO_POLL_MS', {
+      default: VIDEO_POLL_MS,
+      min: 10,
+      description:
+        'interval between two reads of a video Pinterest is processing (GET /v5/media/{id}), each a delayed job that holds no worker; the whole wait is bounded by VIDEO_PROCESSING_MAX_WAIT_SECONDS',
+    }),
+  },
+  create: ({ http, settings }) => new PinterestProvider(http, settings.videoPollMs),
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { OutboundHttp } from '../../common/http/outbound-http';
 import { commonDraftProblems } from '../draft-validation.util';
 import { MediaSizeMismatchError, exactSizeChunks } from '../media-stream.util';
+import { setting } from '../../config/settings';
 import { defineProvider } from '../provider-plugin';
 import { oauthAppSettings } from '../provider-settings';
 import { mapHttpFailure } from '../provider-http.util';
@@ -63,7 +64,11 @@ function repliedTo(tweet: Record<string, unknown> | undefined): string | undefin
 export class XProvider implements SocialProvider {
   readonly id = 'x';
 
-  constructor(private readonly http: OutboundHttp) {}
+  constructor(
+    private readonly http: OutboundHttp,
+    /** Pause before the next status read of a video when X gives no check_after_secs (X_VIDEO_POLL_MS). */
+    private readonly videoPollMs = 2000,
+  ) {}
 
   async connect(credentials: unknown): Promise<ConnectedAccount> {
     const creds = parseXCredentials(credentials);
@@ -253,7 +258,7 @@ export class XProvider implements SocialProvider {
     const progress = asNumber(processing.progress_percent);
     throw new ProcessingPendingError(
       `X is processing the video (media ${mediaId}, ${state ?? 'pending'}${progress !== undefined ? `, ${progress}%` : ''})`,
-      pollDelayMs(asNumber(processing.check_after_secs)),
+      pollDelayMs(asNumber(processing.check_after_secs), this.videoPollMs),
     );
   }
 
@@ -354,10 +359,18 @@ export const xPlugin = defineProvider({
     scopes: ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'],
     clientAuthentication: 'basic',
   },
-  settings: oauthAppSettings('X', {
-    clientId: 'X developer app, OAuth 2.0 (confidential client); X is listed disabled without both',
-    authBaseUrl: 'override of https://x.com (consent page), e.g. a test server',
-    apiBaseUrl: 'override of https://api.x.com (API and token endpoint)',
-  }),
-  create: ({ http }) => new XProvider(http),
+  settings: {
+    ...oauthAppSettings('X', {
+      clientId: 'X developer app, OAuth 2.0 (confidential client); X is listed disabled without both',
+      authBaseUrl: 'override of https://x.com (consent page), e.g. a test server',
+      apiBaseUrl: 'override of https://api.x.com (API and token endpoint)',
+    }),
+    videoPollMs: setting.int('X_VIDEO_POLL_MS', {
+      default: 2000,
+      min: 10,
+      description:
+        "interval between two status reads of a video X is processing when X gives no check_after_secs (X's hint, 1 to 60 s, is followed otherwise), each a delayed job that holds no worker; the whole wait is bounded by VIDEO_PROCESSING_MAX_WAIT_SECONDS",
+    }),
+  },
+  create: ({ http, settings }) => new XProvider(http, settings.videoPollMs),
 });
