@@ -18,9 +18,7 @@ export class MediaConversionFailures1795920000000 implements MigrationInterface 
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(
-      `ALTER TABLE "media_conversion_failures" DROP CONSTRAINT "FK_4f9fe84d7b3d82ee4f9c8507231"`,
-    );
+    await queryRunner.query(`ALTER TABLE "media_conversion_failures" DROP CONSTRAINT "FK_4f9fe84d7b3d82ee4f9c8507231"`);
     await queryRunner.query(`DROP TABLE "media_conversion_failures"`);
   }
 }

@@ -76,7 +76,10 @@ export class VideoVariantsService {
     if (done) return { state: 'ready', variant, mimeType: done.mimeType, size: done.size };
     const failed = await this.variants.findFailure(mediaId, variant);
     if (failed) {
-      return { state: 'failed', message: `the video could not be converted (${needs.fixes.join('; ')}): ${failed.message}` };
+      return {
+        state: 'failed',
+        message: `the video could not be converted (${needs.fixes.join('; ')}): ${failed.message}`,
+      };
     }
     await this.queue.enqueueConversion({ mediaId, variant, conversion: needs.conversion, caps });
     return { state: 'pending', message: `the video is being converted (${needs.fixes.join('; ')})` };

@@ -477,7 +477,10 @@ export class BlueskyFake extends FakeHttpServer {
     if (req.body.length > BLUESKY_FAKE_MAX_VIDEO_BYTES) {
       return xrpcError(413, 'PayloadTooLarge', `Video too large (at most ${BLUESKY_FAKE_MAX_VIDEO_BYTES} bytes)`);
     }
-    const mimeType = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    const mimeType = String(req.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim()
+      .toLowerCase();
     const jobId = `job-${cidOf(req.body, 0x55).slice(-16)}`;
     if (this.videos.find(jobId)) {
       return { status: 409, body: { error: 'already_exists', message: 'Video already processed', jobId } };
@@ -556,11 +559,17 @@ export class BlueskyFake extends FakeHttpServer {
       const blob = typeof link === 'string' ? this.blobByCid.get(link) : undefined;
       if (!blob || blob.did !== did) return `Could not find blob: ${String(link)}`;
       if (!blob.mimeType.startsWith('video/')) return `${prefix} Record/embed/video mimeType not accepted`;
-      if (embed.alt !== undefined && typeof embed.alt !== 'string') return `${prefix} Record/embed/alt must be a string`;
+      if (embed.alt !== undefined && typeof embed.alt !== 'string')
+        return `${prefix} Record/embed/alt must be a string`;
       const ratio = asRecord(embed.aspectRatio);
       if (
         embed.aspectRatio !== undefined &&
-        !(Number.isInteger(ratio?.width) && Number.isInteger(ratio?.height) && Number(ratio?.width) > 0 && Number(ratio?.height) > 0)
+        !(
+          Number.isInteger(ratio?.width) &&
+          Number.isInteger(ratio?.height) &&
+          Number(ratio?.width) > 0 &&
+          Number(ratio?.height) > 0
+        )
       ) {
         return `${prefix} Record/embed/aspectRatio must have positive integers width and height`;
       }

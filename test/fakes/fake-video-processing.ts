@@ -19,11 +19,9 @@ export function probeBytes(bytes: Buffer): ReceivedProbe | null {
   try {
     const file = join(dir, 'received');
     writeFileSync(file, bytes);
-    const out = spawnSync(
-      'ffprobe',
-      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
-      { encoding: 'utf8' },
-    );
+    const out = spawnSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], {
+      encoding: 'utf8',
+    });
     if (out.status !== 0) return null;
     const json = JSON.parse(out.stdout) as {
       format?: { format_name?: string; duration?: string };

@@ -753,7 +753,12 @@ export class LinkedInFake extends FakeHttpServer {
     if (typeof mediaId === 'string' && mediaId.startsWith('urn:li:video:')) {
       const upload = this.videoUploads.get(mediaId);
       if (!upload || upload.owner !== author || upload.processing?.state !== 'ready') {
-        return error(422, 'UNPROCESSABLE_ENTITY', `ERROR :: /content/media/id :: video ${mediaId} is not AVAILABLE`, 400);
+        return error(
+          422,
+          'UNPROCESSABLE_ENTITY',
+          `ERROR :: /content/media/id :: video ${mediaId} is not AVAILABLE`,
+          400,
+        );
       }
       video = mediaId;
     }
@@ -859,7 +864,12 @@ export class LinkedInFake extends FakeHttpServer {
       const owner = typeof body.initializeUploadRequest?.owner === 'string' ? body.initializeUploadRequest.owner : '';
       const size = Number(body.initializeUploadRequest?.fileSizeBytes);
       if (!owner || !Number.isInteger(size) || size <= 0) {
-        return error(422, 'UNPROCESSABLE_ENTITY', 'ERROR :: /initializeUploadRequest :: owner and fileSizeBytes are required', 400);
+        return error(
+          422,
+          'UNPROCESSABLE_ENTITY',
+          'ERROR :: /initializeUploadRequest :: owner and fileSizeBytes are required',
+          400,
+        );
       }
       if (!this.mayWrite(token, owner)) return denied(`/videos (owner ${owner})`);
       if (size > LINKEDIN_FAKE_MAX_VIDEO_BYTES) {
@@ -904,12 +914,18 @@ export class LinkedInFake extends FakeHttpServer {
       if (!upload || !this.mayWrite(token, upload.owner)) return error(400, 'ILLEGAL_ARGUMENT', 'Unknown video');
       if (upload.processing) return error(400, 'ILLEGAL_ARGUMENT', 'The upload is already finalized');
       const ids = Array.isArray(request?.uploadedPartIds) ? request.uploadedPartIds : [];
-      if ((request?.uploadToken ?? '') !== upload.uploadToken) return error(400, 'ILLEGAL_ARGUMENT', 'Wrong uploadToken');
-      if (upload.parts.some((p) => !p) || ids.length !== upload.etags.length || ids.some((id, i) => id !== upload.etags[i])) {
+      if ((request?.uploadToken ?? '') !== upload.uploadToken)
+        return error(400, 'ILLEGAL_ARGUMENT', 'Wrong uploadToken');
+      if (
+        upload.parts.some((p) => !p) ||
+        ids.length !== upload.etags.length ||
+        ids.some((id, i) => id !== upload.etags[i])
+      ) {
         return error(400, 'ILLEGAL_ARGUMENT', 'uploadedPartIds do not match the parts received, in order');
       }
       const bytes = Buffer.concat(upload.parts as Buffer[]);
-      if (bytes.length !== upload.size) return error(400, 'ILLEGAL_ARGUMENT', 'The parts do not add up to fileSizeBytes');
+      if (bytes.length !== upload.size)
+        return error(400, 'ILLEGAL_ARGUMENT', 'The parts do not add up to fileSizeBytes');
       upload.processing = this.videos.receive(bytes, 'video/mp4', upload.urn);
       return { status: 200, body: {} };
     }
@@ -941,7 +957,8 @@ export class LinkedInFake extends FakeHttpServer {
     const json: Record<string, unknown> = { id: urn, owner: upload.owner, status: 'WAITING_UPLOAD' };
     if (upload.processing) {
       const video = this.videos.poll(upload.processing);
-      json.status = video.state === 'ready' ? 'AVAILABLE' : video.state === 'failed' ? 'PROCESSING_FAILED' : 'PROCESSING';
+      json.status =
+        video.state === 'ready' ? 'AVAILABLE' : video.state === 'failed' ? 'PROCESSING_FAILED' : 'PROCESSING';
       if (video.state === 'failed') json.processingFailureReason = video.error;
       if (video.state === 'ready') json.duration = Math.round((video.probe?.durationSeconds ?? 0) * 1000);
     }

@@ -431,7 +431,8 @@ export class MastodonFake extends FakeHttpServer {
     if (!media || media.accountId !== account.id) return { status: 404, body: { error: 'Record not found' } };
     if (media.video) {
       const video = this.videos.poll(media.video);
-      if (video.state === 'failed') return { status: 422, body: { error: `Error processing thumbnail for uploaded media: ${video.error}` } };
+      if (video.state === 'failed')
+        return { status: 422, body: { error: `Error processing thumbnail for uploaded media: ${video.error}` } };
       media.ready = video.state === 'ready';
       return { status: media.ready ? 200 : 206, body: this.mediaJson(media) };
     }

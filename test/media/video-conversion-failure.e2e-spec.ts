@@ -93,7 +93,10 @@ describe('a video conversion that fails', () => {
     // Another post of the same video fails at once from the record: no second conversion.
     const again = await publish('the same webm again', id);
     expect(again.targets[0].error.code).toBe('VIDEO_PROCESSING_FAILED');
-    const after = await t.dataSource.query('SELECT count(*)::int AS n FROM media_conversion_failures WHERE media_id = $1', [id]);
+    const after = await t.dataSource.query(
+      'SELECT count(*)::int AS n FROM media_conversion_failures WHERE media_id = $1',
+      [id],
+    );
     expect(after).toEqual([{ n: 1 }]);
     expect(x.videoInits).toBe(0);
   }, 120_000);

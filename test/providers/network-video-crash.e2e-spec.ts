@@ -90,7 +90,12 @@ describe('a worker killed while a network processes a video', () => {
     for (const c of (await t.request('GET', '/api/channels', { key })).body.data) channels.set(c.provider, c.id);
     const bytes = videoFixture('h264-aac-4s.mp4');
     const client = new MediaClient(t, key);
-    const init = await client.initialize({ filename: 'clip.mp4', mimeType: 'video/mp4', size: bytes.length, sha256: sha256(bytes) });
+    const init = await client.initialize({
+      filename: 'clip.mp4',
+      mimeType: 'video/mp4',
+      size: bytes.length,
+      sha256: sha256(bytes),
+    });
     await client.chunk(init.body.id as string, 0, bytes);
     expect((await client.finalize(init.body.id as string)).body.status).toBe('ready');
     clip = init.body.id as string;
@@ -106,35 +111,54 @@ describe('a worker killed while a network processes a video', () => {
 
   const cases: Array<[string, () => FakeVideoProcessing, () => number, (text: string) => number]> = [
     ['x', () => x.videos, () => x.videoInits, (s) => x.tweets.filter((p) => p.text === s).length],
-    ['linkedin', () => linkedin.videos, () => linkedin.videoInits, (s) => linkedin.posts.filter((p) => p.text === s).length],
-    ['mastodon', () => mastodon.videos, () => mastodon.videos.uploads, (s) => mastodon.statuses.filter((p) => p.text === s).length],
-    ['bluesky', () => bluesky.videos, () => bluesky.videos.uploads, (s) => bluesky.posts.filter((p) => p.record.text === s).length],
+    [
+      'linkedin',
+      () => linkedin.videos,
+      () => linkedin.videoInits,
+      (s) => linkedin.posts.filter((p) => p.text === s).length,
+    ],
+    [
+      'mastodon',
+      () => mastodon.videos,
+      () => mastodon.videos.uploads,
+      (s) => mastodon.statuses.filter((p) => p.text === s).length,
+    ],
+    [
+      'bluesky',
+      () => bluesky.videos,
+      () => bluesky.videos.uploads,
+      (s) => bluesky.posts.filter((p) => p.record.text === s).length,
+    ],
   ];
 
-  it.each(cases)('%s: the next worker resumes from the checkpoint; one upload, one post', async (id, videos, uploads, posts) => {
-    const hold = videos().holdNextStatus();
-    const text = `crash mid-processing ${id}`;
-    const created = await t.request('POST', '/api/posts', {
-      key,
-      body: { content: text, channelIds: [channels.get(id)], mediaIds: [clip], publishNow: true },
-    });
-    expect(created.status).toBe(201);
-    await hold.arrived; // uploaded and checkpointed; the worker waits for the status answer
-    expect(uploads()).toBe(1);
-    const worker = workers[workers.length - 1];
-    worker.kill('SIGKILL');
-    await new Promise((r) => worker.once('exit', r));
-    hold.release();
-    startWorker();
-    const post = await waitFor(
-      async () => (await t.request('GET', `/api/posts/${created.body.id}`, { key })).body,
-      (p) => p.status === 'published' || p.status === 'failed',
-      120_000,
-      250,
-    );
-    expect(post.status).toBe('published');
-    expect(uploads()).toBe(1);
-    expect(videos().uploads).toBe(1);
-    expect(posts(text)).toBe(1);
-  }, 180_000);
+  it.each(cases)(
+    '%s: the next worker resumes from the checkpoint; one upload, one post',
+    async (id, videos, uploads, posts) => {
+      const hold = videos().holdNextStatus();
+      const text = `crash mid-processing ${id}`;
+      const created = await t.request('POST', '/api/posts', {
+        key,
+        body: { content: text, channelIds: [channels.get(id)], mediaIds: [clip], publishNow: true },
+      });
+      expect(created.status).toBe(201);
+      await hold.arrived; // uploaded and checkpointed; the worker waits for the status answer
+      expect(uploads()).toBe(1);
+      const worker = workers[workers.length - 1];
+      worker.kill('SIGKILL');
+      await new Promise((r) => worker.once('exit', r));
+      hold.release();
+      startWorker();
+      const post = await waitFor(
+        async () => (await t.request('GET', `/api/posts/${created.body.id}`, { key })).body,
+        (p) => p.status === 'published' || p.status === 'failed',
+        120_000,
+        250,
+      );
+      expect(post.status).toBe('published');
+      expect(uploads()).toBe(1);
+      expect(videos().uploads).toBe(1);
+      expect(posts(text)).toBe(1);
+    },
+    180_000,
+  );
 });

@@ -44,18 +44,22 @@ describe('video on X, LinkedIn, Mastodon and Bluesky', () => {
     {
       id: 'x',
       videos: () => x.videos,
-      posts: (text) => x.tweets.filter((p) => p.text.includes(text)).map((p) => ({ id: p.id, video: p.mediaIds.length === 1 })),
+      posts: (text) =>
+        x.tweets.filter((p) => p.text.includes(text)).map((p) => ({ id: p.id, video: p.mediaIds.length === 1 })),
     },
     {
       id: 'linkedin',
       videos: () => linkedin.videos,
-      posts: (text) => linkedin.posts.filter((p) => p.text.includes(text)).map((p) => ({ id: p.id, video: p.video !== null })),
+      posts: (text) =>
+        linkedin.posts.filter((p) => p.text.includes(text)).map((p) => ({ id: p.id, video: p.video !== null })),
     },
     {
       id: 'mastodon',
       videos: () => mastodon.videos,
       posts: (text) =>
-        mastodon.statuses.filter((p) => p.text.includes(text)).map((p) => ({ id: p.id, video: p.mediaIds.length === 1 })),
+        mastodon.statuses
+          .filter((p) => p.text.includes(text))
+          .map((p) => ({ id: p.id, video: p.mediaIds.length === 1 })),
     },
     {
       id: 'bluesky',
@@ -70,7 +74,13 @@ describe('video on X, LinkedIn, Mastodon and Bluesky', () => {
   async function upload(name: string, mimeType: string, altText?: string): Promise<string> {
     const client = new MediaClient(t, key);
     const bytes = videoFixture(name);
-    const init = await client.initialize({ filename: name, mimeType, size: bytes.length, sha256: sha256(bytes), altText });
+    const init = await client.initialize({
+      filename: name,
+      mimeType,
+      size: bytes.length,
+      sha256: sha256(bytes),
+      altText,
+    });
     expect(init.status).toBe(201);
     expect((await client.chunk(init.body.id as string, 0, bytes)).status).toBe(200);
     expect((await client.finalize(init.body.id as string)).body.status).toBe('ready');
@@ -154,13 +164,33 @@ describe('video on X, LinkedIn, Mastodon and Bluesky', () => {
     it('lists limits.video for the four networks on GET /providers and on their channels', async () => {
       const res = await t.request('GET', '/api/providers', { key });
       const byId = new Map((res.body.data as Array<{ id: string; limits: any }>).map((p) => [p.id, p.limits]));
-      expect(byId.get('x').video).toMatchObject({ maxBytes: 512 * 1024 * 1024, maxDurationSeconds: 140, maxPerPost: 1, videoCodecs: ['h264'] });
-      expect(byId.get('linkedin').video).toMatchObject({ minDurationSeconds: 3, maxDurationSeconds: 1800, maxPerPost: 1 });
-      expect(byId.get('mastodon').video).toMatchObject({ maxBytes: 99 * 1024 * 1024, maxPerPost: 1, mixWithImages: false });
-      expect(byId.get('bluesky').video).toMatchObject({ maxBytes: 100_000_000, maxDurationSeconds: 180, maxPerPost: 1 });
+      expect(byId.get('x').video).toMatchObject({
+        maxBytes: 512 * 1024 * 1024,
+        maxDurationSeconds: 140,
+        maxPerPost: 1,
+        videoCodecs: ['h264'],
+      });
+      expect(byId.get('linkedin').video).toMatchObject({
+        minDurationSeconds: 3,
+        maxDurationSeconds: 1800,
+        maxPerPost: 1,
+      });
+      expect(byId.get('mastodon').video).toMatchObject({
+        maxBytes: 99 * 1024 * 1024,
+        maxPerPost: 1,
+        mixWithImages: false,
+      });
+      expect(byId.get('bluesky').video).toMatchObject({
+        maxBytes: 100_000_000,
+        maxDurationSeconds: 180,
+        maxPerPost: 1,
+      });
       const channel = await t.request('GET', `/api/channels/${channels.get('mastodon')}`, { key });
       // The instance's own limits (the fake's /api/v2/instance says 120 fps).
-      expect(channel.body.limits.video).toMatchObject({ maxFrameRate: 120, mimeTypes: ['video/mp4', 'video/quicktime', 'video/webm'] });
+      expect(channel.body.limits.video).toMatchObject({
+        maxFrameRate: 120,
+        mimeTypes: ['video/mp4', 'video/quicktime', 'video/webm'],
+      });
     });
 
     it('refuses at validation what a network refuses, naming the limit at the media path', async () => {
@@ -170,7 +200,10 @@ describe('video on X, LinkedIn, Mastodon and Bluesky', () => {
         body: { content: 'too short', channelIds: [channels.get('linkedin')], mediaIds: [short] },
       });
       expect(res.body.problems).toEqual([
-        expect.objectContaining({ field: 'mediaIds[0]', message: expect.stringMatching(/LinkedIn takes at least 3 s/) }),
+        expect.objectContaining({
+          field: 'mediaIds[0]',
+          message: expect.stringMatching(/LinkedIn takes at least 3 s/),
+        }),
       ]);
       const two = await t.request('POST', '/api/posts/validate', {
         key,
@@ -218,26 +251,36 @@ describe('video on X, LinkedIn, Mastodon and Bluesky', () => {
       it.each([
         ['hevc-rotated.mov', 'video/quicktime', 'hevc'],
         ['vp9-opus.webm', 'video/webm', 'vp9'],
-      ])('converts %s once in the background job; X receives H.264/AAC MP4', async (name, mimeType, codec) => {
-        const id = await upload(name, mimeType);
-        const item = await t.request('GET', `/api/media/${id}`, { key });
-        expect(item.body.videoCodec).toBe(codec);
-        const post = await publish('x', `converted ${name}`, [id]);
-        expect(post.status).toBe('published');
-        expect(x.videos.uploads).toBe(1);
-        expect(x.videos.videos[0].mimeType).toBe('video/mp4');
-        expect(x.videos.videos[0].probe).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac' });
-        expect(x.videos.videos[0].probe?.container).toMatch(/mp4/);
-        // One converted copy, kept with the item.
-        const variants = await t.dataSource.query(`SELECT variant, mime_type FROM media_variants WHERE media_id = $1 AND variant LIKE 'mp4%'`, [id]);
-        expect(variants).toEqual([{ variant: expect.stringMatching(/^mp4[0-9a-f]{8}$/), mime_type: 'video/mp4' }]);
-        // A second post of the same video reuses the copy: no second conversion.
-        x.videos.reset();
-        const again = await publish('x', `converted again ${name}`, [id]);
-        expect(again.status).toBe('published');
-        const after = await t.dataSource.query(`SELECT count(*)::int AS n FROM media_variants WHERE media_id = $1 AND variant LIKE 'mp4%'`, [id]);
-        expect(after).toEqual([{ n: 1 }]);
-      }, 120_000);
+      ])(
+        'converts %s once in the background job; X receives H.264/AAC MP4',
+        async (name, mimeType, codec) => {
+          const id = await upload(name, mimeType);
+          const item = await t.request('GET', `/api/media/${id}`, { key });
+          expect(item.body.videoCodec).toBe(codec);
+          const post = await publish('x', `converted ${name}`, [id]);
+          expect(post.status).toBe('published');
+          expect(x.videos.uploads).toBe(1);
+          expect(x.videos.videos[0].mimeType).toBe('video/mp4');
+          expect(x.videos.videos[0].probe).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac' });
+          expect(x.videos.videos[0].probe?.container).toMatch(/mp4/);
+          // One converted copy, kept with the item.
+          const variants = await t.dataSource.query(
+            `SELECT variant, mime_type FROM media_variants WHERE media_id = $1 AND variant LIKE 'mp4%'`,
+            [id],
+          );
+          expect(variants).toEqual([{ variant: expect.stringMatching(/^mp4[0-9a-f]{8}$/), mime_type: 'video/mp4' }]);
+          // A second post of the same video reuses the copy: no second conversion.
+          x.videos.reset();
+          const again = await publish('x', `converted again ${name}`, [id]);
+          expect(again.status).toBe('published');
+          const after = await t.dataSource.query(
+            `SELECT count(*)::int AS n FROM media_variants WHERE media_id = $1 AND variant LIKE 'mp4%'`,
+            [id],
+          );
+          expect(after).toEqual([{ n: 1 }]);
+        },
+        120_000,
+      );
     });
   });
 

@@ -193,10 +193,17 @@ describe('LinkedIn video', () => {
       { uploadUrl: 'c', firstByte: 8, lastByte: 9 },
     ];
     const got: Buffer[] = [];
-    for await (const part of partBytes(media([bytes.subarray(0, 3), bytes.subarray(3, 9), bytes.subarray(9)], 10), parts)) {
+    for await (const part of partBytes(
+      media([bytes.subarray(0, 3), bytes.subarray(3, 9), bytes.subarray(9)], 10),
+      parts,
+    )) {
       got.push(part);
     }
-    expect(got.map((b) => [...b])).toEqual([[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]);
+    expect(got.map((b) => [...b])).toEqual([
+      [0, 1, 2, 3],
+      [4, 5, 6, 7],
+      [8, 9],
+    ]);
   });
 
   it('fails when the stored bytes are fewer than declared, never sending a short last part', async () => {

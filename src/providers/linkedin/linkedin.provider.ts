@@ -434,13 +434,21 @@ export class LinkedInProvider implements SocialProvider {
     parts.sort((a, b) => a.firstByte - b.firstByte);
     const covered = parts.every((p, i) => p.firstByte === (i === 0 ? 0 : parts[i - 1].lastByte + 1));
     if (!urn || parts.length === 0 || !covered || parts[parts.length - 1].lastByte !== video.size - 1) {
-      throw new TransientProviderError('LinkedIn initialized the video upload without usable upload instructions', init.status);
+      throw new TransientProviderError(
+        'LinkedIn initialized the video upload without usable upload instructions',
+        init.status,
+      );
     }
     const etags: string[] = [];
     let index = 0;
     try {
       for await (const bytes of partBytes(video, parts)) {
-        const put = await api.upload(parts[index].uploadUrl, Readable.from([bytes]), bytes.length, 'application/octet-stream');
+        const put = await api.upload(
+          parts[index].uploadUrl,
+          Readable.from([bytes]),
+          bytes.length,
+          'application/octet-stream',
+        );
         if (put.status < 200 || put.status >= 300) throw mapLinkedInFailure(put, 'media', this.version);
         const etag = put.headers.etag;
         const value = Array.isArray(etag) ? etag[0] : etag;
@@ -460,7 +468,11 @@ export class LinkedInProvider implements SocialProvider {
         method: 'POST',
         path: '/rest/videos?action=finalizeUpload',
         json: {
-          finalizeUploadRequest: { video: urn, uploadToken: asString(value?.uploadToken) ?? '', uploadedPartIds: etags },
+          finalizeUploadRequest: {
+            video: urn,
+            uploadToken: asString(value?.uploadToken) ?? '',
+            uploadedPartIds: etags,
+          },
         },
       },
       'media',

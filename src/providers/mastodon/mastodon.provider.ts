@@ -238,7 +238,9 @@ export class MastodonProvider implements SocialProvider {
         res = await api.call({ method: 'GET', path: `/api/v1/media/${encodeURIComponent(mediaId)}` }, 'media');
       } catch (err) {
         if (err instanceof ProviderError && err.status === 422) {
-          throw new VideoProcessingFailedError(`Mastodon could not process the video (media ${mediaId}): ${err.message}`);
+          throw new VideoProcessingFailedError(
+            `Mastodon could not process the video (media ${mediaId}): ${err.message}`,
+          );
         }
         throw err;
       }

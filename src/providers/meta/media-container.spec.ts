@@ -54,20 +54,19 @@ function network(polls = 2) {
 function attempts() {
   let checkpoint: Record<string, unknown> | null = null;
   const saves: Array<Record<string, unknown>> = [];
-  const input = (): PublishInput =>
-    ({
-      credentials: {},
-      content: 'x',
-      media: [],
-      idempotencyKey: 'k',
-      createdAt: new Date(),
-      checkpoint,
-      saveCheckpoint: (state: Record<string, unknown>) => {
-        checkpoint = JSON.parse(JSON.stringify(state)) as Record<string, unknown>;
-        saves.push(checkpoint);
-        return Promise.resolve();
-      },
-    });
+  const input = (): PublishInput => ({
+    credentials: {},
+    content: 'x',
+    media: [],
+    idempotencyKey: 'k',
+    createdAt: new Date(),
+    checkpoint,
+    saveCheckpoint: (state: Record<string, unknown>) => {
+      checkpoint = JSON.parse(JSON.stringify(state)) as Record<string, unknown>;
+      saves.push(checkpoint);
+      return Promise.resolve();
+    },
+  });
   return {
     input,
     saves,

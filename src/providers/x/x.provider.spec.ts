@@ -48,9 +48,9 @@ describe('XProvider.validate (video)', () => {
 
   it('takes one video of up to 140 s and 512 MiB, WebM and HEVC too (converted before the upload)', () => {
     expect(x.validate({ content: 'hi', media: [video()] }, X_LIMITS)).toEqual([]);
-    expect(x.validate({ content: 'hi', media: [video({ mimeType: 'video/webm', videoCodec: 'vp9' })] }, X_LIMITS)).toEqual(
-      [],
-    );
+    expect(
+      x.validate({ content: 'hi', media: [video({ mimeType: 'video/webm', videoCodec: 'vp9' })] }, X_LIMITS),
+    ).toEqual([]);
     expect(x.validate({ content: 'hi', media: [video({ durationMs: 141_000 })] }, X_LIMITS)).toEqual([
       { field: 'mediaIds[0]', message: 'Video v1 is 141 s long; X takes at most 140 s' },
     ]);
