@@ -29,3 +29,17 @@ export function parseArgs(argv: string[]): ParsedArgs {
   }
   return { command, positional, flags };
 }
+
+/** How the README tells people to run the command line. */
+export const RUN = 'npm run -s cli --';
+
+/** A user-facing failure: printed as one line, exit status 1. */
+export class CliError extends Error {}
+
+/** The value of a required argument, or a CliError naming it. */
+export function required(value: string | undefined, what: string, command: string): string {
+  if (value === undefined || value === '' || value === 'true') {
+    throw new CliError(`${command} needs ${what} (see "${RUN} help ${command}")`);
+  }
+  return value;
+}
