@@ -38,8 +38,11 @@ export function sentVideoId(checkpoint: Record<string, unknown> | null, key: str
   return asString(checkpoint?.[key]);
 }
 
+/** The pause between two status polls of a video when the network gives no hint of its own. */
+export const DEFAULT_VIDEO_POLL_MS = 2000;
+
 /** How long to wait before the next status poll: the network's hint in seconds, within 1 s .. 60 s. */
-export function pollDelayMs(hintSeconds: number | undefined, fallbackMs = 2000): number {
+export function pollDelayMs(hintSeconds: number | undefined, fallbackMs = DEFAULT_VIDEO_POLL_MS): number {
   if (hintSeconds === undefined || !Number.isFinite(hintSeconds) || hintSeconds <= 0) return fallbackMs;
   return Math.min(60_000, Math.max(1000, Math.round(hintSeconds * 1000)));
 }

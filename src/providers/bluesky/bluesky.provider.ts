@@ -36,7 +36,7 @@ import {
   toStoredRecord,
 } from './bluesky.credentials';
 import { setting } from '../../config/settings';
-import { pollDelayMs, sentVideoId, videoRequirements, videoToSend } from '../video-publish.util';
+import { DEFAULT_VIDEO_POLL_MS, pollDelayMs, sentVideoId, videoRequirements, videoToSend } from '../video-publish.util';
 import { BLUESKY_LIMITS, BLUESKY_MAX_TEXT_BYTES, BLUESKY_VIDEO_LIMITS } from './bluesky.limits';
 import { Facet, detectFacets, toRecordFacet } from './facets';
 import { deterministicTid } from './tid';
@@ -48,7 +48,7 @@ export interface BlueskyProviderOptions {
   uploadTimeoutMs?: number;
   /** The video service (app.bsky.video.*). Default https://video.bsky.app. */
   videoServiceUrl?: string;
-  /** Pause before the next read of a video job being processed (BLUESKY_VIDEO_POLL_MS). Default 2000. */
+  /** Pause before the next read of a video job being processed (BLUESKY_VIDEO_POLL_MS). Default DEFAULT_VIDEO_POLL_MS. */
   videoPollMs?: number;
 }
 
@@ -482,7 +482,7 @@ export const blueskyPlugin = defineProvider({
       'override of https://video.bsky.app, the video service Bluesky videos are uploaded to (e.g. a test server)',
     ),
     videoPollMs: setting.int('BLUESKY_VIDEO_POLL_MS', {
-      default: 2000,
+      default: DEFAULT_VIDEO_POLL_MS,
       min: 10,
       description:
         'interval between two reads of a video job the video service is processing (app.bsky.video.getJobStatus), each a delayed job that holds no worker; the whole wait is bounded by VIDEO_PROCESSING_MAX_WAIT_SECONDS',

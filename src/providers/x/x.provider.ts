@@ -30,7 +30,7 @@ import type {
 import { X_NAME, XApi, isDuplicateRefusal, xErrorText } from './x-api.client';
 import { countXCharacters, hasXUrl } from './x-text-length';
 import { XCredentialsDto, parseXCredentials } from './x.credentials';
-import { pollDelayMs, sentVideoId, videoRequirements, videoToSend } from '../video-publish.util';
+import { DEFAULT_VIDEO_POLL_MS, pollDelayMs, sentVideoId, videoRequirements, videoToSend } from '../video-publish.util';
 import { X_LIMITS, X_MAX_ALT_TEXT, X_UPLOAD_CHUNK_BYTES, X_VIDEO_CONTAINERS, X_VIDEO_LIMITS } from './x.limits';
 
 /** Checkpoint key of the media id of a video X received (uploaded and finalized): never uploaded twice. */
@@ -67,7 +67,7 @@ export class XProvider implements SocialProvider {
   constructor(
     private readonly http: OutboundHttp,
     /** Pause before the next status read of a video when X gives no check_after_secs (X_VIDEO_POLL_MS). */
-    private readonly videoPollMs = 2000,
+    private readonly videoPollMs = DEFAULT_VIDEO_POLL_MS,
   ) {}
 
   async connect(credentials: unknown): Promise<ConnectedAccount> {
@@ -366,7 +366,7 @@ export const xPlugin = defineProvider({
       apiBaseUrl: 'override of https://api.x.com (API and token endpoint)',
     }),
     videoPollMs: setting.int('X_VIDEO_POLL_MS', {
-      default: 2000,
+      default: DEFAULT_VIDEO_POLL_MS,
       min: 10,
       description:
         "interval between two status reads of a video X is processing when X gives no check_after_secs (X's hint, 1 to 60 s, is followed otherwise), each a delayed job that holds no worker; the whole wait is bounded by VIDEO_PROCESSING_MAX_WAIT_SECONDS",
