@@ -13,7 +13,18 @@ import { environmentOfKey, hashApiKey, isWellFormedApiKey, isWellFormedOAuthToke
 import { ACCESS_TOKENS, type AccessTokenResolver } from './access-tokens.port';
 
 const LAST_USED_EVERY_MS = 60_000;
-const KEY_REQUIRED = 'API key required: send it as X-API-Key or Authorization: Bearer <key>';
+/** The contract's exact message for a missing or empty key; integrators match on it. */
+export const KEY_REQUIRED = 'API key required';
+/**
+ * The challenge every 401 of the API carries (RFC 9110 section 11.6.1): the two ways to send a key,
+ * which is where the hint about them belongs rather than in the message.
+ */
+export const API_KEY_CHALLENGE = 'ApiKey realm="api", header="X-API-Key", Bearer realm="api"';
+
+/** A 401 of the API, with its challenge. */
+export function unauthorized(message: string): AppError {
+  return new AppError('UNAUTHORIZED', message, undefined, { 'WWW-Authenticate': API_KEY_CHALLENGE });
+}
 const BEARER = /^Bearer[ \t]+(.*)$/i;
 
 const first = (value: string | string[] | undefined): string =>
@@ -28,7 +39,7 @@ export function apiKeyOf(headers: IncomingHttpHeaders): string {
   const header = first(headers['x-api-key']);
   const bearer = BEARER.exec(first(headers.authorization))?.[1]?.trim() ?? '';
   if (header && bearer && header !== bearer) {
-    throw new AppError('UNAUTHORIZED', 'X-API-Key and Authorization: Bearer name different keys; send one');
+    throw unauthorized('X-API-Key and Authorization: Bearer name different keys; send one');
   }
   return header || bearer;
 }
@@ -55,7 +66,7 @@ export class AuthService {
 
   async authenticate(header: string | string[] | undefined, clientIp: string): Promise<AuthContext> {
     const key = Array.isArray(header) ? header[0] : header;
-    if (!key || !key.trim()) throw new AppError('UNAUTHORIZED', KEY_REQUIRED);
+    if (!key || !key.trim()) throw unauthorized(KEY_REQUIRED);
     let ctx: AuthContext | null = null;
     if (isWellFormedApiKey(key)) {
       if (this.acceptsTag(key)) ctx = await this.lookup(hashApiKey(key), false);
@@ -64,7 +75,7 @@ export class AuthService {
     }
     if (!ctx) {
       await this.countFailure(clientIp);
-      throw new AppError('UNAUTHORIZED', 'Invalid API key');
+      throw unauthorized('Invalid API key');
     }
     return ctx;
   }

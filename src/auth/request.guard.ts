@@ -1,9 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../common/errors';
 import { ApiKeyThrottlerGuard } from '../rate-limit/api-key-throttler.guard';
 import { revokedKeyMarker } from './api-key.format';
 import { ApiKeyGuard } from './api-key.guard';
+import { unauthorized } from './auth.service';
 
 /**
  * The one global guard (registered by the composition root, app.module.ts): authenticates the API
@@ -29,7 +29,7 @@ export class RequestGuard implements CanActivate {
       revokedMarker: revokedKeyMarker(auth.apiKeyId),
     });
     // Revoked on another instance moments ago, and still in this one's cache: refused all the same.
-    if (taken === 'revoked') throw new AppError('UNAUTHORIZED', 'Invalid API key');
+    if (taken === 'revoked') throw unauthorized('Invalid API key');
     return true;
   }
 }

@@ -166,8 +166,8 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
       }
       op.responses['401'] ??= {
         description:
-          'UNAUTHORIZED: API key missing ("API key required: ..."), invalid ("Invalid API key"), or X-API-Key and ' +
-          'Authorization: Bearer naming different keys',
+          'UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and ' +
+          'Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.',
         content: {
           'application/json': {
             schema: { $ref: ERROR_SCHEMA_REF },
@@ -177,7 +177,7 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
                 summary: 'No X-API-Key header and no Authorization: Bearer',
                 value: {
                   error: 'UNAUTHORIZED',
-                  message: 'API key required: send it as X-API-Key or Authorization: Bearer <key>',
+                  message: 'API key required',
                 },
               },
             },

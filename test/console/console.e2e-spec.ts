@@ -219,7 +219,7 @@ describe('account console in Chromium', () => {
     expect(apiWithCookie.status).toBe(401);
     expect(apiWithCookie.body).toEqual({
       error: 'UNAUTHORIZED',
-      message: 'API key required: send it as X-API-Key or Authorization: Bearer <key>',
+      message: 'API key required',
     });
   });
 

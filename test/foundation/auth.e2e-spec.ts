@@ -15,13 +15,12 @@ describe('API keys and authentication', () => {
   });
   afterAll(() => t.close());
 
-  it('answers 401 "API key required" when the header is missing', async () => {
+  it('answers 401 with exactly "API key required" when the header is missing, the hint in WWW-Authenticate', async () => {
     const res = await t.request('GET', '/api/api-keys');
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({
-      error: 'UNAUTHORIZED',
-      message: 'API key required: send it as X-API-Key or Authorization: Bearer <key>',
-    });
+    expect(res.text).toBe('{"error":"UNAUTHORIZED","message":"API key required"}');
+    // Both ways to send a key are named in the challenge (RFC 9110 section 11.6.1), not in the message.
+    expect(res.headers.get('www-authenticate')).toBe('ApiKey realm="api", header="X-API-Key", Bearer realm="api"');
   });
 
   it('answers 401 "API key required" when the header is empty', async () => {
@@ -29,7 +28,7 @@ describe('API keys and authentication', () => {
     expect(res.status).toBe(401);
     expect(res.body).toEqual({
       error: 'UNAUTHORIZED',
-      message: 'API key required: send it as X-API-Key or Authorization: Bearer <key>',
+      message: 'API key required',
     });
   });
 
@@ -38,6 +37,7 @@ describe('API keys and authentication', () => {
       const res = await t.request('GET', '/api/api-keys', { key });
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ error: 'UNAUTHORIZED', message: 'Invalid API key' });
+      expect(res.headers.get('www-authenticate')).toContain('X-API-Key');
     }
   });
 

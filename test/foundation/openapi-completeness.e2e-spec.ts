@@ -162,7 +162,7 @@ describe('OpenAPI document completeness', () => {
     expect(examplesOf(getPost.responses['401'].content['application/json']).map(([, v]) => v)).toEqual(
       expect.arrayContaining([
         { error: 'UNAUTHORIZED', message: 'Invalid API key' },
-        { error: 'UNAUTHORIZED', message: 'API key required: send it as X-API-Key or Authorization: Bearer <key>' },
+        { error: 'UNAUTHORIZED', message: 'API key required' },
       ]),
     );
     expect(getPost.responses['404'].content['application/json'].example).toEqual({

@@ -173,7 +173,8 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, exceptio
       });
     }
   }
-  if (headers) for (const [k, v] of Object.entries(headers)) void reply.header(k, String(v));
+  // A header the caller already set wins (the MCP endpoint's own WWW-Authenticate challenge).
+  if (headers) for (const [k, v] of Object.entries(headers)) if (!reply.hasHeader(k)) void reply.header(k, String(v));
   if (reply.sent) return;
   void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
 }
