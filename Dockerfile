@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # One image for every role: APP_ROLE=api serves HTTP, APP_ROLE=worker runs the queue processors.
-FROM node:22-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY .ci/npm-overrides ./.ci/npm-overrides
@@ -8,7 +8,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:22-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 # ffprobe and ffmpeg (Debian's ffmpeg package) probe, poster and convert videos (docs/adr/0025). Without
 # recommends, and without the package lists afterwards.
 RUN apt-get update \

@@ -153,10 +153,10 @@ describe('docker-compose.yml and Dockerfile', () => {
     expect(api.ports).toContain('3000:3000');
   });
 
-  it('runs on Node 22 as the node user, with the media directory owned by node before the volume mounts', () => {
+  it('runs on Node.js 24 LTS as the node user, with the media directory owned by node before the volume mounts', () => {
     const froms = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]);
     expect(froms.length).toBeGreaterThan(0);
-    for (const image of froms) expect(image).toMatch(/^node:22[-.]/);
+    for (const image of froms) expect(image).toMatch(/^node:24[-.]/);
     const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
     const chown = runtime.search(/mkdir -p \/data\/media && chown -R node:node \/data/);
     const user = runtime.search(/^USER node$/m);
@@ -175,7 +175,7 @@ describe('docker-compose.yml and Dockerfile', () => {
     const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
     const install =
       /^RUN apt-get update \\\n\s+&& apt-get install -y --no-install-recommends ffmpeg \\\n\s+&& rm -rf \/var\/lib\/apt\/lists\/\*$/m;
-    expect(runtime).toMatch(/^FROM node:22-bookworm/m);
+    expect(runtime).toMatch(/^FROM node:24-bookworm/m);
     expect(runtime).toMatch(install);
     expect(runtime.search(install)).toBeLessThan(runtime.search(/^USER node$/m));
   });
