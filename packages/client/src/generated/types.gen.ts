@@ -1695,7 +1695,7 @@ export type ListApiKeysData = {
          */
         limit?: number;
         /**
-         * Opaque cursor: the previous page's `nextCursor`. Absent for the first page.
+         * Opaque cursor: the previous page's `nextCursor`, passed back as is (base64url). Absent for the first page.
          */
         cursor?: string;
     };
@@ -2041,7 +2041,7 @@ export type ListEventsData = {
          */
         limit?: number;
         /**
-         * Opaque cursor: the previous page's `nextCursor`. Absent for the first page.
+         * Opaque cursor: the previous page's `nextCursor`, passed back as is (base64url). Absent for the first page.
          */
         cursor?: string;
         /**
@@ -2101,7 +2101,7 @@ export type ListChannelsData = {
          */
         limit?: number;
         /**
-         * Opaque cursor: the previous page's `nextCursor`. Absent for the first page.
+         * Opaque cursor: the previous page's `nextCursor`, passed back as is (base64url). Absent for the first page.
          */
         cursor?: string;
         status?: 'active' | 'disconnected';
@@ -2996,7 +2996,7 @@ export type ListPostsData = {
          */
         limit?: number;
         /**
-         * Opaque cursor: the previous page's `nextCursor`. Absent for the first page.
+         * Opaque cursor: the previous page's `nextCursor`, passed back as is (base64url). Absent for the first page.
          */
         cursor?: string;
         status?: 'draft' | 'pending_approval' | 'scheduled' | 'publishing' | 'published' | 'failed';
@@ -3602,7 +3602,7 @@ export type ListWebhooksData = {
          */
         limit?: number;
         /**
-         * Opaque cursor: the previous page's `nextCursor`. Absent for the first page.
+         * Opaque cursor: the previous page's `nextCursor`, passed back as is (base64url). Absent for the first page.
          */
         cursor?: string;
     };
@@ -3981,7 +3981,7 @@ export type ListWebhookDeliveriesData = {
          */
         limit?: number;
         /**
-         * Opaque cursor: the previous page's `nextCursor`. Absent for the first page.
+         * Opaque cursor: the previous page's `nextCursor`, passed back as is (base64url). Absent for the first page.
          */
         cursor?: string;
     };
@@ -4340,7 +4340,7 @@ export type ListSandboxPostsData = {
          */
         limit?: number;
         /**
-         * Opaque cursor: the previous page's `nextCursor`. Absent for the first page.
+         * Opaque cursor: the previous page's `nextCursor`, passed back as is (base64url). Absent for the first page.
          */
         cursor?: string;
     };
