@@ -178,6 +178,23 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
           details: [{ field: 'foo', message: 'is not a known field' }],
         }),
       };
+      // The database down or too slow: any operation (docs/guide.md, "When PostgreSQL is unreachable").
+      op.responses['503'] ??= {
+        description:
+          'SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After',
+        headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', example: 5 } } },
+        content: errorContent(ERROR_EXAMPLES.SERVICE_UNAVAILABLE),
+      };
+      if (op.requestBody) {
+        op.responses['413'] ??= {
+          description: 'PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)',
+          content: errorContent(ERROR_EXAMPLES.PAYLOAD_TOO_LARGE),
+        };
+        op.responses['415'] ??= {
+          description: 'UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes',
+          content: errorContent(ERROR_EXAMPLES.UNSUPPORTED_MEDIA_TYPE),
+        };
+      }
       const isPublic = Array.isArray(op.security) && op.security.length === 0;
       if (isPublic) continue;
       const scope = (op as unknown as Record<string, unknown>)[REQUIRED_SCOPE_EXTENSION] as Scope | undefined;

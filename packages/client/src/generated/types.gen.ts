@@ -1723,6 +1723,10 @@ export type ListApiKeysErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type ListApiKeysError = ListApiKeysErrors[keyof ListApiKeysErrors];
@@ -1773,6 +1777,14 @@ export type CreateApiKeyErrors = {
      */
     409: ErrorResponseDto;
     /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
      * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
      */
     422: ErrorResponseDto;
@@ -1784,6 +1796,10 @@ export type CreateApiKeyErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type CreateApiKeyError = CreateApiKeyErrors[keyof CreateApiKeyErrors];
@@ -1831,6 +1847,10 @@ export type RevokeApiKeyErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type RevokeApiKeyError = RevokeApiKeyErrors[keyof RevokeApiKeyErrors];
@@ -1872,6 +1892,10 @@ export type GetWorkspaceErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type GetWorkspaceError = GetWorkspaceErrors[keyof GetWorkspaceErrors];
@@ -1903,6 +1927,14 @@ export type UpdateWorkspaceErrors = {
      */
     403: ErrorResponseDto;
     /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
      * RATE_LIMIT_EXCEEDED
      */
     429: ErrorResponseDto;
@@ -1910,6 +1942,10 @@ export type UpdateWorkspaceErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type UpdateWorkspaceError = UpdateWorkspaceErrors[keyof UpdateWorkspaceErrors];
@@ -1958,6 +1994,10 @@ export type LiveErrors = {
      * VALIDATION_ERROR: a malformed or invalid query string or path
      */
     400: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type LiveError = LiveErrors[keyof LiveErrors];
@@ -2022,6 +2062,10 @@ export type ListProvidersErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type ListProvidersError = ListProvidersErrors[keyof ListProvidersErrors];
@@ -2073,6 +2117,10 @@ export type ListEventsErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type ListEventsError = ListEventsErrors[keyof ListEventsErrors];
@@ -2131,6 +2179,10 @@ export type ListChannelsErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type ListChannelsError = ListChannelsErrors[keyof ListChannelsErrors];
@@ -2181,6 +2233,14 @@ export type ConnectChannelErrors = {
      */
     409: ErrorResponseDto;
     /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
      * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
      */
     422: ErrorResponseDto;
@@ -2192,6 +2252,10 @@ export type ConnectChannelErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type ConnectChannelError = ConnectChannelErrors[keyof ConnectChannelErrors];
@@ -2246,6 +2310,10 @@ export type DisconnectChannelErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type DisconnectChannelError = DisconnectChannelErrors[keyof DisconnectChannelErrors];
@@ -2296,6 +2364,10 @@ export type GetChannelErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type GetChannelError = GetChannelErrors[keyof GetChannelErrors];
@@ -2346,6 +2418,14 @@ export type ConnectErrors = {
      */
     409: ErrorResponseDto;
     /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
      * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
      */
     422: ErrorResponseDto;
@@ -2357,6 +2437,10 @@ export type ConnectErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type ConnectError = ConnectErrors[keyof ConnectErrors];
@@ -2391,6 +2475,10 @@ export type CallbackErrors = {
      * Invalid, replayed, expired or foreign state, or a tampered redirectUri (HTML page naming the error code)
      */
     400: string;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type CallbackError = CallbackErrors[keyof CallbackErrors];
@@ -2445,6 +2533,10 @@ export type GetOAuthConnectionErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type GetOAuthConnectionError = GetOAuthConnectionErrors[keyof GetOAuthConnectionErrors];
@@ -2495,6 +2587,14 @@ export type ConnectOAuthTargetsErrors = {
      */
     409: ErrorResponseDto;
     /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
      * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
      */
     422: ErrorResponseDto;
@@ -2506,6 +2606,10 @@ export type ConnectOAuthTargetsErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type ConnectOAuthTargetsError = ConnectOAuthTargetsErrors[keyof ConnectOAuthTargetsErrors];
@@ -2566,6 +2670,10 @@ export type InitializeUploadErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type InitializeUploadError = InitializeUploadErrors[keyof InitializeUploadErrors];
@@ -2629,6 +2737,10 @@ export type UploadFromUrlErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type UploadFromUrlError = UploadFromUrlErrors[keyof UploadFromUrlErrors];
@@ -2707,6 +2819,10 @@ export type UploadChunkErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type UploadChunkError = UploadChunkErrors[keyof UploadChunkErrors];
@@ -2752,6 +2868,10 @@ export type FinalizeUploadErrors = {
      */
     409: ErrorResponseDto;
     /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
      * UNSUPPORTED_MEDIA_TYPE
      */
     415: ErrorResponseDto;
@@ -2767,6 +2887,10 @@ export type FinalizeUploadErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type FinalizeUploadError = FinalizeUploadErrors[keyof FinalizeUploadErrors];
@@ -2821,6 +2945,10 @@ export type DeleteMediaErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type DeleteMediaError = DeleteMediaErrors[keyof DeleteMediaErrors];
@@ -2871,6 +2999,10 @@ export type GetMediaErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type GetMediaError = GetMediaErrors[keyof GetMediaErrors];
@@ -2911,6 +3043,14 @@ export type UpdateMediaErrors = {
      */
     404: ErrorResponseDto;
     /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
      * RATE_LIMIT_EXCEEDED
      */
     429: ErrorResponseDto;
@@ -2918,6 +3058,10 @@ export type UpdateMediaErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type UpdateMediaError = UpdateMediaErrors[keyof UpdateMediaErrors];
@@ -2970,6 +3114,10 @@ export type MediaContentErrors = {
      * RANGE_NOT_SATISFIABLE: the Range starts past the end of the file (Content-Range: bytes *size)
      */
     416: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type MediaContentError = MediaContentErrors[keyof MediaContentErrors];
@@ -3046,6 +3194,10 @@ export type ListPostsErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type ListPostsError = ListPostsErrors[keyof ListPostsErrors];
@@ -3096,6 +3248,14 @@ export type CreatePostErrors = {
      */
     409: ErrorResponseDto;
     /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
      * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
      */
     422: ErrorResponseDto;
@@ -3107,6 +3267,10 @@ export type CreatePostErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type CreatePostError = CreatePostErrors[keyof CreatePostErrors];
@@ -3158,6 +3322,10 @@ export type DeletePostErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type DeletePostError = DeletePostErrors[keyof DeletePostErrors];
@@ -3208,6 +3376,10 @@ export type GetPostErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type GetPostError = GetPostErrors[keyof GetPostErrors];
@@ -3252,6 +3424,14 @@ export type UpdatePostErrors = {
      */
     409: ErrorResponseDto;
     /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
      * RATE_LIMIT_EXCEEDED
      */
     429: ErrorResponseDto;
@@ -3259,6 +3439,10 @@ export type UpdatePostErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type UpdatePostError = UpdatePostErrors[keyof UpdatePostErrors];
@@ -3300,6 +3484,14 @@ export type ValidatePostErrors = {
      */
     409: ErrorResponseDto;
     /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
      * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
      */
     422: ErrorResponseDto;
@@ -3311,6 +3503,10 @@ export type ValidatePostErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type ValidatePostError = ValidatePostErrors[keyof ValidatePostErrors];
@@ -3361,6 +3557,14 @@ export type ApprovePostErrors = {
      */
     409: ErrorResponseDto;
     /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
      * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
      */
     422: ErrorResponseDto;
@@ -3372,6 +3576,10 @@ export type ApprovePostErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type ApprovePostError = ApprovePostErrors[keyof ApprovePostErrors];
@@ -3422,6 +3630,14 @@ export type RejectPostErrors = {
      */
     409: ErrorResponseDto;
     /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
      * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
      */
     422: ErrorResponseDto;
@@ -3433,6 +3649,10 @@ export type RejectPostErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type RejectPostError = RejectPostErrors[keyof RejectPostErrors];
@@ -3480,6 +3700,10 @@ export type GetPostingScheduleErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type GetPostingScheduleError = GetPostingScheduleErrors[keyof GetPostingScheduleErrors];
@@ -3520,6 +3744,14 @@ export type PutPostingScheduleErrors = {
      */
     404: ErrorResponseDto;
     /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
      * RATE_LIMIT_EXCEEDED
      */
     429: ErrorResponseDto;
@@ -3527,6 +3759,10 @@ export type PutPostingScheduleErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type PutPostingScheduleError = PutPostingScheduleErrors[keyof PutPostingScheduleErrors];
@@ -3583,6 +3819,10 @@ export type ListFreeSlotsErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type ListFreeSlotsError = ListFreeSlotsErrors[keyof ListFreeSlotsErrors];
@@ -3630,6 +3870,10 @@ export type ListWebhooksErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type ListWebhooksError = ListWebhooksErrors[keyof ListWebhooksErrors];
@@ -3680,6 +3924,14 @@ export type CreateWebhookErrors = {
      */
     409: ErrorResponseDto;
     /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
      * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
      */
     422: ErrorResponseDto;
@@ -3691,6 +3943,10 @@ export type CreateWebhookErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type CreateWebhookError = CreateWebhookErrors[keyof CreateWebhookErrors];
@@ -3738,6 +3994,10 @@ export type DeleteWebhookErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type DeleteWebhookError = DeleteWebhookErrors[keyof DeleteWebhookErrors];
@@ -3788,6 +4048,10 @@ export type GetWebhookErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type GetWebhookError = GetWebhookErrors[keyof GetWebhookErrors];
@@ -3828,6 +4092,14 @@ export type UpdateWebhookErrors = {
      */
     404: ErrorResponseDto;
     /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
      * RATE_LIMIT_EXCEEDED
      */
     429: ErrorResponseDto;
@@ -3835,6 +4107,10 @@ export type UpdateWebhookErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type UpdateWebhookError = UpdateWebhookErrors[keyof UpdateWebhookErrors];
@@ -3885,6 +4161,14 @@ export type RotateWebhookSecretErrors = {
      */
     409: ErrorResponseDto;
     /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
      * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
      */
     422: ErrorResponseDto;
@@ -3896,6 +4180,10 @@ export type RotateWebhookSecretErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type RotateWebhookSecretError = RotateWebhookSecretErrors[keyof RotateWebhookSecretErrors];
@@ -3946,6 +4234,14 @@ export type TestWebhookErrors = {
      */
     409: ErrorResponseDto;
     /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
      * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
      */
     422: ErrorResponseDto;
@@ -3957,6 +4253,10 @@ export type TestWebhookErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type TestWebhookError = TestWebhookErrors[keyof TestWebhookErrors];
@@ -4013,6 +4313,10 @@ export type ListWebhookDeliveriesErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type ListWebhookDeliveriesError = ListWebhookDeliveriesErrors[keyof ListWebhookDeliveriesErrors];
@@ -4076,6 +4380,14 @@ export type RedeliverWebhookDeliveryErrors = {
      */
     409: ErrorResponseDto;
     /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
      * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
      */
     422: ErrorResponseDto;
@@ -4087,6 +4399,10 @@ export type RedeliverWebhookDeliveryErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type RedeliverWebhookDeliveryError = RedeliverWebhookDeliveryErrors[keyof RedeliverWebhookDeliveryErrors];
@@ -4137,6 +4453,14 @@ export type ReplayWebhookEventsErrors = {
      */
     409: ErrorResponseDto;
     /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
      * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
      */
     422: ErrorResponseDto;
@@ -4148,6 +4472,10 @@ export type ReplayWebhookEventsErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type ReplayWebhookEventsError = ReplayWebhookEventsErrors[keyof ReplayWebhookEventsErrors];
@@ -4195,6 +4523,10 @@ export type GetPostAnalyticsErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type GetPostAnalyticsError = GetPostAnalyticsErrors[keyof GetPostAnalyticsErrors];
@@ -4251,6 +4583,10 @@ export type GetChannelAnalyticsErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type GetChannelAnalyticsError = GetChannelAnalyticsErrors[keyof GetChannelAnalyticsErrors];
@@ -4300,6 +4636,14 @@ export type RefreshPostAnalyticsErrors = {
      * CONFLICT: the resource state forbids the operation
      */
     409: ErrorResponseDto;
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
     /**
      * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
      */
@@ -4372,6 +4716,10 @@ export type ListSandboxPostsErrors = {
      * INTERNAL_ERROR
      */
     500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
 };
 
 export type ListSandboxPostsError = ListSandboxPostsErrors[keyof ListSandboxPostsErrors];
