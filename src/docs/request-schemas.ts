@@ -87,17 +87,8 @@ function merge(target: SchemaObject, keywords: SchemaObject): void {
   }
 }
 
-/**
- * States in the document every rule the service enforces on request bodies, from the validation rules
- * themselves (not written a second time): each request DTO's schema refuses unknown fields
- * (`additionalProperties: false`, as the validation pipe does), and each property gets the keywords of
- * its rules (non-empty, lengths, bounds, sets, patterns, item counts). A string with no other shape
- * refuses NUL. A rule the document cannot state is left to its field's description.
- *
- * A property the document shows that the class has no rule for, or the reverse, stops the build: the
- * document and the validation would disagree.
- */
-export function describeRequestBodies(doc: OpenAPIObject): void {
+/** Each request DTO schema reachable from a request body, with its class. */
+function requestClasses(doc: OpenAPIObject): Array<{ name: string; schema: SchemaObject; type: Class }> {
   const schemas = (doc.components?.schemas ?? {}) as Record<string, SchemaObject>;
   const roots = new Set<string>();
   for (const item of Object.values(doc.paths)) {
@@ -107,6 +98,7 @@ export function describeRequestBodies(doc: OpenAPIObject): void {
     }
   }
   const classes = classesByName();
+  const found: Array<{ name: string; schema: SchemaObject; type: Class }> = [];
   const done = new Set<string>();
   const queue = [...roots];
   while (queue.length) {
@@ -117,22 +109,47 @@ export function describeRequestBodies(doc: OpenAPIObject): void {
     const type = classes.get(name);
     if (!schema || !type) continue; // a JSON Schema of a network's options: described where it is made
     for (const ref of refsOf(schema, new Set())) queue.push(ref);
-    describeClass(name, schema, type);
+    found.push({ name, schema, type });
   }
+  return found;
 }
 
-function describeClass(name: string, schema: SchemaObject, type: Class): void {
+const rulesOf = (type: Class) => getMetadataStorage().getTargetValidationMetadatas(type, '', true, false);
+
+/**
+ * States in the document every rule the service enforces on request bodies, from the validation rules
+ * themselves (not written a second time): each request DTO's schema refuses unknown fields
+ * (`additionalProperties: false`, as the validation pipe does), and each property gets the keywords of
+ * its rules (non-empty, lengths, bounds, sets, patterns, item counts). A string with no other shape
+ * refuses NUL. A rule the document cannot state is left to its field's description.
+ */
+export function describeRequestBodies(doc: OpenAPIObject): void {
+  for (const { schema, type } of requestClasses(doc)) describeClass(schema, type);
+}
+
+/**
+ * Where the document and the validation disagree: a documented property without a rule, or a rule on
+ * a property the document does not show (test/foundation/openapi-completeness.e2e-spec.ts keeps this
+ * empty for the committed document).
+ */
+export function undocumentedRules(doc: OpenAPIObject): string[] {
+  return requestClasses(doc).flatMap(({ name, schema, type }) => {
+    if (schema.oneOf) return []; // stated per variant (POST /channels: one body per network)
+    const documented = Object.keys(schema.properties ?? {});
+    const ruled = [...new Set(rulesOf(type).map((r) => r.propertyName))];
+    return [
+      ...documented.filter((p) => !ruled.includes(p)).map((p) => `${name}.${p} is documented but has no rule`),
+      ...ruled.filter((p) => !documented.includes(p)).map((p) => `${name}.${p} is validated but not documented`),
+    ];
+  });
+}
+
+function describeClass(schema: SchemaObject, type: Class): void {
   const properties = (schema.properties ?? {}) as Record<string, SchemaObject>;
   schema.additionalProperties = false;
-  const rules = getMetadataStorage().getTargetValidationMetadatas(type, '', true, false);
-  const ruled = new Set(rules.map((r) => r.propertyName));
-  for (const property of Object.keys(properties)) {
-    if (!ruled.has(property)) throw new Error(`${name}.${property} is documented but has no validation rule`);
-  }
-  for (const rule of rules) {
+  for (const rule of rulesOf(type)) {
     const property = properties[rule.propertyName];
-    if (!property) throw new Error(`${name}.${rule.propertyName} is validated but not documented`);
-    if ('$ref' in property || property.allOf || property.oneOf || property.anyOf) continue;
+    if (!property || '$ref' in property || property.allOf || property.oneOf || property.anyOf) continue;
     const keywords = describeRule(rule);
     if (!keywords) continue;
     if (rule.each) {

@@ -3124,7 +3124,7 @@ export type MediaContentError = MediaContentErrors[keyof MediaContentErrors];
 
 export type MediaContentResponses = {
     /**
-     * The bytes
+     * The bytes, with the media item's (or the variant's) type
      */
     200: Blob | File;
     /**
