@@ -61,6 +61,8 @@ module.exports = {
       transformIgnorePatterns,
       modulePathIgnorePatterns,
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      // Every answer of the service an e2e spec receives is checked against docs/openapi.json.
+      setupFilesAfterEnv: ['<rootDir>/test/setup/response-conformance.ts'],
     },
   ],
 };

@@ -21,6 +21,7 @@ import { AppConfig, appConfig, HttpConfig, httpConfig, trustProxyOption } from '
 import { registerConsoleHttp } from './console/console-http';
 import { buildOpenApiDocument } from './docs/openapi';
 import { answerClientError } from './common/http/client-error';
+import { answerMethodNotAllowed } from './common/http/method-not-allowed';
 import { checkRequestValue, parseJsonBody } from './common/http/request-body';
 import { ACCEPTS_MULTIPART, registerMultipart } from './media/media-multipart';
 import { RequestMetrics } from './metrics/request-metrics.service';
@@ -93,9 +94,10 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
     ],
   });
   app.enableShutdownHooks();
+  const fastify = app.getHttpAdapter().getInstance();
+  answerMethodNotAllowed(fastify); // before any route is added: it learns them as they are
   await registerMultipart(app); // multipart/form-data for the chunk upload route only
 
-  const fastify = app.getHttpAdapter().getInstance();
   registerBodyParsers(fastify);
   registerConsoleHttp(fastify); // security headers on /console
   const httpLogger = new Logger('HTTP');

@@ -1,6 +1,7 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { getMetadataStorage, MetadataStorage } from 'class-validator';
 import { AppError, ErrorDetail } from './errors';
+import { nullFields } from './null-fields';
 import { QueryChecks } from './query-check.compiler';
 
 type RuleLookup = MetadataStorage['getTargetValidationMetadatas'];
@@ -160,8 +161,23 @@ export class RequestValidationPipe extends ValidationPipe {
       const dto = this.queryChecks.of(metatype as new () => object)?.(value as Record<string, unknown>);
       if (dto) return dto;
     }
+    if (type === 'body' && isDto(metatype) && value !== undefined && value !== '') {
+      // A body is the JSON object its DTO describes: a bare string, number, array or null is refused
+      // like an object of the wrong shape, not validated as if it were an empty one. No body at all (or an
+      // empty one, which Fastify reads as '') is the operation's to allow.
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        throw AppError.invalid([{ field: 'body', message: 'must be a JSON object' }]);
+      }
+      const nulls = nullFields(value, metatype);
+      if (nulls.length) throw AppError.invalid(nulls);
+    }
     return super.transform(value, metadata);
   }
+}
+
+/** A DTO class, not one of the built-in types Nest reports for an untyped or primitive parameter. */
+function isDto(metatype: ArgumentMetadata['metatype']): metatype is new () => object {
+  return typeof metatype === 'function' && ![Object, String, Number, Boolean, Array].includes(metatype as never);
 }
 
 export function createValidationPipe(): ValidationPipe {

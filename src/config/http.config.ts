@@ -62,6 +62,8 @@ export class HttpEnv {
 export interface ServerEnvironment {
   url: string;
   description: string;
+  /** Values of the `{name}` placeholders in `url` (OpenAPI server variables), with their defaults. */
+  variables?: Record<string, { default: string; description?: string }>;
 }
 
 export type TrustProxy = boolean | number | string[];

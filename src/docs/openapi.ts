@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { ParameterObject, ResponseObject } from '@nestjs/swagger';
+import type { ParameterObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
 import { version } from '../../package.json';
 import { ERROR_EXAMPLES, errorCodeOf } from '../common/decorators/api-errors.decorator';
 import { ErrorResponseDto } from '../common/errors/error-response.dto';
@@ -9,6 +9,11 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../common/http/idempotency-key';
 import { REQUIRED_SCOPE_EXTENSION } from '../auth/scope.decorator';
 import { SCOPE_DESCRIPTIONS, Scope } from '../auth/scopes.format';
 import { PROVIDER_OPTIONS_SCHEMAS } from '../providers/provider.list';
+import { describeRequestBodies } from './request-schemas';
+import { connectChannelVariants } from '../channels/dto/connect-channel.dto';
+import { mediaConfig, MediaConfig } from '../config/media.config';
+import { videoConfig, VideoConfig } from '../config/video.config';
+import { SEND_OUT_CONFLICT } from '../posts/dto/create-post.dto';
 
 export const API_KEY_SCHEME = 'ApiKey';
 /** The same key as `Authorization: Bearer <key>`: either scheme authenticates an operation. */
@@ -91,14 +96,24 @@ const IDEMPOTENCY_KEY_PARAMETER: ParameterObject = {
 export const THIS_SERVER: ServerEnvironment = { url: '/api', description: 'This server' };
 
 /**
- * The documented example addresses the committed docs/openapi.json is generated with, so the file
- * does not change with whoever ran `npm run openapi` (see README, "Environments").
+ * The addresses the committed docs/openapi.json is generated with, so the file does not change with
+ * whoever ran `npm run openapi` (see README, "Environments"): one server per environment, its host a
+ * variable to fill in (the document names no real or placeholder host).
  */
+const DEFAULT_HOSTS: Record<string, string> = {
+  Production: 'api.your-domain.test',
+  Development: 'dev.your-domain.test',
+  'Local (HTTPS)': 'localhost:3000',
+};
+
 export const EXAMPLE_SERVERS: ServerEnvironment[] = serverEnvironments({
-  production: 'https://api.example.com/api',
-  development: 'https://dev.example.com/api',
-  local: 'https://localhost:3000/api',
-});
+  production: 'https://{host}/api',
+  development: 'https://{host}/api',
+  local: 'https://{host}/api',
+}).map((server) => ({
+  ...server,
+  variables: { host: { default: DEFAULT_HOSTS[server.description] ?? 'localhost:3000', description: 'Host and port' } },
+}));
 
 /**
  * Builds the OpenAPI 3.0 document. Paths are relative to a server address ending with `/api`:
@@ -118,6 +133,7 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
         'the `@social-publishing/mcp` stdio package (docs/guide.md, "Agents (MCP)").',
     )
     .setVersion(version)
+    .setLicense('MIT', 'https://opensource.org/licenses/MIT')
     .addApiKey(
       { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key (`spk_...`)' },
       API_KEY_SCHEME,
@@ -126,6 +142,7 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
       {
         type: 'http',
         scheme: 'bearer',
+        bearerFormat: 'API key (spk_...)',
         description:
           'The same API key (`spk_...`) as `Authorization: Bearer <key>`. Send one of the two headers; both ' +
           'naming different keys answer 401.',
@@ -135,16 +152,49 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
     .addSecurityRequirements(API_KEY_SCHEME)
     .addSecurityRequirements(BEARER_KEY_SCHEME);
   for (const [name, description] of TAGS) builder.addTag(name, description);
-  for (const server of [THIS_SERVER, ...servers]) builder.addServer(server.url, server.description);
+  for (const server of [THIS_SERVER, ...servers]) builder.addServer(server.url, server.description, server.variables);
   const doc = SwaggerModule.createDocument(app, builder.build(), {
     ignoreGlobalPrefix: true,
     operationIdFactory: (_controllerKey: string, methodKey: string) => methodKey,
     extraModels: [ErrorResponseDto],
   });
   describeProviderOptions(doc);
+  describeRequestBodies(doc);
+  const connect = connectChannelVariants();
+  Object.assign(doc.components!.schemas!, connect.variants, { ConnectChannelDto: connect.body });
+  describeUploadRules(doc, app.get<MediaConfig>(mediaConfig.KEY), app.get<VideoConfig>(videoConfig.KEY));
+  const createPost = doc.components!.schemas!.CreatePostDto as SchemaObject;
+  createPost.not = SEND_OUT_CONFLICT;
   for (const item of Object.values(doc.paths)) {
     for (const op of [item.get, item.put, item.post, item.delete, item.patch]) {
       if (!op) continue;
+      // Every operation reads a query string and a path, and refuses malformed ones (NUL, broken
+      // percent-encoding, unknown or invalid parameters) before anything else.
+      op.responses['400'] ??= {
+        description: 'VALIDATION_ERROR: a malformed or invalid query string or path',
+        content: errorContent({
+          error: 'VALIDATION_ERROR',
+          message: 'foo: is not a known field',
+          details: [{ field: 'foo', message: 'is not a known field' }],
+        }),
+      };
+      // The database down or too slow: any operation (docs/guide.md, "When PostgreSQL is unreachable").
+      op.responses['503'] ??= {
+        description:
+          'SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After',
+        headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', example: 5 } } },
+        content: errorContent(ERROR_EXAMPLES.SERVICE_UNAVAILABLE),
+      };
+      if (op.requestBody) {
+        op.responses['413'] ??= {
+          description: 'PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)',
+          content: errorContent(ERROR_EXAMPLES.PAYLOAD_TOO_LARGE),
+        };
+        op.responses['415'] ??= {
+          description: 'UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes',
+          content: errorContent(ERROR_EXAMPLES.UNSUPPORTED_MEDIA_TYPE),
+        };
+      }
       const isPublic = Array.isArray(op.security) && op.security.length === 0;
       if (isPublic) continue;
       const scope = (op as unknown as Record<string, unknown>)[REQUIRED_SCOPE_EXTENSION] as Scope | undefined;
@@ -244,23 +294,13 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
 }
 
 /**
- * Each network's options schema as a component (`SandboxOptions`), and `ProviderOptions`: the options
- * by provider id, so generated clients type `targets[i].options` per network (`ProviderOptions['sandbox']`).
- * `targets[i].options` of the request is any of them.
+ * Each network's options schema as a component (`SandboxOptions`); `targets[i].options` of the request
+ * is any of them (the client's `ProviderOptions` types them by provider id).
  */
 function describeProviderOptions(doc: OpenAPIObject): void {
   const schemas = (doc.components ??= {}).schemas ?? (doc.components.schemas = {});
   for (const { name, schema } of PROVIDER_OPTIONS_SCHEMAS)
     schemas[name] = asOpenApi30(structuredClone(schema)) as never;
-  schemas.ProviderOptions = {
-    type: 'object',
-    description:
-      "A network's own settings for a target (`targets[i].options`), by provider id: the JSON Schema each " +
-      'provider lists as `optionsSchema` in `GET /providers`. Networks not listed take no options.',
-    properties: Object.fromEntries(
-      PROVIDER_OPTIONS_SCHEMAS.map(({ id, name }) => [id, { $ref: `#/components/schemas/${name}` }]),
-    ),
-  };
   const override = schemas.TargetOverrideDto as { properties?: Record<string, Record<string, unknown>> } | undefined;
   const options = override?.properties?.options;
   if (options && PROVIDER_OPTIONS_SCHEMAS.length > 0) {
@@ -304,3 +344,21 @@ function exampleError(response: ResponseObject, status: number, tag: string | un
   const notFound = tag ? NOT_FOUND_BY_TAG[tag] : undefined;
   if (status === 404 && notFound) media.example = { error: 'NOT_FOUND', message: notFound };
 }
+
+/**
+ * The upload limits of this server's configuration: the media types it takes (MEDIA_ALLOWED_TYPES) as
+ * `mimeType`'s set, and the largest size (MEDIA_MAX_BYTES, MEDIA_MAX_VIDEO_BYTES for videos) as `size`'s
+ * maximum. Outside them the answer is 415 and 413, as the operation documents.
+ */
+function describeUploadRules(doc: OpenAPIObject, media: MediaConfig, video: VideoConfig): void {
+  const schema = doc.components?.schemas?.InitializeUploadDto as SchemaObject | undefined;
+  const properties = schema?.properties as Record<string, SchemaObject> | undefined;
+  if (!properties?.mimeType || !properties.size) return;
+  properties.mimeType.enum = [...media.allowedTypes];
+  properties.size.maximum = Math.max(media.maxBytes, video.maxVideoBytes);
+  properties.size.description =
+    `Total size in bytes: at most ${media.maxBytes} (${mib(media.maxBytes)}) for an image and ` +
+    `${video.maxVideoBytes} (${mib(video.maxVideoBytes)}) for a video on this server; above it the answer is 413.`;
+}
+
+const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;

@@ -12,7 +12,13 @@ export class HealthController {
 
   @Get()
   @Public()
-  @ApiOperation({ summary: 'Liveness and dependency check (no API key needed)', security: [] })
+  @ApiOperation({
+    summary: 'Liveness and dependency check (no API key needed)',
+    description:
+      'Whether the database and Redis answer (and whether ffprobe/ffmpeg were found, which only informs). 200 ' +
+      'when both answer, 503 with the same body when one does not.',
+    security: [],
+  })
   @ApiOkResponse({ type: HealthDto })
   @ApiServiceUnavailableResponse({ type: HealthDto, description: 'A dependency is down' })
   async getHealth(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthDto> {
@@ -25,6 +31,7 @@ export class HealthController {
   @Public()
   @ApiOperation({
     summary: 'Liveness probe: the process answers (no dependency is checked; no API key needed)',
+    description: 'For orchestrators: 200 whenever the process answers at all; no answer means a restart is due.',
     security: [],
   })
   @ApiOkResponse({ type: LivenessDto })
@@ -36,6 +43,9 @@ export class HealthController {
   @Public()
   @ApiOperation({
     summary: 'Readiness probe for load balancers: database, Redis and media storage reachable (no API key needed)',
+    description:
+      'For load balancers: 200 when this process can serve requests, 503 (with the failing checks) while a ' +
+      'dependency is unreachable or the process is draining on SIGTERM.',
     security: [],
   })
   @ApiOkResponse({ type: ReadinessDto })

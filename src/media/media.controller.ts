@@ -65,6 +65,12 @@ function firstReadable(stream: Readable): Promise<void> {
   });
 }
 
+/** What the content of a media item is served as: its own type (an image or a video). */
+const MEDIA_BYTES = {
+  'image/*': { schema: { type: 'string', format: 'binary' } },
+  'video/*': { schema: { type: 'string', format: 'binary' } },
+};
+
 @ApiTags('Media')
 @Controller('media')
 export class MediaController {
@@ -275,14 +281,11 @@ export class MediaController {
       "video's poster frame (`poster`) or converted copy; part of the signature",
   })
   @ApiQuery({ name: 'signature', required: true, type: String, description: 'base64url HMAC-SHA256' })
-  @ApiOkResponse({
-    description: 'The bytes',
-    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
-  })
+  @ApiOkResponse({ description: "The bytes, with the media item's (or the variant's) type", content: MEDIA_BYTES })
   @ApiResponse({
     status: 206,
     description: 'The requested range of the bytes (`Content-Range: bytes a-b/size`)',
-    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+    content: MEDIA_BYTES,
   })
   @ApiFoundResponse({ description: 'S3 storage: a presigned URL of the object (`Location`)' })
   @ApiErrors(400, 403, 404, 416)

@@ -108,7 +108,7 @@ export class PostsController {
   @ApiBody({ type: EmptyBodyDto, required: false })
   @ApiOkResponse({ type: PostDto })
   @ApiErrors(400, 404, 409)
-  approvePost(@KeyActor() actor: Actor, @Param() { id }: IdParamDto): Promise<PostDto> {
+  approvePost(@KeyActor() actor: Actor, @Param() { id }: IdParamDto, @Body() _body: EmptyBodyDto): Promise<PostDto> {
     return this.posts.approve(actor, id);
   }
 

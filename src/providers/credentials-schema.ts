@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { nullFields } from '../common/null-fields';
 import { prepareValidationRules, toErrorDetails } from '../common/validation.pipe';
 import { asObject } from './provider-json.util';
 import { InvalidCredentialsError } from './provider.errors';
@@ -19,6 +20,8 @@ export interface CredentialsProblem {
 export function checkCredentials(schema: CredentialsSchema, raw: unknown, strict: boolean): CredentialsProblem[] {
   const obj = asObject(raw);
   if (!obj) return [{ field: 'credentials', message: 'must be an object' }];
+  const nulls = nullFields(obj, schema);
+  if (nulls.length) return nulls;
   prepareValidationRules();
   const instance = plainToInstance(schema, obj);
   const errors = validateSync(instance, {

@@ -10,3 +10,18 @@ describe('the client package', () => {
     expect(stdout).toMatch(/is current \(\d+ files\)/);
   });
 });
+
+describe("the client's ProviderOptions", () => {
+  it('names every network that takes options, with its options component', () => {
+    const { readFileSync } = jest.requireActual<typeof import('node:fs')>('node:fs');
+    const source = readFileSync(
+      join(__dirname, '..', '..', 'packages', 'client', 'src', 'provider-options.ts'),
+      'utf8',
+    );
+    const listed = [...source.matchAll(/^\s+(\w+): (\w+Options);$/gm)].map((m) => [m[1], m[2]]);
+    const { PROVIDER_OPTIONS_SCHEMAS } = jest.requireActual<typeof import('../../src/providers/provider.list')>(
+      '../../src/providers/provider.list',
+    );
+    expect(listed).toEqual(PROVIDER_OPTIONS_SCHEMAS.map(({ id, name }) => [id, name]));
+  });
+});

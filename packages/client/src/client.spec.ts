@@ -1,5 +1,5 @@
 import { SocialPublishing } from './client';
-import type { ProviderOptions } from './generated/types.gen';
+import type { ProviderOptions } from './provider-options';
 import { SocialPublishingError } from './errors';
 
 /** A fetch that answers from a script and records what it was asked. */

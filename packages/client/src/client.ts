@@ -229,7 +229,11 @@ export class Media extends Resource {
     const { client, call } = this;
     return uploadMedia(
       {
-        initialize: (body, signal) => call(api.initializeUpload({ client, body, signal })),
+        // Any media type string goes through: the server's own set (MEDIA_ALLOWED_TYPES) decides, with a 415.
+        initialize: (body, signal) =>
+          call(
+            api.initializeUpload({ client, body: body as Parameters<typeof api.initializeUpload>[0]['body'], signal }),
+          ),
         sendChunk: (body, signal) => call(api.uploadChunk({ client, body, signal })),
         finalize: (mediaId, signal) => call(api.finalizeUpload({ client, body: { mediaId }, signal })),
         get: (id, signal) => call(api.getMedia({ client, path: { id }, signal })),

@@ -30,4 +30,5 @@ export type {
   EventType,
   ChannelDisconnectReason,
 } from './events';
+export type { ProviderOptions } from './provider-options';
 export type * from './generated/types.gen';

@@ -42,3 +42,42 @@ export const CONNECT_CHANNEL_EXAMPLES = {
     },
   },
 };
+
+/**
+ * The body of `POST /channels` as the document states it: one variant per credentials network, each
+ * with its `provider` and that network's `credentials` schema, told apart by `provider` (a discriminator),
+ * so a generated client and a schema validator know which credentials go with which network. The
+ * service checks the same pairing (ChannelsService, the provider's credentials class).
+ */
+export function connectChannelVariants(): {
+  variants: Record<string, Record<string, unknown>>;
+  body: Record<string, unknown>;
+} {
+  const variants: Record<string, Record<string, unknown>> = {};
+  const mapping: Record<string, string> = {};
+  for (const plugin of CREDENTIAL_PLUGINS) {
+    const name = `Connect${plugin.credentials.name.replace(/CredentialsDto$|Credentials$/, '')}Channel`;
+    variants[name] = {
+      type: 'object',
+      description: `Connect a ${plugin.displayName} channel.`,
+      required: ['provider', 'credentials'],
+      additionalProperties: false,
+      properties: {
+        provider: { type: 'string', enum: [plugin.id] },
+        credentials: { $ref: getSchemaPath(plugin.credentials) },
+      },
+    };
+    mapping[plugin.id] = `#/components/schemas/${name}`;
+  }
+  return {
+    variants,
+    body: {
+      description:
+        'A network connected by credentials and its credentials; OAuth networks connect through ' +
+        '`POST /api/channels/connect/{provider}`. Credentials are verified with the network, stored encrypted ' +
+        'and never returned.',
+      oneOf: Object.values(mapping).map(($ref) => ({ $ref })),
+      discriminator: { propertyName: 'provider', mapping },
+    },
+  };
+}

@@ -8,6 +8,7 @@ const DESCRIPTIONS: Record<number, string> = {
   400: 'VALIDATION_ERROR: the body, query or path is invalid',
   403: 'FORBIDDEN: the signature is missing, wrong or expired',
   404: 'NOT_FOUND: no such resource in this workspace',
+  405: 'METHOD_NOT_ALLOWED: the path exists, not with this method (Allow lists the methods it has)',
   409: 'CONFLICT: the resource state forbids the operation',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
@@ -29,6 +30,10 @@ export const ERROR_EXAMPLES: Record<ErrorCode, ErrorBody> = {
   UNAUTHORIZED: { error: 'UNAUTHORIZED', message: 'Invalid API key' },
   FORBIDDEN: { error: 'FORBIDDEN', message: 'The signature of this media URL is wrong or has expired' },
   NOT_FOUND: { error: 'NOT_FOUND', message: 'Resource not found' },
+  METHOD_NOT_ALLOWED: {
+    error: 'METHOD_NOT_ALLOWED',
+    message: 'Method PATCH is not allowed on /api/posts; allowed: GET, HEAD, POST',
+  },
   CONFLICT: { error: 'CONFLICT', message: 'The resource state forbids this operation' },
   PAYLOAD_TOO_LARGE: { error: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { error: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported media type: text/plain' },

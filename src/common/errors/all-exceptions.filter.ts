@@ -15,7 +15,7 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
-  405: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   414: 'VALIDATION_ERROR',
@@ -117,12 +117,11 @@ export function toErrorResponse(exception: unknown): {
     if (status === 404 && /^Cannot (GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) /.test(message)) {
       message = `Route ${message.slice('Cannot '.length)} not found`;
     }
-    if (status === 405) message = 'Route not found';
     if (status === 400 && message.startsWith('Body is not valid JSON')) message = 'Malformed JSON in request body';
     if (status === 400 && message.startsWith('Body cannot be empty')) message = 'Request body must not be empty';
     if (status === 413) message = 'Request body is too large';
     if (status === 415) message = 'Unsupported request content type';
-    return { status: status === 405 ? 404 : status, body: { error: code, message } };
+    return { status, body: { error: code, message } };
   }
   return internal();
 }

@@ -1,3 +1,4 @@
+import type { SchemaObject } from '@nestjs/swagger';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -289,4 +290,17 @@ export const CREATE_POST_EXAMPLES = {
     description: USE_YOUR_CHANNEL,
     value: { content: 'Ideas for next week', channelIds: [EXAMPLE_CHANNEL] },
   },
+};
+
+/**
+ * What the document states of `queue` (the `not` of CreatePostDto's schema): `queue: true` with
+ * `scheduledAt` or `publishNow: true` is refused (400 naming `queue`), as PostsService's timing check does.
+ */
+export const SEND_OUT_CONFLICT: SchemaObject = {
+  required: ['queue'],
+  properties: { queue: { enum: [true] } },
+  anyOf: [
+    { required: ['scheduledAt'], properties: { scheduledAt: { type: 'string' } } },
+    { required: ['publishNow'], properties: { publishNow: { enum: [true] } } },
+  ],
 };
