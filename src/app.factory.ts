@@ -52,7 +52,11 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
   const cfg: AppConfig = appConfig();
   const http: HttpConfig = httpConfig();
   const adapter = new FastifyAdapter({
-    ...(http.tls ? { https: readTls(http.tls) } : {}),
+    // Node answers an HTTP/1.1 request without Host with an empty 400 of its own; the service answers
+    // it in the error shape instead (the first onRequest hook below).
+    ...(http.tls
+      ? { https: { ...readTls(http.tls), requireHostHeader: false } }
+      : { http: { requireHostHeader: false } }),
     bodyLimit: cfg.bodyLimitBytes,
     // request.ip (per-address auth-failure limit, logs) and request.protocol follow X-Forwarded-*
     // only from the proxies trusted here.
@@ -105,6 +109,16 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
   // every request a promise and a trip through the microtask queue.
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
     void reply.header('X-Request-Id', request.id);
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      // RFC 9112 section 3.2: an HTTP/1.1 request must name its host. Answered here: `done` is not called.
+      void reply.header('Connection', 'close');
+      return sendError(
+        reply,
+        request,
+        AppError.validation('The Host header is required in an HTTP/1.1 request'),
+        httpLogger,
+      );
+    }
     done();
   });
   // Request rate and latency by route pattern (never the raw URL: ids would explode the label set).

@@ -8,6 +8,7 @@ describe('database configuration', () => {
       statementMs: 15_000,
       queryMs: 20_000,
       idleInTransactionMs: 60_000,
+      probeMs: 2_000,
     });
   });
 
@@ -26,8 +27,12 @@ describe('database configuration', () => {
     expect(() =>
       readDatabaseEnv({ DATABASE_STATEMENT_TIMEOUT_MS: '20000', DATABASE_QUERY_TIMEOUT_MS: '20000' }),
     ).toThrow(/DATABASE_QUERY_TIMEOUT_MS \(20000\) must be above DATABASE_STATEMENT_TIMEOUT_MS/);
-    expect(readDatabaseEnv({ DATABASE_STATEMENT_TIMEOUT_MS: '0', DATABASE_QUERY_TIMEOUT_MS: '1000' }).timeouts).toEqual(
-      expect.objectContaining({ statementMs: 0, queryMs: 1_000 }),
-    );
+    expect(
+      readDatabaseEnv({
+        DATABASE_STATEMENT_TIMEOUT_MS: '0',
+        DATABASE_QUERY_TIMEOUT_MS: '1000',
+        DATABASE_PROBE_TIMEOUT_MS: '500',
+      }).timeouts,
+    ).toEqual(expect.objectContaining({ statementMs: 0, queryMs: 1_000 }));
   });
 });

@@ -37,6 +37,16 @@ export class DatabaseEnv {
   @Max(3_600_000)
   DATABASE_QUERY_TIMEOUT_MS: number = 20_000;
 
+  /**
+   * A query or connect still waiting after this long starts a check of Postgres on a new connection
+   * (`SELECT 1`, within the same time): when it fails, every connection is dropped and requests answer
+   * 503 at once until a check succeeds. Below DATABASE_QUERY_TIMEOUT_MS; 0 = no check.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  DATABASE_PROBE_TIMEOUT_MS: number = 2_000;
+
   /** Postgres's `idle_in_transaction_session_timeout`: a transaction left idle this long is ended; 0 = none. */
   @IsInt()
   @Min(0)
@@ -50,6 +60,8 @@ export interface DatabaseTimeouts {
   statementMs: number;
   queryMs: number;
   idleInTransactionMs: number;
+  /** A wait this long starts a check on a new connection, which must answer within it (0 = none). */
+  probeMs: number;
 }
 
 export function readDatabaseEnv(source?: NodeJS.ProcessEnv) {
@@ -60,11 +72,18 @@ export function readDatabaseEnv(source?: NodeJS.ProcessEnv) {
         `DATABASE_STATEMENT_TIMEOUT_MS (${env.DATABASE_STATEMENT_TIMEOUT_MS})`,
     );
   }
+  if (env.DATABASE_PROBE_TIMEOUT_MS > 0 && env.DATABASE_PROBE_TIMEOUT_MS >= env.DATABASE_QUERY_TIMEOUT_MS) {
+    throw new Error(
+      `Invalid configuration: DATABASE_PROBE_TIMEOUT_MS (${env.DATABASE_PROBE_TIMEOUT_MS}) must be below ` +
+        `DATABASE_QUERY_TIMEOUT_MS (${env.DATABASE_QUERY_TIMEOUT_MS})`,
+    );
+  }
   const timeouts: DatabaseTimeouts = {
     connectMs: env.DATABASE_CONNECT_TIMEOUT_MS,
     statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
     queryMs: env.DATABASE_QUERY_TIMEOUT_MS,
     idleInTransactionMs: env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    probeMs: env.DATABASE_PROBE_TIMEOUT_MS,
   };
   return { url: env.DATABASE_URL, migrationsRun: env.MIGRATIONS_RUN, poolSize: env.DATABASE_POOL_SIZE, timeouts };
 }

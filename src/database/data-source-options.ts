@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import type { DatabaseTimeouts } from '../config/database.config';
-import { DeadlineClient } from './deadline-client';
+import { DatabaseProbe, DeadlineClient } from './deadline-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 /** Where compiled (dist) or source (ts-jest) entity and migration files live. */
@@ -14,11 +14,12 @@ const KEEPALIVE_DELAY_MS = 10_000;
  * pg options that bound every wait on Postgres: connecting and taking a pooled connection
  * (`connectionTimeoutMillis`, used by both the client and the pool), a statement (`statement_timeout`,
  * cancelled by the server), an idle transaction (`idle_in_transaction_session_timeout`), and the
- * answer to a query (DeadlineClient drops a connection whose server stopped answering). A bound left
+ * answer to a query (DeadlineClient drops a connection whose server stopped answering), and a wait longer
+ * than the probe timeout (DatabaseProbe checks the server on a new connection). A bound left
  * out (or 0) is not applied: the migrations bound connecting only, as a migration may run long.
  */
 export function pgConnectionOptions(timeouts: Partial<DatabaseTimeouts> = {}): Record<string, unknown> {
-  const { connectMs, statementMs, queryMs, idleInTransactionMs } = timeouts;
+  const { connectMs, statementMs, queryMs, idleInTransactionMs, probeMs } = timeouts;
   return {
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
@@ -26,6 +27,8 @@ export function pgConnectionOptions(timeouts: Partial<DatabaseTimeouts> = {}): R
     ...(statementMs ? { statement_timeout: statementMs } : {}),
     ...(idleInTransactionMs ? { idle_in_transaction_session_timeout: idleInTransactionMs } : {}),
     ...(queryMs ? { Client: DeadlineClient, queryDeadlineMs: queryMs } : {}),
+    // One probe per pool (pg-pool hands the same options to each of its clients).
+    ...(queryMs && probeMs ? { databaseProbe: new DatabaseProbe(probeMs) } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import { AppError } from '../common/errors';
 import { isUuid } from '../common/validators';
@@ -44,6 +44,8 @@ function listMissing(missing: readonly number[]): string {
  */
 @Injectable()
 export class MediaFinalizeService {
+  private readonly logger = new Logger(MediaFinalizeService.name);
+
   constructor(
     private readonly items: MediaItemsStore,
     private readonly transactions: Transactions,
@@ -214,6 +216,14 @@ export class MediaFinalizeService {
       return { dims: null, video };
     } catch (err) {
       if (!(err instanceof VideoError)) throw err;
+      // The tool's own words (server paths included) go to the log; the client gets the message.
+      this.logger.log({
+        msg: 'A video failed its check',
+        mediaId: item.id,
+        reason: err.reason,
+        err: err.message,
+        ...(err.toolOutput ? { toolOutput: err.toolOutput } : {}),
+      });
       if (err.inputProblem) return { problem: new AppError('UNPROCESSABLE_MEDIA', err.message) };
       throw new AppError('SERVICE_UNAVAILABLE', err.message);
     }

@@ -21,6 +21,7 @@ import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { Public } from '../common/decorators/public.decorator';
 import { parseRange } from '../common/http/byte-range';
 import { WorkspaceId } from '../auth/workspace.decorator';
+import { drainRequest } from '../common/http/drain-request';
 import { AppError } from '../common/errors';
 import { IdParamDto } from '../common/id-param.dto';
 import { FinalizeUploadDto } from './dto/finalize-upload.dto';
@@ -70,6 +71,11 @@ const MEDIA_BYTES = {
   'image/*': { schema: { type: 'string', format: 'binary' } },
   'video/*': { schema: { type: 'string', format: 'binary' } },
 };
+
+/** Room for the multipart framing and fields around a chunk when the rest of a refused body is read. */
+const DRAIN_OVERHEAD_BYTES = 64 * 1024;
+/** Longest wait for the rest of a refused chunk's body before the connection is closed instead. */
+const DRAIN_TIMEOUT_MS = 30_000;
 
 @ApiTags('Media')
 @Controller('media')
@@ -155,8 +161,11 @@ export class MediaController {
     try {
       return await this.receiveChunk(workspaceId, req);
     } catch (err) {
-      // Answering before the body was read to the end: close the connection rather than read the rest.
-      if (!req.raw.complete) void reply.header('connection', 'close');
+      // Answering before the body was read to the end (an unknown or finalized upload, a bad index): the
+      // rest of the body, at most a chunk, is read and dropped first, so that the client still sending it
+      // reads the answer rather than a reset. A body larger than that, or too slow, closes the connection.
+      const drained = await drainRequest(req.raw, this.uploads.maxChunkBytes + DRAIN_OVERHEAD_BYTES, DRAIN_TIMEOUT_MS);
+      if (!drained) void reply.header('connection', 'close');
       throw err;
     }
   }

@@ -141,6 +141,7 @@ export class VideoVariantsService {
           mediaId: item.id,
           variant: job.variant,
           err: (err as Error).message,
+          ...(err instanceof VideoError && err.toolOutput ? { toolOutput: err.toolOutput } : {}),
         });
         // ffmpeg's verdict on this file is kept: publishers asking again fail at once instead of queueing
         // the same conversion at every poll. Storage or database trouble is not recorded (a later ask retries).

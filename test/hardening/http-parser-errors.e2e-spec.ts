@@ -77,3 +77,38 @@ describe("HTTP parser-level errors in the service's error shape", () => {
     expect(JSON.parse(responses[1].body).error).toBe('VALIDATION_ERROR');
   });
 });
+
+/**
+ * An HTTP/1.1 request without a Host header (RFC 9112 section 3.2): Node answers it with an empty 400
+ * of its own unless told not to; the service answers it in its error shape.
+ */
+describe('a request without a Host header', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await TestApp.start();
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['GET /api/health/live', 'GET /api/health/live HTTP/1.1\r\n\r\n'],
+    ['GET of an unknown path', 'GET /api/nowhere HTTP/1.1\r\n\r\n'],
+    ['POST with a body', 'POST /api/posts HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}'],
+  ])('answers %s with 400 VALIDATION_ERROR in the error shape', async (_what, request) => {
+    const responses = await rawRequest(t.baseUrl, request);
+    expect(responses).toHaveLength(1);
+    const [res] = responses;
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers.connection).toBe('close');
+    const body = JSON.parse(res.body);
+    expect(Object.keys(body).sort()).toEqual(['error', 'message']);
+    expect(body).toEqual({ error: 'VALIDATION_ERROR', message: expect.stringMatching(/Host header/) });
+  });
+
+  it('still answers an HTTP/1.0 request without Host, which the protocol allows', async () => {
+    const [res] = await rawRequest(t.baseUrl, 'GET /api/health/live HTTP/1.0\r\n\r\n');
+    expect(res.status).toBe(200);
+  });
+});

@@ -22,6 +22,7 @@ describe('requests while PostgreSQL is unreachable', () => {
     DATABASE_STATEMENT_TIMEOUT_MS: '1000',
     DATABASE_QUERY_TIMEOUT_MS: '2000',
     DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '3000',
+    DATABASE_PROBE_TIMEOUT_MS: '500',
     DATABASE_POOL_SIZE: '4',
   };
   /** The longest any answer may take during an outage: the query deadline plus a connect, and slack. */
@@ -160,5 +161,78 @@ describe('requests while PostgreSQL is unreachable', () => {
     expectUnavailable(await traffic());
     await proxy.restore();
     await expectRecovery();
+  });
+});
+
+/**
+ * The same outage with the default bounds (a 20 s query deadline): a blackholed database (connections
+ * accepted and never answered, as when its packets are dropped) answers 503 within 5 s from the first
+ * request, because a query waiting longer than DATABASE_PROBE_TIMEOUT_MS (2 s) starts a check on a new
+ * connection, and a failed check drops the pool's connections and fails connects at once.
+ */
+describe('requests while PostgreSQL is blackholed, with the default bounds', () => {
+  let proxy: TcpProxy;
+  let t: TestApp;
+  let key: string;
+
+  beforeAll(async () => {
+    const pg = new URL(TEST_PG_BASE);
+    proxy = new TcpProxy(pg.hostname, Number(pg.port || 5432));
+    await proxy.start();
+    t = await TestApp.start({
+      role: 'api',
+      env: { DATABASE_POOL_SIZE: '4' },
+      databaseUrl: (url) => proxy.through(url),
+    });
+    ({ key } = await t.createWorkspace());
+  });
+  afterAll(async () => {
+    await proxy.restore();
+    await t?.close();
+    await proxy.stop();
+  });
+
+  const timedGet = async (path: string) => {
+    const started = Date.now();
+    const res = await fetch(`${t.baseUrl}${path}`, {
+      headers: { 'x-api-key': key },
+      signal: AbortSignal.timeout(30_000),
+    });
+    const body = (await res.json()) as { error?: string; checks?: { database: string } };
+    return { path, status: res.status, body, ms: Date.now() - started };
+  };
+  const paths = ['/api/posts', '/api/channels', '/api/webhooks', '/api/events', '/api/api-keys'];
+
+  it('answers 503 within 5 s from the first request, later ones sooner, readiness red; recovers', async () => {
+    // Open connections in the pool first, so the first requests wait on connections that go silent.
+    expect((await Promise.all(paths.map(timedGet))).map((a) => a.status)).toEqual(paths.map(() => 200));
+    await proxy.blackhole();
+
+    const first = await Promise.all(paths.map(timedGet));
+    for (const a of first) {
+      expect({ path: a.path, status: a.status, error: a.body.error }).toEqual({
+        path: a.path,
+        status: 503,
+        error: 'SERVICE_UNAVAILABLE',
+      });
+      expect({ path: a.path, within5s: a.ms < 5_000 }).toEqual({ path: a.path, within5s: true });
+    }
+    const later = await Promise.all(paths.map(timedGet));
+    for (const a of later) {
+      expect([a.status, a.body.error]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+      expect({ path: a.path, within5s: a.ms < 5_000 }).toEqual({ path: a.path, within5s: true });
+    }
+    const ready = await timedGet('/api/health/ready');
+    expect([ready.status, ready.body.checks?.database]).toEqual([503, 'down']);
+    expect(ready.ms).toBeLessThan(3_000);
+
+    await proxy.restore();
+    await waitFor(
+      () => timedGet('/api/posts'),
+      (a) => a.status === 200,
+      15_000,
+      250,
+    );
+    expect((await timedGet('/api/health/ready')).status).toBe(200);
   });
 });

@@ -70,7 +70,7 @@ describe('running ffprobe and ffmpeg as bounded child processes', () => {
     const err = await runTool('/nonexistent/ffprobe', ['-version'], { timeoutMs: 5000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(VideoToolUnavailableError);
     expect((err as Error).message).toBe(
-      'Video processing is unavailable on this server: /nonexistent/ffprobe cannot be started (ENOENT); ' +
+      'Video processing is unavailable on this server: ffprobe cannot be started (ENOENT); ' +
         'install ffmpeg (Debian: apt-get install ffmpeg) or set FFPROBE_PATH and FFMPEG_PATH',
     );
   });

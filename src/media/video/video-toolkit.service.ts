@@ -106,7 +106,13 @@ export class VideoToolkit implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     void this.checkTools().then((s) => {
       if (s.available) this.logger.log(`Video processing: ${s.ffprobe.version}; ${s.ffmpeg.version}`);
-      else this.logger.warn(`${s.problem}; video uploads will be refused until it is fixed`);
+      else {
+        this.logger.warn({
+          msg: `${s.problem}; video uploads will be refused until it is fixed`,
+          ffprobePath: s.ffprobe.path,
+          ffmpegPath: s.ffmpeg.path,
+        });
+      }
     });
   }
 
@@ -205,7 +211,7 @@ export class VideoToolkit implements OnApplicationBootstrap {
         { timeoutMs: remaining(deadline), maxStdoutBytes: MAX_POSTER_BYTES, signal: options.signal },
       );
       if (result.code !== 0) {
-        throw new VideoUndecodableError(`no frame could be decoded (${describeExit('ffmpeg', result)})`);
+        throw new VideoUndecodableError('no frame could be decoded', toolOutput('ffmpeg', result));
       }
       if (result.stdout.length > 0) return { data: result.stdout, width, height, atMs };
     }
@@ -521,14 +527,16 @@ export class VideoToolkit implements OnApplicationBootstrap {
         maxStdoutBytes: 64 * 1024,
         signal,
       });
-      if (result.code !== 0) throw new VideoConversionError(describeExit('ffmpeg', result));
+      if (result.code !== 0) {
+        throw new VideoConversionError(`the encoder ${exitOf(result)}`, toolOutput('ffmpeg', result));
+      }
       const probe = await this.probeFile(temp, { checkIntegrity: false }, deadline + this.config.probeTimeoutMs);
       await rename(temp, target);
       return probe;
     } catch (err) {
       await rm(temp, { force: true });
       if (err instanceof VideoError && err.inputProblem) {
-        throw new VideoConversionError(`ffmpeg's output is not a valid video: ${err.message}`);
+        throw new VideoConversionError(`the converted file is not a valid video: ${err.message}`, err.toolOutput);
       }
       throw err;
     }
@@ -601,12 +609,18 @@ function parseProbeJson(result: ToolResult, layout: BoxLayout | null): FfprobeJs
   if (result.code !== 0) {
     const stderr = result.stderr;
     if (/moov atom not found/i.test(stderr) && layout !== null && layout.moovAt !== null) {
-      throw new VideoUndecodableError('its index (moov) is there but cannot be read');
+      throw new VideoUndecodableError('its index (moov) is there but cannot be read', toolOutput('ffprobe', result));
     }
     if (/moov atom not found/i.test(stderr)) {
-      throw new VideoTruncatedError('its index (moov) is missing, as when an upload or a recording stops early');
+      throw new VideoTruncatedError(
+        'its index (moov) is missing, as when an upload or a recording stops early',
+        toolOutput('ffprobe', result),
+      );
     }
-    throw new VideoUndecodableError(`ffprobe cannot read it (${describeExit('ffprobe', result)})`);
+    throw new VideoUndecodableError(
+      'the file is truncated, damaged or not a video container',
+      toolOutput('ffprobe', result),
+    );
   }
   try {
     return JSON.parse(result.stdout.toString('utf8')) as FfprobeJson;
@@ -626,13 +640,16 @@ function checkMediaEnd(
   result: ToolResult,
 ): number | null {
   if (result.code !== 0 && tracker.packets === 0) {
-    throw new VideoUndecodableError(`ffprobe cannot read its packets (${describeExit('ffprobe', result)})`);
+    throw new VideoUndecodableError(
+      'its media data cannot be read: the file is truncated or damaged',
+      toolOutput('ffprobe', result),
+    );
   }
   const measured = tracker.end === null ? null : tracker.end - start;
   if (TRUNCATION_MESSAGES.test(result.stderr)) {
     const at = measured !== null ? ` after ${fmtSeconds(measured)}` : '';
     const of = declared !== null ? ` of the ${fmtSeconds(declared)} it declares` : '';
-    throw new VideoTruncatedError(`its media data stops${at}${of} (${lastLines(result.stderr, 1)})`);
+    throw new VideoTruncatedError(`its media data stops${at}${of}`, toolOutput('ffprobe', result));
   }
   if (declared === null) return measured;
   if (measured === null) {
@@ -671,8 +688,16 @@ function remaining(deadline: number): number {
   return Math.max(1, deadline - Date.now());
 }
 
-function describeExit(tool: string, result: ToolResult): string {
-  const how = result.signal ? `killed by ${result.signal}` : `exit code ${result.code}`;
-  const said = lastLines(result.stderr);
-  return said ? `${tool}: ${said}` : `${tool} ended with ${how}`;
+/** How a tool ended, for a message: its exit code or the signal that killed it (never what it printed). */
+function exitOf(result: ToolResult): string {
+  return result.signal ? `was killed by ${result.signal}` : `stopped with exit code ${result.code}`;
+}
+
+/**
+ * What a tool said, for the log (VideoError.toolOutput): its exit and the end of its stderr. Never for
+ * a message: ffprobe and ffmpeg name the file they read, a path on the server.
+ */
+function toolOutput(tool: string, result: ToolResult): string {
+  const said = lastLines(result.stderr, 5, 2000);
+  return `${tool} ${exitOf(result)}${said ? `: ${said}` : ''}`;
 }

@@ -1,3 +1,5 @@
+import { basename } from 'node:path';
+
 /**
  * What the video toolkit throws. Each error has a stable `reason` and says in its message, in words a
  * person can act on, what is wrong. `inputProblem` separates the file's faults (refuse the upload:
@@ -26,13 +28,19 @@ export abstract class VideoError extends Error {
   abstract readonly reason: VideoErrorReason;
   /** True when the file is at fault (refuse it); false when the server is (retry later, or 503). */
   abstract readonly inputProblem: boolean;
+  /**
+   * What ffprobe or ffmpeg said (the end of its stderr, with its exit status), for the log only: it
+   * names server paths and is no message for a client, so `message` never quotes it.
+   */
+  toolOutput?: string;
 }
 
 export class VideoTruncatedError extends VideoError {
   readonly reason = 'truncated';
   readonly inputProblem = true;
-  constructor(detail: string) {
+  constructor(detail: string, toolOutput?: string) {
     super(`The video is incomplete (truncated): ${detail}. Upload the whole file again`);
+    this.toolOutput = toolOutput;
     this.name = 'VideoTruncatedError';
   }
 }
@@ -78,8 +86,9 @@ export class VideoTypeMismatchError extends VideoError {
 export class VideoUndecodableError extends VideoError {
   readonly reason = 'undecodable';
   readonly inputProblem = true;
-  constructor(detail: string) {
+  constructor(detail: string, toolOutput?: string) {
     super(`The video cannot be decoded: ${detail}`);
+    this.toolOutput = toolOutput;
     this.name = 'VideoUndecodableError';
   }
 }
@@ -105,8 +114,9 @@ export class VideoToolUnavailableError extends VideoError {
     readonly binary: string,
     readonly detail: string,
   ) {
+    // The tool's name only: the configured path is the server's business (the log has it).
     super(
-      `Video processing is unavailable on this server: ${binary} cannot be started (${detail}); ` +
+      `Video processing is unavailable on this server: ${basename(binary)} cannot be started (${detail}); ` +
         'install ffmpeg (Debian: apt-get install ffmpeg) or set FFPROBE_PATH and FFMPEG_PATH',
     );
     this.name = 'VideoToolUnavailableError';
@@ -116,8 +126,9 @@ export class VideoToolUnavailableError extends VideoError {
 export class VideoConversionError extends VideoError {
   readonly reason = 'conversion_failed';
   readonly inputProblem = false;
-  constructor(detail: string) {
+  constructor(detail: string, toolOutput?: string) {
     super(`The video could not be converted: ${detail}`);
+    this.toolOutput = toolOutput;
     this.name = 'VideoConversionError';
   }
 }
