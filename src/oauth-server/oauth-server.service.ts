@@ -14,6 +14,7 @@ import type { OAuthClient } from './oauth-client.entity';
 import type { OAuthGrant } from './oauth-grant.entity';
 import {
   OAuthProtocolError,
+  hasControlCharacter,
   isS256Challenge,
   redirectUriMatches,
   redirectUriProblem,
@@ -169,6 +170,10 @@ export class OAuthServerService implements AccessTokenResolver {
       if (v === undefined || v === null) return null;
       if (typeof v !== 'string' || v.length > max) {
         throw new OAuthProtocolError('invalid_client_metadata', `${name}: a string of at most ${max} characters`);
+      }
+      // Shown on the consent page and in the console, and echoed: text only.
+      if (hasControlCharacter(v)) {
+        throw new OAuthProtocolError('invalid_client_metadata', `${name}: must not contain control characters`);
       }
       return v.trim() || null;
     };
