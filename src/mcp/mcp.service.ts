@@ -17,7 +17,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { revokedKeyMarker } from '../auth/api-key.format';
 import { actorOfKey } from '../auth/scopes.format';
-import { AuthService } from '../auth/auth.service';
+import { AuthService, revokedCredentialError } from '../auth/auth.service';
 import { AppError, sendError, toErrorResponse } from '../common/errors';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { ApiKeyThrottlerGuard } from '../rate-limit/api-key-throttler.guard';
@@ -213,14 +213,14 @@ export class McpService {
 
   /** The scope, then a token from the caller's bucket (429 as a tool error when it is empty). */
   private async admit(principal: McpPrincipal, scope: McpScope): Promise<void> {
-    requireScope(principal.scopes, scope);
+    requireScope(principal, scope);
     const taken = await this.throttle.take({
       id: principal.apiKeyId,
       perMinute: principal.rateLimitPerMinute,
       burst: principal.rateLimitBurst,
       revokedMarker: revokedKeyMarker(principal.apiKeyId),
     });
-    if (taken === 'revoked') throw new AppError('UNAUTHORIZED', 'Invalid API key');
+    if (taken === 'revoked') throw revokedCredentialError(principal.credential);
   }
 
   private log(principal: McpPrincipal, requestId: string, tool: string, status: number, started: number): void {

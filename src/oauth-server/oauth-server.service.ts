@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import Redis from 'ioredis';
-import type { AccessTokenResolver } from '../auth/access-tokens.port';
+import type { AccessTokenResolver, ResolvedAccessToken } from '../auth/access-tokens.port';
 import { generateOAuthToken, hashApiKey, isWellFormedOAuthToken } from '../auth/api-key.format';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { SCOPES, type Scope, holdsScope, isScope } from '../auth/scopes.format';
@@ -467,7 +467,7 @@ export class OAuthServerService implements AccessTokenResolver {
   }
 
   /** The key lookup's question (auth's ACCESS_TOKENS port). */
-  resolveAccessToken(tokenHash: string): Promise<{ apiKeyId: string; expiresAt: Date } | null> {
+  resolveAccessToken(tokenHash: string): Promise<ResolvedAccessToken | null> {
     return this.store.resolveAccessToken(tokenHash);
   }
 

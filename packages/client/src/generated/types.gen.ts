@@ -1680,7 +1680,7 @@ export type ListApiKeysErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -1733,7 +1733,7 @@ export type CreateApiKeyErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -1784,7 +1784,7 @@ export type RevokeApiKeyErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -1825,7 +1825,7 @@ export type GetWorkspaceData = {
 
 export type GetWorkspaceErrors = {
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -1863,7 +1863,7 @@ export type UpdateWorkspaceErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -1954,7 +1954,7 @@ export type ListProvidersData = {
 
 export type ListProvidersErrors = {
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2005,7 +2005,7 @@ export type ListEventsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2063,7 +2063,7 @@ export type ListChannelsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2116,7 +2116,7 @@ export type ConnectChannelErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2174,7 +2174,7 @@ export type DisconnectChannelErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2224,7 +2224,7 @@ export type GetChannelErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2277,7 +2277,7 @@ export type ConnectErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2369,7 +2369,7 @@ export type GetOAuthConnectionErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2426,7 +2426,7 @@ export type ConnectOAuthTargetsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2482,7 +2482,7 @@ export type InitializeUploadErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2545,7 +2545,7 @@ export type UploadFromUrlErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2623,7 +2623,7 @@ export type UploadChunkErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2683,7 +2683,7 @@ export type FinalizeUploadErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2745,7 +2745,7 @@ export type DeleteMediaErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2799,7 +2799,7 @@ export type GetMediaErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2846,7 +2846,7 @@ export type UpdateMediaErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2978,7 +2978,7 @@ export type ListPostsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3031,7 +3031,7 @@ export type CreatePostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3082,7 +3082,7 @@ export type DeletePostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3136,7 +3136,7 @@ export type GetPostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3183,7 +3183,7 @@ export type UpdatePostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3235,7 +3235,7 @@ export type ValidatePostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3292,7 +3292,7 @@ export type ApprovePostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3353,7 +3353,7 @@ export type RejectPostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3408,7 +3408,7 @@ export type GetPostingScheduleErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3455,7 +3455,7 @@ export type PutPostingScheduleErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3511,7 +3511,7 @@ export type ListFreeSlotsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3562,7 +3562,7 @@ export type ListWebhooksErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3615,7 +3615,7 @@ export type CreateWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3666,7 +3666,7 @@ export type DeleteWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3716,7 +3716,7 @@ export type GetWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3763,7 +3763,7 @@ export type UpdateWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3816,7 +3816,7 @@ export type RotateWebhookSecretErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3877,7 +3877,7 @@ export type TestWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3941,7 +3941,7 @@ export type ListWebhookDeliveriesErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -4007,7 +4007,7 @@ export type RedeliverWebhookDeliveryErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -4068,7 +4068,7 @@ export type ReplayWebhookEventsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -4123,7 +4123,7 @@ export type GetPostAnalyticsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -4179,7 +4179,7 @@ export type GetChannelAnalyticsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -4232,7 +4232,7 @@ export type RefreshPostAnalyticsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -4300,7 +4300,7 @@ export type ListSandboxPostsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
