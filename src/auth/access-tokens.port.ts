@@ -6,6 +6,15 @@
 export const ACCESS_TOKENS = Symbol('ACCESS_TOKENS');
 
 export interface AccessTokenResolver {
-  /** The live access token with this hash (hashApiKey): its grant's key and its expiry; null when unknown or revoked. */
-  resolveAccessToken(tokenHash: string): Promise<{ apiKeyId: string; expiresAt: Date } | null>;
+  /**
+   * The unexpired access token with this hash (hashApiKey): its grant's key, its expiry, and whether its
+   * grant was revoked (the refusal says so); null when unknown or expired.
+   */
+  resolveAccessToken(tokenHash: string): Promise<ResolvedAccessToken | null>;
+}
+
+export interface ResolvedAccessToken {
+  apiKeyId: string;
+  expiresAt: Date;
+  revoked: boolean;
 }

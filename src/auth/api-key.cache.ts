@@ -6,7 +6,9 @@ import type { AuthContext } from './auth-context';
 
 interface Entry {
   /** Null caches a miss (unknown or revoked key). */
-  value: (AuthContext & { expiresAt: number | null; lastUsedAt: number | null }) | null;
+  value: (Omit<AuthContext, 'credential'> & { expiresAt: number | null; lastUsedAt: number | null }) | null;
+  /** A miss because the key (or the grant of an access token) was revoked: an access token's refusal says so. */
+  revoked?: boolean;
 }
 
 const TTL_MS = 5_000;
@@ -44,8 +46,8 @@ export class ApiKeyCache implements OnModuleInit {
     return this.entries.get(hash);
   }
 
-  set(hash: string, value: Entry['value']): void {
-    this.entries.set(hash, { value });
+  set(hash: string, value: Entry['value'], revoked = false): void {
+    this.entries.set(hash, revoked ? { value, revoked } : { value });
   }
 
   async invalidate(hash: string, apiKeyId: string): Promise<void> {

@@ -1,4 +1,10 @@
 /**
+ * What authenticated a request: an API key, or an OAuth access token of a remote agent, which stands
+ * for its grant's key (docs/adr/0043) and is named in refusals so its developer can tell which failed.
+ */
+export type Credential = 'api_key' | 'access_token';
+
+/**
  * The authenticated principal of a request: set on `request.auth` by the API key check
  * (ApiKeyGuard, inside the global RequestGuard) and read by @WorkspaceId(), @Auth() and the
  * idempotency and rate-limit steps. Absent on public routes.
@@ -10,6 +16,8 @@ export interface AuthContext {
   rateLimitBurst: number | null;
   /** What the key may do (scopes.format.ts): `["*"]` for every scope. Read with the key, never looked up again. */
   scopes: readonly string[];
+  /** What was presented: the refusals name it ("This access token lacks the scope ..."). */
+  credential: Credential;
 }
 
 declare module 'fastify' {

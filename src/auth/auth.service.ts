@@ -3,13 +3,20 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import Redis from 'ioredis';
 import { AppError } from '../common/errors';
-import type { AuthContext } from './auth-context';
+import type { AuthContext, Credential } from './auth-context';
 import { appConfig, rateLimitConfig } from '../config';
 import { REDIS } from '../redis/redis.module';
 import { ApiKeyCache } from './api-key.cache';
 import type { ApiKey } from './api-key.entity';
 import { ApiKeysStore } from './api-keys.store';
-import { environmentOfKey, hashApiKey, isWellFormedApiKey, isWellFormedOAuthToken } from './api-key.format';
+import {
+  ACCESS_TOKEN_PREFIX,
+  REFRESH_TOKEN_PREFIX,
+  environmentOfKey,
+  hashApiKey,
+  isWellFormedApiKey,
+  isWellFormedOAuthToken,
+} from './api-key.format';
 import { ACCESS_TOKENS, type AccessTokenResolver } from './access-tokens.port';
 
 const LAST_USED_EVERY_MS = 60_000;
@@ -21,9 +28,24 @@ export const KEY_REQUIRED = 'API key required';
  */
 export const API_KEY_CHALLENGE = 'ApiKey realm="api", header="X-API-Key", Bearer realm="api"';
 
+/** The refusal of an unknown (or revoked) API key; the contract fixes its wording. */
+export const KEY_INVALID = 'Invalid API key';
+/**
+ * The refusals of an OAuth access token (docs/adr/0043), which name what was sent: an agent's developer
+ * must tell an expired token (refresh it) from a revoked grant (authorize again) from a key problem.
+ */
+export const ACCESS_TOKEN_INVALID = 'Invalid or expired access token';
+export const ACCESS_TOKEN_REVOKED = "This access token's grant was revoked";
+export const REFRESH_TOKEN_SENT = 'A refresh token cannot authenticate a request; send the access token';
+
 /** A 401 of the API, with its challenge. */
 export function unauthorized(message: string): AppError {
   return new AppError('UNAUTHORIZED', message, undefined, { 'WWW-Authenticate': API_KEY_CHALLENGE });
+}
+
+/** The 401 of a credential revoked since it was looked up (the revocation marker said so). */
+export function revokedCredentialError(credential: Credential): AppError {
+  return unauthorized(credential === 'access_token' ? ACCESS_TOKEN_REVOKED : KEY_INVALID);
 }
 const BEARER = /^Bearer[ \t]+(.*)$/i;
 
@@ -67,17 +89,23 @@ export class AuthService {
   async authenticate(header: string | string[] | undefined, clientIp: string): Promise<AuthContext> {
     const key = Array.isArray(header) ? header[0] : header;
     if (!key || !key.trim()) throw unauthorized(KEY_REQUIRED);
-    let ctx: AuthContext | null = null;
+    let found: AuthContext | 'revoked' | null = null;
+    let refusal = KEY_INVALID;
     if (isWellFormedApiKey(key)) {
-      if (this.acceptsTag(key)) ctx = await this.lookup(hashApiKey(key), false);
-    } else if (this.tokens && isWellFormedOAuthToken(key, 'access')) {
-      ctx = await this.lookup(hashApiKey(key), true);
+      if (this.acceptsTag(key)) found = await this.lookup(hashApiKey(key), 'api_key');
+    } else if (key.startsWith(ACCESS_TOKEN_PREFIX)) {
+      refusal = ACCESS_TOKEN_INVALID;
+      if (this.tokens && isWellFormedOAuthToken(key, 'access'))
+        found = await this.lookup(hashApiKey(key), 'access_token');
+      if (found === 'revoked') refusal = ACCESS_TOKEN_REVOKED;
+    } else if (key.startsWith(REFRESH_TOKEN_PREFIX)) {
+      refusal = isWellFormedOAuthToken(key, 'refresh') ? REFRESH_TOKEN_SENT : ACCESS_TOKEN_INVALID;
     }
-    if (!ctx) {
+    if (!found || found === 'revoked') {
       await this.countFailure(clientIp);
-      throw unauthorized('Invalid API key');
+      throw unauthorized(refusal);
     }
-    return ctx;
+    return found;
   }
 
   /** A server with APP_ENVIRONMENT set refuses keys tagged for another environment (untagged keys pass). */
@@ -91,23 +119,26 @@ export class AuthService {
    * its OAuth grant's key (docs/adr/0043): a miss asks the authorization server which key and until when,
    * then reads the key like any other; a hit costs what a key's does.
    */
-  private async lookup(hash: string, accessToken: boolean): Promise<AuthContext | null> {
+  private async lookup(hash: string, credential: Credential): Promise<AuthContext | 'revoked' | null> {
     const now = Date.now();
     let entry = this.cache.get(hash);
     if (!entry) {
       let row: ApiKey | null;
       let expiresAt: number | null = null;
-      if (accessToken) {
+      let grantRevoked = false;
+      if (credential === 'access_token') {
         const token = await this.tokens!.resolveAccessToken(hash);
         row = token ? await this.keys.find(token.apiKeyId, null, 'oauth') : null;
         expiresAt = token?.expiresAt.getTime() ?? null;
+        grantRevoked = token?.revoked ?? false;
       } else {
         row = await this.keys.findByHash(hash);
       }
       const keyExpiry = row?.expiresAt?.getTime() ?? null;
       if (keyExpiry !== null && (expiresAt === null || keyExpiry < expiresAt)) expiresAt = keyExpiry;
+      const revoked = grantRevoked || !!row?.revokedAt;
       const value =
-        row && !row.revokedAt && (!this.app.environment || !row.environment || row.environment === this.app.environment)
+        row && !revoked && (!this.app.environment || !row.environment || row.environment === this.app.environment)
           ? {
               workspaceId: row.workspaceId,
               apiKeyId: row.id,
@@ -118,11 +149,12 @@ export class AuthService {
               lastUsedAt: row.lastUsedAt?.getTime() ?? null,
             }
           : null;
-      this.cache.set(hash, value);
+      this.cache.set(hash, value, revoked);
       entry = this.cache.get(hash)!;
     }
     const value = entry.value;
-    if (!value || (value.expiresAt !== null && value.expiresAt <= now)) return null;
+    if (!value) return entry.revoked ? 'revoked' : null;
+    if (value.expiresAt !== null && value.expiresAt <= now) return null;
     if (value.lastUsedAt === null || now - value.lastUsedAt >= LAST_USED_EVERY_MS) {
       value.lastUsedAt = now;
       this.touch(value.apiKeyId);
@@ -133,6 +165,7 @@ export class AuthService {
       rateLimitPerMinute: value.rateLimitPerMinute,
       rateLimitBurst: value.rateLimitBurst,
       scopes: value.scopes,
+      credential,
     };
   }
 

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiKeyThrottlerGuard } from '../rate-limit/api-key-throttler.guard';
 import { revokedKeyMarker } from './api-key.format';
 import { ApiKeyGuard } from './api-key.guard';
-import { unauthorized } from './auth.service';
+import { revokedCredentialError } from './auth.service';
 
 /**
  * The one global guard (registered by the composition root, app.module.ts): authenticates the API
@@ -29,7 +29,7 @@ export class RequestGuard implements CanActivate {
       revokedMarker: revokedKeyMarker(auth.apiKeyId),
     });
     // Revoked on another instance moments ago, and still in this one's cache: refused all the same.
-    if (taken === 'revoked') throw unauthorized('Invalid API key');
+    if (taken === 'revoked') throw revokedCredentialError(auth.credential);
     return true;
   }
 }

@@ -1,5 +1,5 @@
 import { AppError } from '../common/errors';
-import type { AuthContext } from './auth-context';
+import type { AuthContext, Credential } from './auth-context';
 
 /**
  * What an API key may do (docs/guide.md, "Key scopes"; docs/adr/0034). The one list: the guard, key
@@ -56,9 +56,17 @@ export function scopesBeyond(held: readonly string[], wanted: readonly string[])
   return wanted.filter((s) => !held.includes(s));
 }
 
-/** The 403 of a request outside its key's scopes, naming the scope it lacks. */
-export function missingScopeError(scope: Scope): AppError {
-  return new AppError('FORBIDDEN', `This API key lacks the scope ${scope} (${SCOPE_DESCRIPTIONS[scope]})`);
+/** What a refusal calls the credential: an agent's developer must tell a key from an access token. */
+export function credentialName(credential: Credential | undefined): string {
+  return credential === 'access_token' ? 'access token' : 'API key';
+}
+
+/** The 403 of a request outside its key's (or access token's) scopes, naming the scope it lacks. */
+export function missingScopeError(scope: Scope, credential?: Credential): AppError {
+  return new AppError(
+    'FORBIDDEN',
+    `This ${credentialName(credential)} lacks the scope ${scope} (${SCOPE_DESCRIPTIONS[scope]})`,
+  );
 }
 
 /**
@@ -66,8 +74,8 @@ export function missingScopeError(scope: Scope): AppError {
  * route (@RequiredScope()); callers outside HTTP routes (MCP tools) call it themselves. Pure: the
  * scopes came with the key lookup, so this costs no query and no Redis round trip.
  */
-export function assertScope(auth: Pick<AuthContext, 'scopes'>, scope: Scope): void {
-  if (!holdsScope(auth.scopes, scope)) throw missingScopeError(scope);
+export function assertScope(auth: Pick<AuthContext, 'scopes'> & { credential?: Credential }, scope: Scope): void {
+  if (!holdsScope(auth.scopes, scope)) throw missingScopeError(scope, auth.credential);
 }
 
 /** Normalises a requested scope list: unique, in the canonical order, `*` alone when present. */
@@ -90,11 +98,20 @@ export interface Actor {
   workspaceId: string;
   scopes: readonly string[];
   by: ActorRef;
+  /** For an API key's actor: whether a key or an access token standing for it was presented (refusals name it). */
+  credential?: Credential;
 }
 
-/** The actor of a request authenticated with an API key. */
-export function actorOfKey(auth: Pick<AuthContext, 'workspaceId' | 'scopes' | 'apiKeyId'>): Actor {
-  return { workspaceId: auth.workspaceId, scopes: auth.scopes, by: { type: 'api_key', id: auth.apiKeyId } };
+/** The actor of a request authenticated with an API key (or an OAuth access token, which stands for one). */
+export function actorOfKey(
+  auth: Pick<AuthContext, 'workspaceId' | 'scopes' | 'apiKeyId'> & { credential?: Credential },
+): Actor {
+  return {
+    workspaceId: auth.workspaceId,
+    scopes: auth.scopes,
+    by: { type: 'api_key', id: auth.apiKeyId },
+    ...(auth.credential ? { credential: auth.credential } : {}),
+  };
 }
 
 /**

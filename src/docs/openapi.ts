@@ -217,7 +217,9 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
       op.responses['401'] ??= {
         description:
           'UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and ' +
-          'Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.',
+          'Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. ' +
+          'An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", ' +
+          '"This access token\'s grant was revoked" (and, as a 403, "This access token lacks the scope ...").',
         content: {
           'application/json': {
             schema: { $ref: ERROR_SCHEMA_REF },

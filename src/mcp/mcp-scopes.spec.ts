@@ -17,18 +17,25 @@ describe('the scopes of the MCP tools', () => {
   });
 
   it('let * and the named scope through, and refuse others with FORBIDDEN naming the scope', () => {
-    expect(() => requireScope(['*'], 'posts:write')).not.toThrow();
-    expect(() => requireScope(['posts:read'], 'posts:read')).not.toThrow();
-    let thrown: unknown;
-    try {
-      requireScope(['posts:read'], 'posts:write');
-    } catch (err) {
-      thrown = err;
-    }
-    expect(thrown).toBeInstanceOf(AppError);
-    expect(thrown).toMatchObject({
+    expect(() => requireScope({ scopes: ['*'] }, 'posts:write')).not.toThrow();
+    expect(() => requireScope({ scopes: ['posts:read'] }, 'posts:read')).not.toThrow();
+    const refusal = (credential: 'api_key' | 'access_token') => {
+      try {
+        requireScope({ scopes: ['posts:read'], credential }, 'posts:write');
+      } catch (err) {
+        return err;
+      }
+      return undefined;
+    };
+    expect(refusal('api_key')).toBeInstanceOf(AppError);
+    expect(refusal('api_key')).toMatchObject({
       code: 'FORBIDDEN',
-      message: expect.stringContaining('lacks the scope posts:write'),
+      message: expect.stringMatching(/^This API key lacks the scope posts:write /),
+    });
+    // An agent's access token is named as what it is.
+    expect(refusal('access_token')).toMatchObject({
+      code: 'FORBIDDEN',
+      message: expect.stringMatching(/^This access token lacks the scope posts:write /),
     });
   });
 });

@@ -1,3 +1,4 @@
+import type { Credential } from '../auth/auth-context';
 import { assertScope } from '../auth/scopes.format';
 import type { McpScope } from './mcp-tools';
 
@@ -5,6 +6,6 @@ import type { McpScope } from './mcp-tools';
  * Refuses a tool call outside the caller's scopes with the API's 403 `FORBIDDEN` naming the missing
  * scope: the check the REST guard runs for @RequiredScope() routes (auth/scopes.format.ts).
  */
-export function requireScope(granted: readonly string[], scope: McpScope): void {
-  assertScope({ scopes: granted }, scope);
+export function requireScope(principal: { scopes: readonly string[]; credential?: Credential }, scope: McpScope): void {
+  assertScope(principal, scope);
 }

@@ -11,6 +11,8 @@ import { EventDto } from '../events/dto/event.dto';
 import { EventsService } from '../events/events.service';
 import { MediaDto } from '../media/dto/media.dto';
 import { UploadFromUrlDto } from '../media/dto/upload-from-url.dto';
+import { MediaContentService } from '../media/media-content.service';
+import type { MediaItem } from '../media/media-item.entity';
 import { MediaService } from '../media/media.service';
 import { MediaUrlImportService } from '../media/media-url-import.service';
 import { CreatePostDto } from '../posts/dto/create-post.dto';
@@ -53,10 +55,13 @@ export class McpToolHandlers {
     channels: ChannelsService,
     posts: PostsService,
     media: MediaService,
+    mediaContent: MediaContentService,
     urlImport: MediaUrlImportService,
     analytics: AnalyticsService,
     events: EventsService,
   ) {
+    // What the media controller answers: a ready item with its signed URLs (contentUrl, posterUrl).
+    const mediaDto = (item: MediaItem) => MediaDto.from(item, mediaContent.urlsOf(item));
     this.handlers = {
       list_providers: async () => ok({ data: providers.list() }),
       list_channels: async ({ actor: { workspaceId }, args }) => {
@@ -91,11 +96,11 @@ export class McpToolHandlers {
           workspaceId,
           await this.fromBody(UploadFromUrlDto, args),
         );
-        return { status: accepted ? 202 : 201, body: MediaDto.from(item) };
+        return { status: accepted ? 202 : 201, body: mediaDto(item) };
       },
       get_media: async ({ actor: { workspaceId }, args }) => {
         const { id } = await this.fromPath(IdParamDto, args);
-        return ok(MediaDto.from(await media.get(workspaceId, id)));
+        return ok(mediaDto(await media.get(workspaceId, id)));
       },
       get_post_analytics: async ({ actor: { workspaceId }, args }) => {
         const { postId } = await this.fromPath(PostIdParamDto, args);

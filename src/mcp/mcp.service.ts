@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema,
@@ -17,7 +17,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { revokedKeyMarker } from '../auth/api-key.format';
 import { actorOfKey } from '../auth/scopes.format';
-import { AuthService } from '../auth/auth.service';
+import { AuthService, revokedCredentialError } from '../auth/auth.service';
 import { AppError, sendError, toErrorResponse } from '../common/errors';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { ApiKeyThrottlerGuard } from '../rate-limit/api-key-throttler.guard';
@@ -127,15 +127,20 @@ export class McpService {
     return this.auth.authenticateRequest(req.headers, req.ip);
   }
 
-  /** An MCP server bound to one caller: its tools, resources and prompts. */
-  private createServer(principal: McpPrincipal, requestId: string): McpServer {
-    const server = new McpServer(
+  /**
+   * An MCP server bound to one caller: its tools, resources and prompts. The SDK's low-level `Server`,
+   * not `McpServer`: the latter advertises `listChanged: true` for every capability it is given, a
+   * notification this server, stateless and answering each POST on its own, can never send (and the
+   * lists never change while the process runs).
+   */
+  private createServer(principal: McpPrincipal, requestId: string): Server {
+    const server = new Server(
       { name: 'social-publishing', title: 'Social Publishing Service', version },
       { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: MCP_INSTRUCTIONS },
     );
     // The tools' schemas are JSON Schemas from the OpenAPI document, not zod: the low-level handlers.
-    server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools.map((t) => t.tool) }));
-    server.server.setRequestHandler(CallToolRequestSchema, (request) =>
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools.map((t) => t.tool) }));
+    server.setRequestHandler(CallToolRequestSchema, (request) =>
       this.callTool(principal, requestId, request.params.name, request.params.arguments ?? {}),
     );
     this.registerContext(server, principal, requestId);
@@ -208,14 +213,14 @@ export class McpService {
 
   /** The scope, then a token from the caller's bucket (429 as a tool error when it is empty). */
   private async admit(principal: McpPrincipal, scope: McpScope): Promise<void> {
-    requireScope(principal.scopes, scope);
+    requireScope(principal, scope);
     const taken = await this.throttle.take({
       id: principal.apiKeyId,
       perMinute: principal.rateLimitPerMinute,
       burst: principal.rateLimitBurst,
       revokedMarker: revokedKeyMarker(principal.apiKeyId),
     });
-    if (taken === 'revoked') throw new AppError('UNAUTHORIZED', 'Invalid API key');
+    if (taken === 'revoked') throw revokedCredentialError(principal.credential);
   }
 
   private log(principal: McpPrincipal, requestId: string, tool: string, status: number, started: number): void {
@@ -234,8 +239,8 @@ export class McpService {
    * The resources and prompts of the shared table (mcp-context.ts), served as the stdio package serves
    * them. A resource reads through its tool, so it costs what the call would (scope, rate limit).
    */
-  private registerContext(server: McpServer, principal: McpPrincipal, requestId: string): void {
-    server.server.setRequestHandler(ListResourcesRequestSchema, () => ({
+  private registerContext(server: Server, principal: McpPrincipal, requestId: string): void {
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({
       resources: MCP_RESOURCES.map(({ name, uri, title, description, mimeType }) => ({
         name,
         uri,
@@ -244,7 +249,7 @@ export class McpService {
         mimeType,
       })),
     }));
-    server.server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
       const resource = MCP_RESOURCES.find((r) => r.uri === request.params.uri);
       if (!resource) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${request.params.uri}`);
       const result = await this.callTool(principal, requestId, resource.tool, resource.args);
@@ -253,7 +258,7 @@ export class McpService {
         contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: JSON.stringify(result.structuredContent) }],
       };
     });
-    server.server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    server.setRequestHandler(ListPromptsRequestSchema, () => ({
       prompts: MCP_PROMPTS.map(({ name, title, description, arguments: args }) => ({
         name,
         title,
@@ -261,7 +266,7 @@ export class McpService {
         arguments: args.map(({ name: n, description: d, required }) => ({ name: n, description: d, required })),
       })),
     }));
-    server.server.setRequestHandler(GetPromptRequestSchema, (request) => {
+    server.setRequestHandler(GetPromptRequestSchema, (request) => {
       const prompt = MCP_PROMPTS.find((p) => p.name === request.params.name);
       if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt ${request.params.name}`);
       let text: string;

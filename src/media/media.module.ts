@@ -42,7 +42,7 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
 
 /**
  * Chunked media uploads, storage and reads, signed public URLs and converted copies (variants).
- * Exports MediaService (posts attach and publish media). Needs MEDIA_USAGE (posts' answer to "is this
+ * Exports MediaService (posts attach and publish media) and MediaContentService (signed URLs). Needs MEDIA_USAGE (posts' answer to "is this
  * item in use?"), bound by the composition root (app.module.ts).
  */
 @Module({
@@ -80,6 +80,7 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
   ],
   exports: [
     MediaService,
+    MediaContentService,
     MediaUploadService,
     MediaUrlImportService,
     MediaQueue,

@@ -16,26 +16,95 @@ export class OAuthProtocolError extends Error {
   }
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+/**
+ * An `error_description` as RFC 6749 section 5.2 allows it (%x20-21 / %x23-5B / %x5D-7E: printable
+ * ASCII without `"` and `\`), at most 500 characters: `\uXXXX` becomes `U+XXXX`, `"` becomes `'`,
+ * `\` becomes `/`, anything else outside the set is dropped. A client-supplied value quoted in a
+ * message can then never carry a control character into the answer.
+ */
+export function oauthDescription(text: string): string {
+  return text
+    .replace(/\\u([0-9a-fA-F]{4})/g, 'U+$1')
+    .replace(/"/g, "'")
+    .replace(/\\/g, '/')
+    .replace(/[^\x20-\x7e]/g, '')
+    .slice(0, 500);
+}
+
+/** The body of an OAuth error answer (RFC 6749 section 5.2, RFC 7591 section 3.2.2). */
+export function oauthErrorBody(error: string, description: string): { error: string; error_description: string } {
+  return { error, error_description: oauthDescription(description) };
+}
 
 /**
- * A registrable redirect URI (RFC 8252, OAuth 2.1): absolute, https, or http on a loopback address
- * (native agents listen there), without a fragment or credentials. Returns what is wrong, or null.
+ * The OAuth error of what the API's error filter made of a failure on an OAuth endpoint, before or
+ * outside its protocol checks (a body too large, malformed or of the wrong type, a NUL, an unexpected
+ * failure): `readError` for a request it could not read (`invalid_client_metadata` at registration,
+ * where a refusal of a `redirect_uris` value is `invalid_redirect_uri`; `invalid_request` elsewhere),
+ * `too_many_requests` for 429, `temporarily_unavailable` for 503 and `server_error` for other 5xx.
+ */
+export function oauthErrorOf(
+  status: number,
+  body: { message: string; details?: ReadonlyArray<{ field: string; message: string }> },
+  readError: 'invalid_request' | 'invalid_client_metadata',
+): { error: string; error_description: string } {
+  const fields = (body.details ?? []).map((d) => d.field).filter(Boolean);
+  const description = fields.length ? `${body.message} (${fields.join(', ')})` : body.message;
+  let error: string = readError;
+  if (status === 503) error = 'temporarily_unavailable';
+  else if (status >= 500) error = 'server_error';
+  else if (status === 429) error = 'too_many_requests';
+  else if (readError === 'invalid_client_metadata' && fields.some((f) => /^redirect_uris(\.|$)/.test(f))) {
+    error = 'invalid_redirect_uri';
+  }
+  return oauthErrorBody(error, description);
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** C0 controls, DEL and C1 controls: never part of a URI, and CR/LF would split a header they reach. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Whether a client-supplied text holds a control character (C0, DEL or C1). */
+export function hasControlCharacter(value: string): boolean {
+  return CONTROL.test(value);
+}
+
+/**
+ * The characters of an RFC 3986 URI: unreserved, reserved and `%` of a percent-encoding. The WHATWG
+ * parser behind `new URL` is lenient where a redirect URI must not be: it drops tabs and newlines,
+ * trims spaces and controls at either end, reads `\` as `/` and `https:host` as `https://host`, so the
+ * raw value is checked before it is parsed, and is stored and echoed only once it passed.
+ */
+const URI_CHARACTERS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
+
+/**
+ * A registrable redirect URI (RFC 8252, OAuth 2.1): an absolute URI (RFC 3986 characters only, so no
+ * control character, space or backslash), https, or http on a loopback address (native agents listen
+ * there), without a fragment or credentials. Returns what is wrong, or null.
  */
 export function redirectUriProblem(value: unknown): string | null {
   if (typeof value !== 'string' || value.length === 0) return 'must be a URL';
   if (value.length > 2000) return 'must be at most 2000 characters';
+  if (hasControlCharacter(value)) return 'must not contain control characters (such as CR, LF, TAB or NUL)';
+  if (!URI_CHARACTERS.test(value)) {
+    return 'must be an absolute URI of RFC 3986 characters (no spaces, backslashes or other characters that are not percent-encoded)';
+  }
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     return 'must be an absolute URL';
   }
+  const secure = url.protocol === 'https:';
+  if (!secure && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) {
+    return 'must be https, or http on a loopback address (127.0.0.1, [::1], localhost)';
+  }
+  if (!value.toLowerCase().startsWith(`${url.protocol}//`)) return 'must be an absolute URL (scheme://host/path)';
   if (url.hash || value.includes('#')) return 'must not have a fragment';
   if (url.username || url.password) return 'must not carry credentials';
-  if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return null;
-  return 'must be https, or http on a loopback address (127.0.0.1, [::1], localhost)';
+  return null;
 }
 
 /**
@@ -43,6 +112,7 @@ export function redirectUriProblem(value: unknown): string | null {
  * to the port (RFC 8252 section 7.3: a native agent listens on whatever port is free at the time).
  */
 export function redirectUriMatches(registered: string, given: string): boolean {
+  if (redirectUriProblem(given) !== null) return false;
   if (registered === given) return true;
   try {
     const a = new URL(registered);

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import Redis from 'ioredis';
-import type { AccessTokenResolver } from '../auth/access-tokens.port';
+import type { AccessTokenResolver, ResolvedAccessToken } from '../auth/access-tokens.port';
 import { generateOAuthToken, hashApiKey, isWellFormedOAuthToken } from '../auth/api-key.format';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { SCOPES, type Scope, holdsScope, isScope } from '../auth/scopes.format';
@@ -14,6 +14,7 @@ import type { OAuthClient } from './oauth-client.entity';
 import type { OAuthGrant } from './oauth-grant.entity';
 import {
   OAuthProtocolError,
+  hasControlCharacter,
   isS256Challenge,
   redirectUriMatches,
   redirectUriProblem,
@@ -169,6 +170,10 @@ export class OAuthServerService implements AccessTokenResolver {
       if (v === undefined || v === null) return null;
       if (typeof v !== 'string' || v.length > max) {
         throw new OAuthProtocolError('invalid_client_metadata', `${name}: a string of at most ${max} characters`);
+      }
+      // Shown on the consent page and in the console, and echoed: text only.
+      if (hasControlCharacter(v)) {
+        throw new OAuthProtocolError('invalid_client_metadata', `${name}: must not contain control characters`);
       }
       return v.trim() || null;
     };
@@ -462,7 +467,7 @@ export class OAuthServerService implements AccessTokenResolver {
   }
 
   /** The key lookup's question (auth's ACCESS_TOKENS port). */
-  resolveAccessToken(tokenHash: string): Promise<{ apiKeyId: string; expiresAt: Date } | null> {
+  resolveAccessToken(tokenHash: string): Promise<ResolvedAccessToken | null> {
     return this.store.resolveAccessToken(tokenHash);
   }
 

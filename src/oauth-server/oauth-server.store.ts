@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, MoreThan, Repository } from 'typeorm';
+import type { ResolvedAccessToken } from '../auth/access-tokens.port';
 import { deleteInBatches } from '../database/batched-delete';
 import { OAuthAuthorizationCode } from './oauth-authorization-code.entity';
 import { OAuthClient } from './oauth-client.entity';
@@ -108,17 +109,17 @@ export class OAuthServerStore {
   }
 
   /** The key and expiry of a live access token of a live grant. */
-  async resolveAccessToken(tokenHash: string): Promise<{ apiKeyId: string; expiresAt: Date } | null> {
+  async resolveAccessToken(tokenHash: string): Promise<ResolvedAccessToken | null> {
     const row = await this.tokens
       .createQueryBuilder('t')
       .innerJoin('t.grant', 'g')
-      .select(['t.expiresAt', 'g.apiKeyId'])
+      .select(['t.expiresAt', 'g.apiKeyId', 'g.revokedAt'])
       .addSelect('g.id')
-      .where("t.tokenHash = :tokenHash AND t.kind = 'access' AND t.expiresAt > now() AND g.revokedAt IS NULL", {
-        tokenHash,
-      })
+      .where("t.tokenHash = :tokenHash AND t.kind = 'access' AND t.expiresAt > now()", { tokenHash })
       .getOne();
-    return row?.grant ? { apiKeyId: row.grant.apiKeyId, expiresAt: row.expiresAt } : null;
+    return row?.grant
+      ? { apiKeyId: row.grant.apiKeyId, expiresAt: row.expiresAt, revoked: row.grant.revokedAt !== null }
+      : null;
   }
 
   /**

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { makePng } from '../factories/png.factory';
-import { tempMediaDir } from '../media/media-support';
+import { MediaClient, tempMediaDir, withoutSignedUrls } from '../media/media-support';
 import { FileServer } from '../support/file-server';
 import { FAST_PUBLISHING_ENV, waitFor } from '../support/publishing-env';
 import { TestApp } from '../support/test-app';
@@ -93,6 +93,14 @@ describe('MCP over Streamable HTTP at /mcp', () => {
         scopes_supported: expect.arrayContaining(['posts:read', 'posts:write', 'media:write']),
       });
     }
+  });
+
+  it('advertises no list-change notifications: a stateless server can never send one', async () => {
+    const capabilities = client.getServerCapabilities()!;
+    expect(capabilities).toMatchObject({ tools: {}, resources: {}, prompts: {} });
+    expect(capabilities.tools?.listChanged).toBeFalsy();
+    expect(capabilities.resources?.listChanged).toBeFalsy();
+    expect(capabilities.prompts?.listChanged).toBeFalsy();
   });
 
   it('is beside /api, not under it', async () => {
@@ -221,6 +229,28 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const again = json(await call(client, 'get_media', { id: item.id }));
     expect(again.id).toBe(item.id);
     expect(again.altText).toBe('A test image');
+    expect(item.contentUrl).toMatch(/\/api\/media\/[0-9a-f-]{36}\/content\?expires=\d+&signature=/);
+  });
+
+  it('answers the signed URLs of a ready item as the REST API does, and they serve the bytes', async () => {
+    const png = makePng(40, 30);
+    const api = new MediaClient(t, key);
+    const init = await api.initialize({ filename: 'rest.png', mimeType: 'image/png', size: png.length });
+    expect(init.status).toBe(201);
+    expect((await api.chunk(init.body.id, 0, png)).status).toBe(200);
+    expect((await api.finalize(init.body.id)).status).toBe(200);
+    const rest = (await api.get(init.body.id)).body;
+    expect(rest.contentUrl).toEqual(expect.any(String));
+
+    const item = json(await call(client, 'get_media', { id: init.body.id }));
+    expect(withoutSignedUrls(item)).toEqual(withoutSignedUrls(rest));
+    expect(item.contentUrl).toEqual(expect.stringContaining(`/api/media/${init.body.id}/content?expires=`));
+    expect(item.posterUrl).toBeNull(); // an image has no poster
+    // No key: the signature is the authority (the URL names PUBLIC_BASE_URL; the path and query go to this app).
+    const signed = new URL(item.contentUrl);
+    const bytes = await fetch(`${t.baseUrl}${signed.pathname}${signed.search}`);
+    expect(bytes.status).toBe(200);
+    expect(Buffer.from(await bytes.arrayBuffer()).equals(png)).toBe(true);
   });
 
   it('reads the channels and provider limits as resources, and offers prompts', async () => {

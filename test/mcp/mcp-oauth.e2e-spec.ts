@@ -16,6 +16,7 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser, Page } from 'playwright-core';
+import { generateApiKey, generateOAuthToken } from '../../src/auth/api-key.format';
 import { UsersService } from '../../src/users/users.service';
 import { launchChromium, screenshot } from '../console/browser';
 import { ConsoleClient } from '../support/console-client';
@@ -602,6 +603,99 @@ describe('OAuth 2.1 for remote MCP agents', () => {
       expect(count).toBeGreaterThan(0);
       const keys = await fetch(`${t.baseUrl}/api/api-keys`, { headers: { 'x-api-key': wsKey } });
       expect(((await keys.json()) as { data: Array<{ name: string }> }).data.map((k) => k.name)).toEqual(['test']);
+    });
+
+    it('names an access token in its refusals, and keeps the API key wording for keys', async () => {
+      const { verifier, challenge } = pkce();
+      const code = await codeFor(challenge, ['posts:read']);
+      const issued = await token({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        redirect_uri: callback.url,
+      });
+      const accessToken: string = issued.body.access_token;
+      const message = async (res: Response) => ((await res.json()) as { message: string }).message;
+      const bearer = (credential: string) => ({ authorization: `Bearer ${credential}` });
+      const draft = { content: 'Not allowed', channelIds: [channelId] };
+
+      // Outside its scopes: over REST and as an MCP tool error.
+      const rest = await t.request('POST', '/api/posts', { headers: bearer(accessToken), body: draft });
+      expect(rest.status).toBe(403);
+      expect(rest.body.message).toMatch(/^This access token lacks the scope posts:write \(/);
+      const agent = new Client({ name: 'scoped-agent', version: '1.0.0' });
+      await agent.connect(
+        new StreamableHTTPClientTransport(new URL(`${t.baseUrl}/mcp`), {
+          requestInit: { headers: bearer(accessToken) },
+        }),
+      );
+      const tool = await call(agent, 'create_post', draft);
+      expect(tool.structuredContent).toMatchObject({
+        error: 'FORBIDDEN',
+        message: expect.stringMatching(/^This access token lacks the scope posts:write /),
+      });
+      await agent.close();
+
+      // Unknown, a refresh token in its place, and (below) expired and revoked.
+      expect(await message(await restAs(generateOAuthToken('access'), '/api/posts'))).toBe(
+        'Invalid or expired access token',
+      );
+      expect(await message(await restAs('spo_at_not-even-well-formed', '/api/posts'))).toBe(
+        'Invalid or expired access token',
+      );
+      expect(await message(await restAs(issued.body.refresh_token, '/api/posts'))).toBe(
+        'A refresh token cannot authenticate a request; send the access token',
+      );
+
+      // Revoked by the agent: the next call says so, over REST and over /mcp (with RFC 6750's invalid_token).
+      const revoked = await fetch(`${t.baseUrl}/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: accessToken }).toString(),
+      });
+      expect(revoked.status).toBe(200);
+      const afterRevoke = await restAs(accessToken, '/api/posts');
+      expect(afterRevoke.status).toBe(401);
+      expect(await message(afterRevoke)).toBe("This access token's grant was revoked");
+      const mcp = await fetch(`${t.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          ...bearer(accessToken),
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(mcp.status).toBe(401);
+      expect(mcp.headers.get('www-authenticate')).toContain('error="invalid_token"');
+      expect(await message(mcp)).toBe("This access token's grant was revoked");
+
+      // Expired: the lookup finds no live token.
+      const second = pkce();
+      const live = await token({
+        grant_type: 'authorization_code',
+        code: await codeFor(second.challenge),
+        code_verifier: second.verifier,
+        redirect_uri: callback.url,
+      });
+      const hash = createHash('sha256').update(live.body.access_token).digest('hex');
+      await t.dataSource.query(
+        `UPDATE oauth_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = $1`,
+        [hash],
+      );
+      expect(await message(await restAs(live.body.access_token, '/api/posts'))).toBe('Invalid or expired access token');
+
+      // API keys keep the contract's words.
+      expect(await message(await fetch(`${t.baseUrl}/api/posts`))).toBe('API key required');
+      expect(await message(await fetch(`${t.baseUrl}/api/posts`, { headers: { 'x-api-key': generateApiKey() } }))).toBe(
+        'Invalid API key',
+      );
+      const readOnly = await t.request('POST', '/api/api-keys', {
+        key: wsKey,
+        body: { name: 'read only', scopes: ['posts:read'] },
+      });
+      const byKey = await t.request('POST', '/api/posts', { key: readOnly.body.key, body: draft });
+      expect(byKey.body.message).toMatch(/^This API key lacks the scope posts:write \(/);
     });
 
     it('limits registrations per address', async () => {

@@ -64,6 +64,12 @@ describe('@social-publishing/mcp: the stdio server against the running service',
       }),
     );
     const [local, hosted] = await Promise.all([client.listTools(), remote.listTools()]);
+    // Neither server can tell a client that a list changed (the lists are fixed), so neither claims to.
+    const capabilities = client.getServerCapabilities()!;
+    expect(capabilities).toEqual(remote.getServerCapabilities());
+    for (const list of ['tools', 'resources', 'prompts'] as const) {
+      expect({ list, listChanged: capabilities[list]?.listChanged }).toEqual({ list, listChanged: undefined });
+    }
     await remote.close();
     expect(local.tools).toEqual(hosted.tools);
     expect(local.tools).toHaveLength(12);

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import { ThrottlerException } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ErrorCode, ErrorDetail, HTTP_STATUS_BY_CODE } from './app-error';
+import { errorFormatOf } from './error-format';
 import { dependencyUnavailability } from './unavailable';
 
 export interface ErrorBody {
@@ -175,5 +176,9 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, exceptio
   // A header the caller already set wins (the MCP endpoint's own WWW-Authenticate challenge).
   if (headers) for (const [k, v] of Object.entries(headers)) if (!reply.hasHeader(k)) void reply.header(k, String(v));
   if (reply.sent) return;
-  void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
+  // A route answering another specification's error shape (the OAuth endpoints) rewrites the answer.
+  const format = errorFormatOf(request);
+  const answer = format ? format({ status, body }) : { status, body, headers: undefined };
+  if (answer.headers) void reply.headers(answer.headers);
+  void reply.status(answer.status).header('content-type', 'application/json; charset=utf-8').send(answer.body);
 }

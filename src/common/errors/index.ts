@@ -1,3 +1,4 @@
 export * from './app-error';
 export * from './all-exceptions.filter';
 export * from './error-response.dto';
+export * from './error-format';

@@ -1708,7 +1708,7 @@ export type ListApiKeysErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -1765,7 +1765,7 @@ export type CreateApiKeyErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -1828,7 +1828,7 @@ export type RevokeApiKeyErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -1877,7 +1877,7 @@ export type GetWorkspaceErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -1919,7 +1919,7 @@ export type UpdateWorkspaceErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2047,7 +2047,7 @@ export type ListProvidersErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2102,7 +2102,7 @@ export type ListEventsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2164,7 +2164,7 @@ export type ListChannelsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2221,7 +2221,7 @@ export type ConnectChannelErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2291,7 +2291,7 @@ export type DisconnectChannelErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2345,7 +2345,7 @@ export type GetChannelErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2402,7 +2402,7 @@ export type ConnectErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2510,7 +2510,7 @@ export type GetOAuthConnectionErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2571,7 +2571,7 @@ export type ConnectOAuthTargetsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2639,7 +2639,7 @@ export type InitializeUploadErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2706,7 +2706,7 @@ export type UploadFromUrlErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2788,7 +2788,7 @@ export type UploadChunkErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2852,7 +2852,7 @@ export type FinalizeUploadErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2922,7 +2922,7 @@ export type DeleteMediaErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -2980,7 +2980,7 @@ export type GetMediaErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3031,7 +3031,7 @@ export type UpdateMediaErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3179,7 +3179,7 @@ export type ListPostsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3236,7 +3236,7 @@ export type CreatePostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3299,7 +3299,7 @@ export type DeletePostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3357,7 +3357,7 @@ export type GetPostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3408,7 +3408,7 @@ export type UpdatePostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3472,7 +3472,7 @@ export type ValidatePostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3541,7 +3541,7 @@ export type ApprovePostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3614,7 +3614,7 @@ export type RejectPostErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3681,7 +3681,7 @@ export type GetPostingScheduleErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3732,7 +3732,7 @@ export type PutPostingScheduleErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3800,7 +3800,7 @@ export type ListFreeSlotsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3855,7 +3855,7 @@ export type ListWebhooksErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3912,7 +3912,7 @@ export type CreateWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -3975,7 +3975,7 @@ export type DeleteWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -4029,7 +4029,7 @@ export type GetWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -4080,7 +4080,7 @@ export type UpdateWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -4145,7 +4145,7 @@ export type RotateWebhookSecretErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -4218,7 +4218,7 @@ export type TestWebhookErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -4294,7 +4294,7 @@ export type ListWebhookDeliveriesErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -4364,7 +4364,7 @@ export type RedeliverWebhookDeliveryErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -4437,7 +4437,7 @@ export type ReplayWebhookEventsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -4504,7 +4504,7 @@ export type GetPostAnalyticsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -4564,7 +4564,7 @@ export type GetChannelAnalyticsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -4621,7 +4621,7 @@ export type RefreshPostAnalyticsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
@@ -4697,7 +4697,7 @@ export type ListSandboxPostsErrors = {
      */
     400: ErrorResponseDto;
     /**
-     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key.
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
      */
     401: ErrorResponseDto;
     /**
