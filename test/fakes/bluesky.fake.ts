@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { ProviderContractFake } from './provider-contract';
+import { type ProviderContractFake, describedContract } from './provider-contract';
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
+import { blueskyDescription } from './descriptions/networks';
 import { FakeVideoOptions, FakeVideoProcessing } from './fake-video-processing';
 
 export type { FakeCounts, FakeHold, FakeRequestLogEntry } from './fake-http-server';
@@ -173,6 +174,11 @@ export class BlueskyFake extends FakeHttpServer {
 
   constructor(options: BlueskyFakeOptions = {}) {
     super(options);
+    // Every call is checked against the lexicons; the XRPC server answers a call they refuse with
+    // 400 InvalidRequest (the XRPC specification's error for a malformed request).
+    this.checkAgainst(blueskyDescription(), {
+      refuse: (problems) => xrpcError(400, 'InvalidRequest', problems.join('; ')),
+    });
     this.opts = options;
     this.videos = new FakeVideoProcessing({ maxDurationSeconds: 180, ...options.video });
     for (const spec of options.accounts ?? [{ identifier: 'alice.test', password: 'app-pass', handle: 'alice.test' }]) {
@@ -723,6 +729,17 @@ export function contractFake(): ProviderContractFake {
     wrongCredentials: () => ({ identifier: 'contract.test', appPassword: 'wrong-pass', serviceUrl: fake.baseUrl }),
     publishRoute: BLUESKY_ROUTES.createRecord,
     rejectStatus: 400,
+    described: describedContract(fake, () => ({
+      method: 'POST',
+      url: `${fake.baseUrl}/xrpc/${BLUESKY_ROUTES.createRecord}`,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        repo: 'did:plc:contract',
+        collection: 'app.bsky.feed.post',
+        record: { $type: 'app.bsky.feed.post', txt: 'renamed', createdAt: new Date().toISOString() },
+      }),
+      renamed: { from: 'text', to: 'txt' },
+    })),
     failNext: (n, status, route) => fake.failNext(n, status, route),
     revokeAll: () => fake.revokeAll(),
     posts: () =>
