@@ -57,7 +57,6 @@ const DESCRIPTIONS_PENDING: readonly string[] = [
   'telegram',
   'threads',
   'tiktok',
-  'x',
   'youtube',
 ];
 
