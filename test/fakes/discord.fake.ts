@@ -320,8 +320,10 @@ export function contractFake(): ProviderContractFake {
       method: 'POST',
       url: `${fake.baseUrl}/api/v10/webhooks/${DISCORD_WEBHOOK.id}/${DISCORD_WEBHOOK.token}?wait=true`,
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ contnt: 'renamed', allowed_mentions: { parse: [] } }),
-      renamed: { from: 'content', to: 'contnt' },
+      // Discord's document leaves its objects open (no additionalProperties: false), so a renamed
+      // top-level field passes; a renamed required one (the attachment's id) does not.
+      body: JSON.stringify({ content: 'renamed', attachments: [{ ident: '0', filename: 'a.png' }] }),
+      renamed: { from: 'id', to: 'ident' },
     })),
     failNext: (n, status, route) => fake.failNext(n, status, route),
     revokeAll: () => fake.revokeAll(),
