@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { ProviderContractFake } from './provider-contract';
+import { type ProviderContractFake, describedContract } from './provider-contract';
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
+import { blueskyDescription } from './descriptions/networks';
 import { FakeVideoOptions, FakeVideoProcessing } from './fake-video-processing';
 
 export type { FakeCounts, FakeHold, FakeRequestLogEntry } from './fake-http-server';
@@ -83,10 +84,15 @@ export const BLUESKY_ROUTES = {
   /** The video service (video.bsky.app), served by the same fake. */
   uploadVideo: 'app.bsky.video.uploadVideo',
   getJobStatus: 'app.bsky.video.getJobStatus',
+  startUpload: 'app.bsky.video.startUpload',
+  uploadPart: 'app.bsky.video.uploadPart',
+  finishUpload: 'app.bsky.video.finishUpload',
 } as const;
 
-/** The video service's size cap (100 MB). */
-export const BLUESKY_FAKE_MAX_VIDEO_BYTES = 100_000_000;
+/** The video service's size cap: app.bsky.embed.video `video.maxSize` (300,000,000 bytes). */
+export const BLUESKY_FAKE_MAX_VIDEO_BYTES = 300_000_000;
+/** Part size the fake's multipart upload hands out (startUpload's `partSizeBytes`); tests may change it. */
+export const BLUESKY_FAKE_PART_BYTES = { value: 5 * 1024 * 1024 };
 
 const METHODS: Record<string, 'GET' | 'POST'> = {
   [BLUESKY_ROUTES.createSession]: 'POST',
@@ -100,12 +106,16 @@ const METHODS: Record<string, 'GET' | 'POST'> = {
   [BLUESKY_ROUTES.getServiceAuth]: 'GET',
   [BLUESKY_ROUTES.uploadVideo]: 'POST',
   [BLUESKY_ROUTES.getJobStatus]: 'GET',
+  [BLUESKY_ROUTES.startUpload]: 'POST',
+  [BLUESKY_ROUTES.uploadPart]: 'POST',
+  [BLUESKY_ROUTES.finishUpload]: 'POST',
 };
 
 const POST_COLLECTION = 'app.bsky.feed.post';
 const TID_RE = /^[234567abcdefghij][234567abcdefghijklmnopqrstuvwxyz]{12}$/;
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
-const MAX_IMAGE_BYTES = 1_000_000;
+/** app.bsky.embed.images#image `image.maxSize` (the lexicons also check the size the record states). */
+const MAX_IMAGE_BYTES = 2_000_000;
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 function base32(bytes: Buffer): string {
@@ -170,9 +180,20 @@ export class BlueskyFake extends FakeHttpServer {
   readonly videos: FakeVideoProcessing;
   private readonly serviceTokens = new Map<string, { did: string; lxm: string; aud: string }>();
   private readonly jobOwner = new Map<string, string>();
+  private readonly uploads = new Map<
+    string,
+    { did: string; size: number; partSize: number; partCount: number; mimeType: string; parts: Map<number, Buffer> }
+  >();
+  /** Videos received through the multipart upload (finishUpload). */
+  multipartUploads = 0;
 
   constructor(options: BlueskyFakeOptions = {}) {
     super(options);
+    // Every call is checked against the lexicons; the XRPC server answers a call they refuse with
+    // 400 InvalidRequest (the XRPC specification's error for a malformed request).
+    this.checkAgainst(blueskyDescription(), {
+      refuse: (problems) => xrpcError(400, 'InvalidRequest', problems.join('; ')),
+    });
     this.opts = options;
     this.videos = new FakeVideoProcessing({ maxDurationSeconds: 180, ...options.video });
     for (const spec of options.accounts ?? [{ identifier: 'alice.test', password: 'app-pass', handle: 'alice.test' }]) {
@@ -293,6 +314,10 @@ export class BlueskyFake extends FakeHttpServer {
         return this.getRecord(req);
       case BLUESKY_ROUTES.uploadVideo:
         return this.uploadVideo(req);
+      case BLUESKY_ROUTES.startUpload:
+      case BLUESKY_ROUTES.uploadPart:
+      case BLUESKY_ROUTES.finishUpload:
+        return this.multipart(req);
       case BLUESKY_ROUTES.getJobStatus:
         return this.videos.beforeStatus().then(() => this.getJobStatus(req));
     }
@@ -466,14 +491,14 @@ export class BlueskyFake extends FakeHttpServer {
   }
 
   /**
-   * app.bsky.video.uploadVideo: a service token for com.atproto.repo.uploadBlob of the `did` given, the
+   * app.bsky.video.uploadVideo: a service token for com.atproto.repo.uploadBlob (it names the account; the
+   * lexicon declares no parameters), the
    * video's bytes; a job (409 already_exists when these very bytes were sent before).
    */
   private uploadVideo(req: FakeRequest): FakeReply {
     const service = this.serviceTokens.get(this.bearer(req) ?? '');
     if (!service) return xrpcError(401, 'AuthenticationRequired', 'A service token is required');
     if (service.lxm !== 'com.atproto.repo.uploadBlob') return xrpcError(401, 'BadJwtLexiconMethod', 'Bad lxm');
-    if (req.url.searchParams.get('did') !== service.did) return xrpcError(400, 'InvalidRequest', 'did does not match');
     if (req.body.length > BLUESKY_FAKE_MAX_VIDEO_BYTES) {
       return xrpcError(413, 'PayloadTooLarge', `Video too large (at most ${BLUESKY_FAKE_MAX_VIDEO_BYTES} bytes)`);
     }
@@ -481,13 +506,74 @@ export class BlueskyFake extends FakeHttpServer {
       .split(';')[0]
       .trim()
       .toLowerCase();
-    const jobId = `job-${cidOf(req.body, 0x55).slice(-16)}`;
+    return this.receiveVideo(Buffer.from(req.body), mimeType, service.did);
+  }
+
+  /** A video the service has whole: a job (409 already_exists when these very bytes came before). */
+  private receiveVideo(bytes: Buffer, mimeType: string, did: string): FakeReply {
+    const jobId = `job-${cidOf(bytes, 0x55).slice(-16)}`;
     if (this.videos.find(jobId)) {
       return { status: 409, body: { error: 'already_exists', message: 'Video already processed', jobId } };
     }
-    this.videos.receive(Buffer.from(req.body), mimeType, jobId);
-    this.jobOwner.set(jobId, service.did);
-    return { status: 200, body: { jobStatus: { jobId, did: service.did, state: 'JOB_STATE_CREATED' } } };
+    this.videos.receive(bytes, mimeType, jobId);
+    this.jobOwner.set(jobId, did);
+    return { status: 200, body: { jobStatus: { jobId, did, state: 'JOB_STATE_CREATED' } } };
+  }
+
+  /**
+   * The multipart upload (app.bsky.video.startUpload, uploadPart, finishUpload): the declared size is
+   * exact, each part's length must be the one its number implies, and finishing needs every part.
+   */
+  private multipart(req: FakeRequest): FakeReply {
+    const service = this.serviceTokens.get(this.bearer(req) ?? '');
+    if (!service) return xrpcError(401, 'AuthenticationRequired', 'A service token is required');
+    const body = req.route === BLUESKY_ROUTES.uploadPart ? undefined : this.json(req);
+    if (req.route === BLUESKY_ROUTES.startUpload) {
+      const size = Number(body?.sizeBytes);
+      if (size > BLUESKY_FAKE_MAX_VIDEO_BYTES) return xrpcError(400, 'VideoTooLarge', 'The video is too large');
+      const partSize = BLUESKY_FAKE_PART_BYTES.value;
+      const jobId = `upload-${++this.tokenCounter}`;
+      const partCount = Math.ceil(size / partSize);
+      this.uploads.set(jobId, {
+        did: service.did,
+        size,
+        partSize,
+        partCount,
+        mimeType: String(body?.mimeType),
+        parts: new Map(),
+      });
+      return {
+        status: 200,
+        body: { jobId, partSizeBytes: partSize, partCount, expiresAt: new Date(Date.now() + 3_600_000).toISOString() },
+      };
+    }
+    const jobId = String(req.route === BLUESKY_ROUTES.uploadPart ? req.url.searchParams.get('jobId') : body?.jobId);
+    const upload = this.uploads.get(jobId);
+    if (!upload || upload.did !== service.did) return xrpcError(404, 'UploadNotFound', 'Upload not found');
+    if (req.route === BLUESKY_ROUTES.uploadPart) {
+      const n = Number(req.url.searchParams.get('partNumber'));
+      if (!(n >= 1 && n <= upload.partCount)) return xrpcError(400, 'InvalidPartNumber', `No part ${n}`);
+      const expected = n < upload.partCount ? upload.partSize : upload.size - upload.partSize * (upload.partCount - 1);
+      if (req.body.length !== expected) {
+        return xrpcError(400, 'PartSizeMismatch', `Part ${n} must be ${expected} bytes, not ${req.body.length}`);
+      }
+      upload.parts.set(n, Buffer.from(req.body));
+      return { status: 200, body: { partNumber: n, sizeBytes: req.body.length } };
+    }
+    const missing = Array.from({ length: upload.partCount }, (_, i) => i + 1).filter((n) => !upload.parts.has(n));
+    if (missing.length > 0) return xrpcError(400, 'MissingParts', `Missing parts: ${missing.join(', ')}`);
+    const whole = Buffer.concat([...upload.parts.entries()].sort(([a], [b]) => a - b).map(([, b]) => b));
+    this.multipartUploads += 1;
+    const received = this.receiveVideo(whole, upload.mimeType, service.did);
+    const status = (received.body as { jobStatus?: { jobId: string }; jobId?: string }) ?? {};
+    const completedJobId = status.jobStatus?.jobId ?? status.jobId ?? '';
+    return {
+      status: 200,
+      body: {
+        completedJobId,
+        jobStatus: status.jobStatus ?? { jobId: completedJobId, did: service.did, state: 'JOB_STATE_CREATED' },
+      },
+    };
   }
 
   /** app.bsky.video.getJobStatus: encoding over several polls, then completed with a blob (or failed). */
@@ -723,6 +809,17 @@ export function contractFake(): ProviderContractFake {
     wrongCredentials: () => ({ identifier: 'contract.test', appPassword: 'wrong-pass', serviceUrl: fake.baseUrl }),
     publishRoute: BLUESKY_ROUTES.createRecord,
     rejectStatus: 400,
+    described: describedContract(fake, () => ({
+      method: 'POST',
+      url: `${fake.baseUrl}/xrpc/${BLUESKY_ROUTES.createRecord}`,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        repo: 'did:plc:contract',
+        collection: 'app.bsky.feed.post',
+        record: { $type: 'app.bsky.feed.post', txt: 'renamed', createdAt: new Date().toISOString() },
+      }),
+      renamed: { from: 'text', to: 'txt' },
+    })),
     failNext: (n, status, route) => fake.failNext(n, status, route),
     revokeAll: () => fake.revokeAll(),
     posts: () =>

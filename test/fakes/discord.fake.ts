@@ -1,6 +1,7 @@
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
 import { parseMultipart } from './mastodon.fake';
-import type { ProviderContractFake } from './provider-contract';
+import { type ProviderContractFake, describedContract } from './provider-contract';
+import { discordDescription } from './descriptions/networks';
 
 /** A webhook the fake knows, in a text channel or a forum channel. */
 export interface FakeDiscordWebhook {
@@ -70,6 +71,18 @@ export class DiscordFake extends FakeHttpServer {
     super(options);
     this.webhooks = options.webhooks ?? [DISCORD_WEBHOOK];
     this.maxUploadBytes = options.maxUploadBytes ?? 10 * 1024 * 1024;
+    // Every call is checked against Discord's OpenAPI document (base path /api/v10); Discord answers
+    // a malformed request 400 "Invalid Form Body" (code 50035) with the errors.
+    this.checkAgainst(discordDescription(), {
+      refuse: (problems) => ({
+        status: 400,
+        body: {
+          message: 'Invalid Form Body',
+          code: 50035,
+          errors: { _errors: problems.map((message) => ({ code: 'INVALID', message })) },
+        },
+      }),
+    });
   }
 
   webhookUrl(webhook: FakeDiscordWebhook = this.webhooks[0]): string {
@@ -179,7 +192,8 @@ export class DiscordFake extends FakeHttpServer {
     if (content.trim() === '' && files.length === 0)
       return { status: 400, body: { message: 'Cannot send an empty message', code: 50006 } };
     if (files.length > 10) return { status: 400, body: { message: 'Invalid Form Body', code: 50035 } };
-    if (files.reduce((sum, f) => sum + f.size, 0) > this.maxUploadBytes) {
+    // Discord's limit holds for each file (10 MiB without boosts), not for the files together.
+    if (files.some((f) => f.size > this.maxUploadBytes)) {
       return { status: 413, body: { message: 'Request entity too large', code: 40005 } };
     }
     const declared = Array.isArray(payload.attachments) ? (payload.attachments as Array<Record<string, unknown>>) : [];
@@ -302,6 +316,15 @@ export function contractFake(): ProviderContractFake {
     }),
     publishRoute: 'POST /api/webhooks/:id/:token',
     rejectStatus: 400,
+    described: describedContract(fake, () => ({
+      method: 'POST',
+      url: `${fake.baseUrl}/api/v10/webhooks/${DISCORD_WEBHOOK.id}/${DISCORD_WEBHOOK.token}?wait=true`,
+      headers: { 'content-type': 'application/json' },
+      // Discord's document leaves its objects open (no additionalProperties: false), so a renamed
+      // top-level field passes; a renamed required one (the attachment's id) does not.
+      body: JSON.stringify({ content: 'renamed', attachments: [{ ident: '0', filename: 'a.png' }] }),
+      renamed: { from: 'id', to: 'ident' },
+    })),
     failNext: (n, status, route) => fake.failNext(n, status, route),
     revokeAll: () => fake.revokeAll(),
     posts: () =>

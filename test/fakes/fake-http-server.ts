@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Description, DescriptionViolation } from './descriptions/description';
 
 /** Engagement counts a test can set on a post (setCounts). */
 export interface FakeCounts {
@@ -60,6 +61,17 @@ export interface FakeServerOptions {
   maxBodyBytes?: number;
 }
 
+/** How a fake answers the requests its network's description refuses (see checkAgainst). */
+export interface DescriptionCheckOptions {
+  /** The network's documented error answer (status and body) for a request it refuses as malformed. */
+  refuse: (problems: string[], req: FakeRequest) => FakeReply;
+  /**
+   * Requests the description does not cover and that pass unchecked: the fake's own test routes, an
+   * endpoint documented elsewhere (the OAuth token exchange). Say why at the call.
+   */
+  unchecked?: (req: FakeRequest) => boolean;
+}
+
 interface FailRule {
   remaining: number;
   status: number;
@@ -105,6 +117,9 @@ export abstract class FakeHttpServer {
   private readonly logRequests: boolean;
   private readonly maxBodyBytes: number;
   private stopping = new AbortController();
+  private description: { of: Description; options: DescriptionCheckOptions } | undefined;
+  /** Requests the description refused (answered with the network's error), oldest first. */
+  readonly descriptionViolations: DescriptionViolation[] = [];
 
   protected constructor(options: FakeServerOptions = {}) {
     this.latencyMs = options.latencyMs ?? 0;
@@ -170,6 +185,21 @@ export abstract class FakeHttpServer {
     else this.routeLatency.set(route, ms);
   }
 
+  /**
+   * Checks every request from now on against the network's own description of its API: a request it
+   * refuses is answered with `options.refuse` (the network's documented error) and recorded in
+   * `descriptionViolations`, so a spec (and the contract suite) sees an adapter that strays from it.
+   */
+  checkAgainst(description: Description, options: DescriptionCheckOptions): this {
+    this.description = { of: description, options };
+    return this;
+  }
+
+  /** The description the fake checks requests against, if any. */
+  get describedBy(): Description | undefined {
+    return this.description?.of;
+  }
+
   clearRequests(): void {
     this.requests.length = 0;
   }
@@ -229,8 +259,8 @@ export abstract class FakeHttpServer {
       const delay = this.routeLatency.get(route) ?? this.latencyMs;
       if (delay > 0) await sleep(delay, undefined, { signal: this.stopping.signal });
       const request: FakeRequest = { method, path: url.pathname, url, headers: req.headers, body, route };
-      const injected = this.takeFailure(request);
-      const reply = injected ?? (await this.handle(request));
+      const refused = this.refusedByDescription(request);
+      const reply = refused ?? this.takeFailure(request) ?? (await this.handle(request));
       this.send(res, reply);
     } catch (err) {
       if (this.stopping.signal.aborted) {
@@ -239,6 +269,24 @@ export abstract class FakeHttpServer {
       }
       this.send(res, { status: 500, body: { error: 'FakeServerError', message: String(err) } });
     }
+  }
+
+  private refusedByDescription(req: FakeRequest): FakeReply | undefined {
+    if (!this.description) return undefined;
+    const { of, options } = this.description;
+    if (options.unchecked?.(req)) return undefined;
+    const contentTypeHeader = String(req.headers['content-type'] ?? '');
+    const { operation, problems } = of.check({
+      method: req.method,
+      path: req.path,
+      query: req.url.searchParams,
+      contentType: contentTypeHeader.split(';')[0].trim().toLowerCase(),
+      contentTypeHeader,
+      body: req.body,
+    });
+    if (problems.length === 0) return undefined;
+    this.descriptionViolations.push({ method: req.method, path: req.path, operation, problems });
+    return options.refuse(problems, req);
   }
 
   private takeFailure(req: FakeRequest): FakeReply | undefined {

@@ -1,4 +1,5 @@
-import type { FakeCounts } from './fake-http-server';
+import type { DescriptionViolation } from './descriptions/description';
+import type { FakeCounts, FakeHttpServer } from './fake-http-server';
 
 /** A post as the fake network holds it, in the terms the contract suite checks. */
 export interface ContractPost {
@@ -13,6 +14,44 @@ export interface ContractPost {
   mediaAltTexts?: Array<string | null>;
   /** The `platformPostId` of the post this one replies to; null for a top-level post. */
   inReplyTo: string | null;
+}
+
+/** A request sent as is to a fake (no adapter involved). */
+export interface RawFakeRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * A fake that checks every request against the network's own description (FakeHttpServer.checkAgainst).
+ * The contract suite checks that the adapter sent nothing the description refuses, and that the
+ * check bites: the publish request with one body field renamed is refused.
+ */
+export interface DescribedContract {
+  /** What the fake checks against (the recorded document and its origin). */
+  readonly source: string;
+  /** Requests the description refused so far. */
+  violations(): DescriptionViolation[];
+  /** The publish call as the adapter sends it, one field of its body renamed (`from` -> `to`). */
+  brokenPublish(): RawFakeRequest & { renamed: { from: string; to: string } };
+}
+
+/** The DescribedContract of a fake server that checks requests against its description. */
+export function describedContract(
+  fake: FakeHttpServer,
+  brokenPublish: DescribedContract['brokenPublish'],
+): DescribedContract {
+  return {
+    get source() {
+      const description = fake.describedBy;
+      if (!description) throw new Error('The fake checks no description (call checkAgainst)');
+      return description.source;
+    },
+    violations: () => fake.descriptionViolations,
+    brokenPublish,
+  };
 }
 
 /**
@@ -50,6 +89,11 @@ export interface ProviderContractFake {
   readonly publishOptions?: Record<string, unknown>;
   /** Figures the network does not report (YouTube has no reposts): the suite expects null for them. */
   readonly unreportedFigures?: ReadonlyArray<'likes' | 'reposts' | 'replies'>;
+  /**
+   * Set when the fake checks requests against the network's own description (an OpenAPI document,
+   * lexicons, an official package's schema); the contract spec's DESCRIPTIONS_PENDING names the others.
+   */
+  readonly described?: DescribedContract;
   /** Route key of the call that creates the post (for failNext). */
   readonly publishRoute: string;
   /** Status the network answers when it refuses a post for good (4xx other than 401/429). */
@@ -91,10 +135,11 @@ export interface OAuthNetworkFake {
  */
 export function oauthContractFake(
   fake: OAuthNetworkFake,
-  network: Pick<ProviderContractFake, 'publishRoute' | 'rejectStatus' | 'posts' | 'videoFixture'>,
+  network: Pick<ProviderContractFake, 'publishRoute' | 'rejectStatus' | 'posts' | 'videoFixture' | 'described'>,
 ): ProviderContractFake {
   return {
     videoFixture: network.videoFixture,
+    described: network.described,
     start: async () => {
       const baseUrl = await fake.start();
       return { accessToken: fake.issueToken(), apiBaseUrl: baseUrl };

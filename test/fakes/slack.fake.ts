@@ -161,6 +161,9 @@ export class SlackFake extends FakeHttpServer implements OAuthNetworkFake {
         if (typeof args.filename !== 'string' || !Number.isInteger(length) || length <= 0) {
           return this.refuse('invalid_arguments');
         }
+        // Slack's documented refusal of an alt text over 1,000 characters.
+        if (typeof args.alt_txt === 'string' && [...args.alt_txt].length > 1000)
+          return this.refuse('alt_txt_too_large');
         const fileId = `F${randomBytes(5).toString('hex').toUpperCase()}`;
         this.uploads.set(fileId, {
           filename: String(args.filename),

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
 import { FakeVideo, FakeVideoOptions, FakeVideoProcessing } from './fake-video-processing';
-import { oauthContractFake, type ProviderContractFake } from './provider-contract';
+import { describedContract, oauthContractFake, type ProviderContractFake } from './provider-contract';
+import { xDescription } from './descriptions/networks';
 
 /**
  * A local X: OAuth 2.0 authorization code with PKCE (consent page that consents at once), the token
@@ -119,6 +120,21 @@ export class XFake extends FakeHttpServer {
     this.videos = new FakeVideoProcessing({ maxDurationSeconds: 140, ...opts.video });
     this.clientId = opts.clientId ?? 'x-client-id';
     this.clientSecret = opts.clientSecret ?? 'x-client-secret';
+    // Every API call is checked against X's OpenAPI document; X answers a malformed request 400
+    // "Invalid Request" with the problems. The OAuth endpoints (authorize page, token exchange) are
+    // documented apart from the API's document, so they pass unchecked.
+    this.checkAgainst(xDescription(), {
+      refuse: (problems) => ({
+        status: 400,
+        body: {
+          errors: problems.map((message) => ({ message })),
+          title: 'Invalid Request',
+          detail: 'One or more parameters to your request was invalid.',
+          type: 'https://api.x.com/2/problems/invalid-request',
+        },
+      }),
+      unchecked: (req) => req.route === X_ROUTES.authorize || req.route === X_ROUTES.token,
+    });
   }
 
   /** Environment for the app: client credentials and both hosts pointed at this fake. */
@@ -237,7 +253,7 @@ export class XFake extends FakeHttpServer {
             body: { errors: [{ title: 'Not Found Error', detail: 'Could not find tweet', type: 'about:blank' }] },
           };
         }
-        return { status: 200, body: { data: this.tweetJson(tweet, req.url.searchParams.get('tweet.fields')) } };
+        return { status: 200, body: { data: this.tweetJson(tweet, this.fieldsOf(req)) } };
       }
       case X_ROUTES.timeline: {
         const authorId = req.path.split('/')[3];
@@ -250,7 +266,7 @@ export class XFake extends FakeHttpServer {
         return {
           status: 200,
           body: {
-            data: items.map((t) => this.tweetJson(t, req.url.searchParams.get('tweet.fields'))),
+            data: items.map((t) => this.tweetJson(t, this.fieldsOf(req))),
             meta: { result_count: items.length },
           },
         };
@@ -501,6 +517,14 @@ export class XFake extends FakeHttpServer {
     return { state: video.polls === 0 ? 'pending' : 'in_progress', check_after_secs: 1, progress_percent: 50 };
   }
 
+  /** The fields asked for: `post.fields`, and `referenced_posts` when it is among the expansions. */
+  private fieldsOf(req: FakeRequest): string {
+    const expansions = (req.url.searchParams.get('expansions') ?? '').split(',');
+    return [req.url.searchParams.get('post.fields') ?? '', ...expansions.filter((e) => e === 'referenced_posts')].join(
+      ',',
+    );
+  }
+
   private tweetJson(tweet: FakeTweet, fields: string | null): Record<string, unknown> {
     const wanted = new Set((fields ?? '').split(','));
     const json: Record<string, unknown> = {
@@ -510,8 +534,8 @@ export class XFake extends FakeHttpServer {
       edit_history_tweet_ids: [tweet.id],
     };
     if (wanted.has('created_at')) json.created_at = tweet.createdAt;
-    if (wanted.has('referenced_tweets') && tweet.inReplyToId) {
-      json.referenced_tweets = [{ type: 'replied_to', id: tweet.inReplyToId }];
+    if (wanted.has('referenced_posts') && tweet.inReplyToId) {
+      json.referenced_posts = [{ type: 'replied_to', id: tweet.inReplyToId }];
     }
     if (wanted.has('in_reply_to_user_id') && tweet.inReplyToId) {
       json.in_reply_to_user_id = this.tweets.find((t) => t.id === tweet.inReplyToId)?.authorId;
@@ -536,6 +560,13 @@ export function contractFake(): ProviderContractFake {
   return oauthContractFake(fake, {
     publishRoute: X_ROUTES.createTweet,
     rejectStatus: 403,
+    described: describedContract(fake, () => ({
+      method: 'POST',
+      url: `${fake.baseUrl}/2/tweets`,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${fake.issueToken()}` },
+      body: JSON.stringify({ txt: 'renamed' }),
+      renamed: { from: 'text', to: 'txt' },
+    })),
     posts: () =>
       fake.tweets.map((t) => ({
         platformPostId: t.id,

@@ -9,8 +9,13 @@ import {
   TransientProviderError,
 } from '../../src/providers/provider.errors';
 import type { ConnectedAccount, PublishInput } from '../../src/providers/social-provider.interface';
-import { BLUESKY_ROUTES, BlueskyFake, BlueskyFakeOptions } from '../fakes/bluesky.fake';
+import { BLUESKY_FAKE_PART_BYTES, BLUESKY_ROUTES, BlueskyFake, BlueskyFakeOptions } from '../fakes/bluesky.fake';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ProcessingPendingError } from '../../src/providers/provider.errors';
 import { TINY_PNG, mediaFrom } from './media.fixture';
+
+const VIDEO = readFileSync(join(__dirname, '../fixtures/video/h264-aac-4s.mp4'));
 
 const LOGIN = { identifier: 'alice.test', appPassword: 'app-pass' };
 
@@ -349,6 +354,58 @@ describe('BlueskyProvider against BlueskyFake', () => {
       ).rejects.toBeInstanceOf(ContentRejectedError);
       fake.revokeAll();
       await expect(provider.fetchMetrics(account.credentials, ref)).rejects.toBeInstanceOf(CredentialsRevokedError);
+    });
+  });
+
+  describe('video (app.bsky.video.*, checked against the lexicons)', () => {
+    const video = () =>
+      mediaFrom(VIDEO, { id: 'v1', mimeType: 'video/mp4', filename: 'clip.mp4', width: 320, height: 240 });
+    /** Publishes until the video service's job is done (each attempt reads the job once). */
+    async function publishVideo(p: BlueskyProvider) {
+      let checkpoint: Record<string, unknown> | null = null;
+      for (let attempt = 1; attempt <= 20; attempt += 1) {
+        try {
+          return await p.publish(
+            input({ media: [video()], checkpoint, saveCheckpoint: async (state) => void (checkpoint = state) }),
+          );
+        } catch (err) {
+          if (!(err instanceof ProcessingPendingError)) throw err;
+        }
+      }
+      throw new Error('the video job never completed');
+    }
+
+    it('uploads with uploadVideo and no query parameters: the lexicon declares none (did and name were refused)', async () => {
+      await setup();
+      const ref = await publishVideo(new BlueskyProvider(http, { videoServiceUrl: base }));
+      expect(fake.getPost(ref.platformPostId)?.record.embed).toEqual(
+        expect.objectContaining({ $type: 'app.bsky.embed.video', aspectRatio: { width: 320, height: 240 } }),
+      );
+      const upload = fake.requests.find((r) => r.route === BLUESKY_ROUTES.uploadVideo);
+      expect(upload?.query).toBe('');
+      expect(fake.descriptionViolations).toEqual([]);
+    });
+
+    it('sends a video above the multipart threshold in parts: startUpload, uploadPart of exact sizes, finishUpload', async () => {
+      await setup();
+      BLUESKY_FAKE_PART_BYTES.value = 64 * 1024;
+      try {
+        const parts = new BlueskyProvider(http, { videoServiceUrl: base, videoMultipartAboveBytes: 1000 });
+        const ref = await publishVideo(parts);
+        expect(fake.getPost(ref.platformPostId)?.record.embed).toEqual(
+          expect.objectContaining({ $type: 'app.bsky.embed.video' }),
+        );
+        const partCalls = fake.requests.filter((r) => r.route === BLUESKY_ROUTES.uploadPart);
+        expect(partCalls).toHaveLength(Math.ceil(VIDEO.length / (64 * 1024)));
+        expect(partCalls.map((r) => new URLSearchParams(r.query).get('partNumber'))).toEqual(
+          partCalls.map((_, i) => String(i + 1)),
+        );
+        expect(routes()).not.toContain(BLUESKY_ROUTES.uploadVideo);
+        expect(fake.multipartUploads).toBe(1);
+        expect(fake.descriptionViolations).toEqual([]);
+      } finally {
+        BLUESKY_FAKE_PART_BYTES.value = 5 * 1024 * 1024;
+      }
     });
   });
 });

@@ -110,6 +110,12 @@ describe('Discord through the app, against a webhook fake', () => {
       expect.objectContaining({ filename: 'chart.png', contentType: 'image/png', description: 'A rising chart' }),
       expect.objectContaining({ filename: 'demo.mp4', contentType: 'video/mp4', description: null }),
     ]);
+    // Every call names API v10 (the webhook URL as Discord shows it has none: the deprecated v6) and
+    // is as Discord's OpenAPI document describes it.
+    expect(fake.requests.map((r) => r.path.split('/').slice(0, 3).join('/'))).toEqual(
+      fake.requests.map(() => '/api/v10'),
+    );
+    expect(fake.descriptionViolations).toEqual([]);
   });
 
   it('starts a forum post with thread_name once Discord says the channel is a forum, and remembers it', async () => {

@@ -181,7 +181,7 @@ describe('video on X, LinkedIn, Mastodon and Bluesky', () => {
         mixWithImages: false,
       });
       expect(byId.get('bluesky').video).toMatchObject({
-        maxBytes: 100_000_000,
+        maxBytes: 300_000_000,
         maxDurationSeconds: 180,
         maxPerPost: 1,
       });

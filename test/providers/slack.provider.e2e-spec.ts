@@ -181,6 +181,26 @@ describe('Slack through the app, against a Web API fake', () => {
     ]);
   });
 
+  it('refuses an alt text over the 1,000 characters Slack takes (alt_txt_too_large) before sending', async () => {
+    const png = await uploadMedia(h.t, h.key, makePng(8, 8), 'alt.png', 'image/png', 'a'.repeat(1001));
+    const res = await h.t.request('POST', '/api/posts/validate', {
+      key: h.key,
+      body: { content: 'alt text', channelIds: [releases], mediaIds: [png] },
+    });
+    expect(res.body.problems).toEqual([
+      expect.objectContaining({
+        field: 'mediaIds',
+        message: expect.stringContaining('has 1001 characters; Slack allows 1000'),
+      }),
+    ]);
+    // The fake answers as Slack does when an alt text that long reaches it.
+    const direct = await fetch(
+      `${fake.baseUrl}/api/files.getUploadURLExternal?filename=a.png&length=10&alt_txt=${'a'.repeat(1001)}`,
+      { headers: { authorization: `Bearer ${fake.issueToken()}` } },
+    );
+    expect(await direct.json()).toEqual({ ok: false, error: 'alt_txt_too_large' });
+  });
+
   it("waits the Retry-After of Slack's 429 before trying again", async () => {
     fake.retryAfterSeconds = 2;
     fake.failNext(1, 429, 'chat.postMessage');

@@ -28,7 +28,7 @@ describe('BlueskyProvider.validate', () => {
     const problems = provider.validate(
       {
         content: 'x',
-        media: [image, image, image, { ...image, mimeType: 'image/heic' }, { ...image, size: 1_000_001 }],
+        media: [image, image, image, { ...image, mimeType: 'image/heic' }, { ...image, size: 2_000_001 }],
       },
       BLUESKY_LIMITS,
     );
@@ -76,11 +76,28 @@ describe('BlueskyProvider.validate (video)', () => {
     durationMs,
   });
 
-  it('takes one video of up to 3 minutes and 100 MB, naming the limit otherwise', () => {
+  it('takes one video of up to 3 minutes and 300,000,000 bytes (the lexicon), naming the limit otherwise', () => {
     expect(provider.validate({ content: 'x', media: [video(179_000)] }, BLUESKY_LIMITS)).toEqual([]);
-    expect(provider.validate({ content: 'x', media: [video(181_000, 120_000_000)] }, BLUESKY_LIMITS)).toEqual([
-      { field: 'mediaIds[0]', message: 'Video v is 114.4 MiB; Bluesky takes videos of at most 95.4 MiB' },
+    // 120 MB: over the 100 MB Bluesky took until August 2026, within the lexicon's 300,000,000 bytes.
+    expect(provider.validate({ content: 'x', media: [video(179_000, 120_000_000)] }, BLUESKY_LIMITS)).toEqual([]);
+    expect(provider.validate({ content: 'x', media: [video(181_000, 300_000_001)] }, BLUESKY_LIMITS)).toEqual([
+      { field: 'mediaIds[0]', message: 'Video v is 286.1 MiB; Bluesky takes videos of at most 286.1 MiB' },
       { field: 'mediaIds[0]', message: 'Video v is 181 s long; Bluesky takes at most 180 s' },
+    ]);
+  });
+
+  it('takes images of up to 2,000,000 bytes (app.bsky.embed.images), not only 1 MB', () => {
+    const image = (size: number) => ({
+      id: 'i',
+      mimeType: 'image/png',
+      size,
+      width: 10,
+      height: 10,
+      filename: 'i.png',
+    });
+    expect(provider.validate({ content: 'x', media: [image(1_500_000)] }, BLUESKY_LIMITS)).toEqual([]);
+    expect(provider.validate({ content: 'x', media: [image(2_000_001)] }, BLUESKY_LIMITS)).toEqual([
+      { field: 'mediaIds', message: expect.stringContaining('Bluesky accepts at most 1.9 MiB') },
     ]);
   });
 });

@@ -1,7 +1,7 @@
 import { OutboundHttp, SsrfBlockedError } from '../../common/http/outbound-http';
 import { commonDraftProblems, isVideoMedia } from '../draft-validation.util';
 import { countGraphemes } from '../grapheme.util';
-import { openExactSize } from '../media-stream.util';
+import { exactSizeChunks, openExactSize } from '../media-stream.util';
 import { CallKind, mapHttpFailure, mapThrown } from '../provider-http.util';
 import { asNonEmptyString, asNumber, asObject, asString } from '../provider-json.util';
 import {
@@ -27,7 +27,7 @@ import type {
   ThreadPost,
 } from '../social-provider.interface';
 import { BlueskySession, createSession, parseSessionTokens } from './bluesky-session';
-import { BLUESKY, BlueskyXrpc, XrpcResponse, xrpcErrorText } from './bluesky-xrpc.client';
+import { BLUESKY, BlueskyXrpc, XrpcCall, XrpcResponse, xrpcErrorText } from './bluesky-xrpc.client';
 import {
   BlueskyCredentialsDto,
   BlueskyStoredCredentials,
@@ -50,7 +50,19 @@ export interface BlueskyProviderOptions {
   videoServiceUrl?: string;
   /** Pause before the next read of a video job being processed (BLUESKY_VIDEO_POLL_MS). Default DEFAULT_VIDEO_POLL_MS. */
   videoPollMs?: number;
+  /**
+   * Videos larger than this go up in parts (app.bsky.video.startUpload, uploadPart, finishUpload)
+   * instead of one uploadVideo request. Default BLUESKY_VIDEO_MULTIPART_ABOVE_BYTES.
+   */
+  videoMultipartAboveBytes?: number;
 }
+
+/**
+ * Videos above 100,000,000 bytes (what the video service took in one uploadVideo request until the
+ * embed's cap rose to 300,000,000 in August 2026) are sent with the multipart upload the lexicons
+ * added with it (test/fixtures/networks/bluesky/SOURCE.md).
+ */
+export const BLUESKY_VIDEO_MULTIPART_ABOVE_BYTES = 100_000_000;
 
 export const BLUESKY_VIDEO_SERVICE = 'https://video.bsky.app';
 /** Checkpoint key of the video service's job for the post's video: never uploaded twice. */
@@ -296,26 +308,10 @@ export class BlueskyProvider implements SocialProvider {
       if (!isOk(auth)) throw failure(auth, 'media');
       const token = asNonEmptyString(asObject(auth.data)?.token);
       if (!token) throw new TransientProviderError('Bluesky gave no service token for the video upload', auth.status);
-      let res: XrpcResponse;
-      try {
-        res = await service.send(
-          {
-            method: 'POST',
-            nsid: 'app.bsky.video.uploadVideo',
-            params: { did: session.credentials.did, name: video.filename || `${video.id}.mp4` },
-            raw: () => ({ body: openExactSize(video), contentType: video.mimeType, contentLength: video.size }),
-            timeoutMs: this.options.uploadTimeoutMs,
-          },
-          token,
-        );
-      } catch (err) {
-        throw mapThrown(BLUESKY, err);
-      }
-      status = jobStatusOf(res.data);
-      jobId = asNonEmptyString(status?.jobId);
-      // 409 already_exists: the service has this very file already; its job is the one to follow.
-      if (!isOk(res) && !(res.status === 409 && jobId)) throw failure(res, 'media');
-      if (!jobId) throw new TransientProviderError('The Bluesky video service returned no job id', res.status);
+      const multipart = video.size > (this.options.videoMultipartAboveBytes ?? BLUESKY_VIDEO_MULTIPART_ABOVE_BYTES);
+      ({ jobId, status } = multipart
+        ? await this.uploadVideoInParts(service, token, video)
+        : await this.uploadVideoWhole(service, token, video));
       await input.saveCheckpoint({ [VIDEO_CHECKPOINT]: jobId });
     } else {
       let res: XrpcResponse;
@@ -344,6 +340,109 @@ export class BlueskyProvider implements SocialProvider {
       `Bluesky is processing the video (job ${jobId}, ${state ?? 'queued'}${progress !== undefined ? `, ${progress}%` : ''})`,
       pollDelayMs(undefined, this.options.videoPollMs),
     );
+  }
+
+  /**
+   * app.bsky.video.uploadVideo: the whole file in one request. The lexicon declares no parameters (the
+   * service token names the account), so none are sent.
+   */
+  private async uploadVideoWhole(
+    service: BlueskyXrpc,
+    token: string,
+    video: PublishMedia,
+  ): Promise<{ jobId: string; status: Record<string, unknown> | undefined }> {
+    let res: XrpcResponse;
+    try {
+      res = await service.send(
+        {
+          method: 'POST',
+          nsid: 'app.bsky.video.uploadVideo',
+          raw: () => ({ body: openExactSize(video), contentType: video.mimeType, contentLength: video.size }),
+          timeoutMs: this.options.uploadTimeoutMs,
+        },
+        token,
+      );
+    } catch (err) {
+      throw mapThrown(BLUESKY, err);
+    }
+    const status = jobStatusOf(res.data);
+    const jobId = asNonEmptyString(status?.jobId);
+    // 409 already_exists: the service has this very file already; its job is the one to follow.
+    if (!isOk(res) && !(res.status === 409 && jobId)) throw failure(res, 'media');
+    if (!jobId) throw new TransientProviderError('The Bluesky video service returned no job id', res.status);
+    return { jobId, status };
+  }
+
+  /**
+   * The multipart upload: startUpload with the exact size (the service answers the part size and
+   * count), each part through uploadPart (exact lengths, read from the file one part at a time), then
+   * finishUpload, whose completedJobId is the processing job to poll (it may differ from the upload's
+   * job on deduplication). A retry after a failure mid-way starts a new upload.
+   */
+  private async uploadVideoInParts(
+    service: BlueskyXrpc,
+    token: string,
+    video: PublishMedia,
+  ): Promise<{ jobId: string; status: Record<string, unknown> | undefined }> {
+    const send = async (call: XrpcCall): Promise<XrpcResponse> => {
+      let res: XrpcResponse;
+      try {
+        res = await service.send({ ...call, timeoutMs: this.options.uploadTimeoutMs }, token);
+      } catch (err) {
+        throw mapThrown(BLUESKY, err);
+      }
+      if (!isOk(res)) throw failure(res, 'media');
+      return res;
+    };
+    const name = (video.filename || `${video.id}.mp4`).slice(0, 256);
+    const started = asObject(
+      (
+        await send({
+          method: 'POST',
+          nsid: 'app.bsky.video.startUpload',
+          json: { sizeBytes: video.size, mimeType: video.mimeType, name },
+        })
+      ).data,
+    );
+    const uploadId = asNonEmptyString(started?.jobId);
+    const partSize = asNumber(started?.partSizeBytes);
+    const partCount = asNumber(started?.partCount);
+    if (!uploadId || !partSize || partSize <= 0 || !partCount) {
+      throw new TransientProviderError('The Bluesky video service started an upload without its parts');
+    }
+    let part = 1;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const flush = async () => {
+      if (pendingBytes === 0) return;
+      const body = Buffer.concat(pending, pendingBytes);
+      pending = [];
+      pendingBytes = 0;
+      await send({
+        method: 'POST',
+        nsid: 'app.bsky.video.uploadPart',
+        params: { jobId: uploadId, partNumber: String(part) },
+        raw: () => ({ body, contentType: 'application/octet-stream', contentLength: body.length }),
+      });
+      part += 1;
+    };
+    for await (const chunk of exactSizeChunks(video)) {
+      let rest = chunk;
+      while (rest.length > 0) {
+        const take = Math.min(rest.length, partSize - pendingBytes);
+        pending.push(rest.subarray(0, take));
+        pendingBytes += take;
+        rest = rest.subarray(take);
+        if (pendingBytes === partSize) await flush();
+      }
+    }
+    await flush();
+    const finished = asObject(
+      (await send({ method: 'POST', nsid: 'app.bsky.video.finishUpload', json: { jobId: uploadId } })).data,
+    );
+    const jobId = asNonEmptyString(finished?.completedJobId);
+    if (!jobId) throw new TransientProviderError('The Bluesky video service finished the upload without a job id');
+    return { jobId, status: jobStatusOf(finished) };
   }
 
   private async uploadImage(session: BlueskySession, media: PublishMedia): Promise<ImageEmbed> {

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Matches, MaxLength } from 'class-validator';
 import { parseWithSchema } from '../credentials-schema';
 import { InvalidCredentialsError } from '../provider.errors';
+import { DISCORD_API_VERSION } from './discord.limits';
 
 /** Discord: a channel's webhook URL (Server Settings > Integrations > Webhooks > Copy Webhook URL). */
 export class DiscordCredentialsDto {
@@ -20,7 +21,7 @@ export class DiscordCredentialsDto {
 }
 
 export interface DiscordCredentials {
-  /** `{origin}/api/webhooks/{id}/{token}`, without query. */
+  /** `{origin}/api/v10/webhooks/{id}/{token}`, without query: always the pinned API version. */
   webhookUrl: string;
   origin: string;
   webhookId: string;
@@ -47,7 +48,8 @@ export function parseDiscordCredentials(raw: unknown, origins: readonly string[]
   if (!match) throw new InvalidCredentialsError('webhookUrl is not a Discord webhook URL');
   const text = (name: string) => (typeof obj[name] === 'string' ? obj[name] : null);
   return {
-    webhookUrl: `${url.origin}/api/webhooks/${match[1]}/${match[2]}`,
+    // The version Discord shows in a webhook's URL (none) would mean its default, v6: pin ours.
+    webhookUrl: `${url.origin}/api/${DISCORD_API_VERSION}/webhooks/${match[1]}/${match[2]}`,
     origin: url.origin,
     webhookId: match[1],
     threadId: url.searchParams.get('thread_id') ?? text('threadId'),

@@ -5,10 +5,15 @@ export const DISCORD_MAX_CONTENT = 2000;
 /** Attachments per message. */
 export const DISCORD_MAX_ATTACHMENTS = 10;
 /**
- * Upload limit of a message, all its files together, on a server without boosts (10 MiB; boosted
- * servers take 50 or 100 MiB, which a webhook cannot see).
+ * Upload limit of each file on a server without boosts: 10 MiB per file (Discord's "Uploading Files"
+ * reference; boosted servers take 50 or 100 MiB, which a webhook cannot see).
  */
 export const DISCORD_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/**
+ * The API version every call names (`/api/v10/...`): a URL without one goes to Discord's default,
+ * v6, deprecated. Discord's API reference lists v10 as available (recorded OpenAPI: info.version 10).
+ */
+export const DISCORD_API_VERSION = 'v10';
 /** An attachment's description (its alt text). */
 export const DISCORD_MAX_DESCRIPTION = 1024;
 /** A forum post's title (`thread_name`). */
@@ -16,8 +21,7 @@ export const DISCORD_MAX_THREAD_NAME = 100;
 
 /**
  * Discord through a channel webhook. Images and the videos Discord plays inline (MP4, WebM,
- * QuickTime) are attachments; `maxImageBytes` is the upload limit, which holds for all the files of a
- * message together (validation checks the sum), videos included.
+ * QuickTime) are attachments; `maxImageBytes` is the upload limit of each file, videos included.
  */
 export const DISCORD_LIMITS: ChannelLimits = Object.freeze({
   maxCharacters: DISCORD_MAX_CONTENT,

@@ -30,7 +30,11 @@ describe('Discord', () => {
           { webhookUrl: `https://${host}/api/v10/webhooks/123/${TOKEN}/` },
           DISCORD_WEBHOOK_ORIGINS,
         ),
-      ).toMatchObject({ webhookUrl: `https://${host}/api/webhooks/123/${TOKEN}`, webhookId: '123', threadId: null });
+      ).toMatchObject({
+        webhookUrl: `https://${host}/api/v10/webhooks/123/${TOKEN}`,
+        webhookId: '123',
+        threadId: null,
+      });
     }
     expect(
       parseDiscordCredentials(
@@ -48,15 +52,17 @@ describe('Discord', () => {
     }
   });
 
-  it('counts characters up to 2000, and the upload limit over all the files of a message', () => {
+  it('counts characters up to 2000, and the upload limit of each file (not of all the files together)', () => {
     expect(provider.validate({ content: 'é'.repeat(2000), media: [] }, DISCORD_LIMITS)).toEqual([]);
     expect(provider.validate({ content: 'x'.repeat(2001), media: [] }, DISCORD_LIMITS)).toEqual([
       { field: 'content', message: 'The text is 2001 characters long; Discord allows 2000' },
     ]);
+    // 12 MiB together, each within Discord's 10 MiB per file.
     expect(
       provider.validate({ content: 'ok', media: [media('a', 6 * MiB), media('b', 6 * MiB)] }, DISCORD_LIMITS),
-    ).toEqual([
-      expect.objectContaining({ message: 'The files are 12.0 MiB together; Discord takes 10 MiB per message' }),
+    ).toEqual([]);
+    expect(provider.validate({ content: 'ok', media: [media('a', 11 * MiB)] }, DISCORD_LIMITS)).toEqual([
+      expect.objectContaining({ field: 'mediaIds', message: expect.stringContaining('Discord') }),
     ]);
     expect(provider.validate({ content: 'ok', media: [media('a', 10, 'x'.repeat(1025))] }, DISCORD_LIMITS)).toEqual([
       expect.objectContaining({ message: expect.stringContaining("longer than Discord's 1024 characters") }),

@@ -30,7 +30,6 @@ import { DISCORD_LIMITS, DISCORD_MAX_DESCRIPTION, DISCORD_MAX_THREAD_NAME } from
 import { DISCORD_OPTIONS_SCHEMA, type DiscordOptions, discordOptionProblems } from './discord.options';
 
 const DISCORD = 'Discord';
-const MiB = 1024 * 1024;
 /** Discord's error code for a webhook message to a forum channel without thread_name or thread_id. */
 const FORUM_NEEDS_THREAD = 220001;
 /** Discord's error code for `thread_name` on a channel that is no forum. */
@@ -89,7 +88,7 @@ function discordFailure(answer: DiscordAnswer, kind: CallKind): ProviderError {
 
 /**
  * Discord through a channel webhook (no bot, no OAuth): the message is sent with `wait=true`, so
- * Discord answers with it, and its attachments (up to 10 files, the upload limit for all of them)
+ * Discord answers with it, and its attachments (up to 10 files, the upload limit for each)
  * in the same multipart request with their alt text as the attachment's `description`. Forum
  * channels take a message only as a new post: when Discord says so (code 220001), the message is
  * sent again with `thread_name` (its first line) and the channel is remembered as a forum.
@@ -154,13 +153,6 @@ export class DiscordProvider implements SocialProvider {
       problems.push({
         field: 'content',
         message: `The text is ${length} characters long; Discord allows ${limits.maxCharacters}`,
-      });
-    }
-    const total = post.media.reduce((sum, m) => sum + m.size, 0);
-    if (post.media.length > 1 && total > limits.maxImageBytes) {
-      problems.push({
-        field: 'mediaIds',
-        message: `The files are ${(total / MiB).toFixed(1)} MiB together; Discord takes ${limits.maxImageBytes / MiB} MiB per message`,
       });
     }
     for (const item of post.media) {
@@ -252,8 +244,9 @@ export class DiscordProvider implements SocialProvider {
     }
     const query = `?wait=true${creds.threadId ? `&thread_id=${encodeURIComponent(creds.threadId)}` : ''}`;
     if (input.media.length === 0) return this.send('POST', `${creds.webhookUrl}${query}`, JSON.stringify(payload));
+    // The attachment id is a snowflake, a string in Discord's OpenAPI document (files[i] names it).
     payload.attachments = input.media.map((m, i) => ({
-      id: i,
+      id: String(i),
       filename: m.filename || `file${i}`,
       ...(m.altText ? { description: m.altText } : {}),
     }));

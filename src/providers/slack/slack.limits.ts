@@ -4,6 +4,12 @@ import type { ChannelLimits } from '../social-provider.interface';
 export const SLACK_MAX_TEXT = 3000;
 /** Files shared in one message (files.completeUploadExternal). */
 export const SLACK_MAX_FILES = 10;
+/**
+ * Longest alt text of a file (`alt_txt` of files.getUploadURLExternal), in characters: Slack answers
+ * `alt_txt_too_large` beyond it. The service takes 1,500 for every network, so Slack's own validation
+ * refuses longer ones before anything is sent.
+ */
+export const SLACK_MAX_ALT_TEXT = 1000;
 /** Slack's file size limit. */
 export const SLACK_MAX_FILE_BYTES = 1024 * 1024 * 1024;
 

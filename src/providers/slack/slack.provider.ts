@@ -28,7 +28,7 @@ import type {
   SocialProvider,
 } from '../social-provider.interface';
 import { SlackCredentials, SlackCredentialsDto, parseSlackCredentials } from './slack.credentials';
-import { SLACK_LIMITS } from './slack.limits';
+import { SLACK_LIMITS, SLACK_MAX_ALT_TEXT } from './slack.limits';
 import { SLACK_OPTIONS_SCHEMA, type SlackOptions, slackOptionProblems } from './slack.options';
 
 const SLACK = 'Slack';
@@ -136,6 +136,15 @@ export class SlackProvider implements SocialProvider {
         field: 'content',
         message: `The text is ${length} characters long; Slack allows ${limits.maxCharacters}`,
       });
+    }
+    for (const media of post.media) {
+      const altLength = [...(media.altText ?? '')].length;
+      if (altLength > SLACK_MAX_ALT_TEXT) {
+        problems.push({
+          field: 'mediaIds',
+          message: `The alt text of media ${media.id} has ${altLength} characters; Slack allows ${SLACK_MAX_ALT_TEXT}`,
+        });
+      }
     }
     problems.push(...slackOptionProblems(post.options, post.media.length));
     return problems;

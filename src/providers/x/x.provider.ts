@@ -50,9 +50,12 @@ function comparable(text: string): string {
     .trim();
 }
 
-/** The post a tweet replies to (`referenced_tweets` of type `replied_to`), if any. */
+/**
+ * The post a post replies to (`referenced_posts` of type `replied_to`, as X's OpenAPI 2.167 names the
+ * field; `referenced_tweets` in answers of the API's earlier naming), if any.
+ */
 function repliedTo(tweet: Record<string, unknown> | undefined): string | undefined {
-  const refs = tweet?.referenced_tweets;
+  const refs = tweet?.referenced_posts ?? tweet?.referenced_tweets;
   for (const ref of Array.isArray(refs) ? refs : []) {
     const r = asObject(ref);
     if (r?.type === 'replied_to') return asString(r.id);
@@ -156,7 +159,11 @@ export class XProvider implements SocialProvider {
     const mediaIds: string[] = [];
     const video = await this.sentVideo(api, input);
     if (video) mediaIds.push(video);
-    else for (const media of input.media) mediaIds.push((await this.upload(api, media, 'tweet_image')).id);
+    // An animated GIF has its own category (`tweet_gif` of the OpenAPI's media_category enum).
+    else
+      for (const media of input.media) {
+        mediaIds.push((await this.upload(api, media, media.mimeType === 'image/gif' ? 'tweet_gif' : 'tweet_image')).id);
+      }
     const json: Record<string, unknown> = { text: input.content };
     if (mediaIds.length) json.media = { media_ids: mediaIds };
     // A thread part: a reply to the previous part.
@@ -177,7 +184,7 @@ export class XProvider implements SocialProvider {
   async fetchMetrics(credentials: Record<string, unknown>, ref: PublishedRef): Promise<MetricsResult> {
     const api = new XApi(this.http, parseXCredentials(credentials));
     const res = await api.call(
-      { method: 'GET', path: `/2/tweets/${encodeURIComponent(ref.platformPostId)}?tweet.fields=public_metrics` },
+      { method: 'GET', path: `/2/tweets/${encodeURIComponent(ref.platformPostId)}?post.fields=public_metrics` },
       'content',
     );
     const m = asObject(asObject(asObject(res.data)?.data)?.public_metrics) ?? {};
@@ -205,7 +212,8 @@ export class XProvider implements SocialProvider {
       {
         method: 'GET',
         path:
-          `/2/users/${encodeURIComponent(userId)}/tweets?max_results=20&tweet.fields=created_at,referenced_tweets` +
+          // X's OpenAPI (2.167): `post.fields` (no `tweet.fields`), the references as the expansion `referenced_posts`.
+          `/2/users/${encodeURIComponent(userId)}/tweets?max_results=20&post.fields=created_at&expansions=referenced_posts` +
           `&start_time=${encodeURIComponent(since)}`,
       },
       'content',
@@ -269,7 +277,7 @@ export class XProvider implements SocialProvider {
   private async upload(
     api: XApi,
     media: PublishMedia,
-    category: 'tweet_image' | 'tweet_video',
+    category: 'tweet_image' | 'tweet_gif' | 'tweet_video',
   ): Promise<{ id: string; processing?: Record<string, unknown> }> {
     const init = await api.call(
       {

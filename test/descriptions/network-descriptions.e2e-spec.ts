@@ -1,0 +1,170 @@
+import { blueskyDescription } from '../fakes/descriptions/networks';
+import type { DescribedRequest } from '../fakes/descriptions/description';
+import { OpenApiDescription } from '../fakes/descriptions/openapi-description';
+
+/** A request as a fake receives it. */
+function request(method: string, target: string, body?: unknown, contentType = 'application/json'): DescribedRequest {
+  const url = new URL(target, 'http://fake.invalid');
+  const bytes =
+    body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body), 'utf8');
+  return {
+    method,
+    path: url.pathname,
+    query: url.searchParams,
+    contentType: body === undefined ? '' : contentType,
+    contentTypeHeader: body === undefined ? '' : contentType,
+    body: bytes,
+  };
+}
+
+describe('OpenApiDescription', () => {
+  const doc = {
+    openapi: '3.0.0',
+    servers: [{ url: 'https://api.example.test/v2' }],
+    paths: {
+      '/things/{id}': {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } }],
+        get: {
+          parameters: [
+            {
+              name: 'fields',
+              in: 'query',
+              style: 'form',
+              explode: false,
+              schema: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } },
+            },
+            { name: 'limit', in: 'query', required: true, schema: { type: 'integer', maximum: 10 } },
+          ],
+        },
+      },
+      '/things/special': { get: {} },
+      '/things': {
+        post: {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: { $ref: '#/components/schemas/NewThing' } },
+              'application/x-www-form-urlencoded': { schema: { $ref: '#/components/schemas/NewThing' } },
+            },
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        NewThing: {
+          type: 'object',
+          required: ['name'],
+          additionalProperties: false,
+          properties: { name: { type: 'string', maxLength: 5 }, size: { type: 'integer' } },
+        },
+      },
+    },
+  };
+  const d = new OpenApiDescription(doc, { source: 'the example API' });
+
+  it('accepts what the document describes', () => {
+    expect(d.check(request('GET', '/v2/things/12?fields=a,b&limit=3'))).toEqual({
+      operation: 'GET /things/{id}',
+      problems: [],
+    });
+    expect(d.check(request('GET', '/v2/things/special')).operation).toBe('GET /things/special');
+    expect(d.check(request('POST', '/v2/things', { name: 'abc', size: 2 })).problems).toEqual([]);
+    expect(
+      d.check(request('POST', '/v2/things', Buffer.from('name=abc&size=2'), 'application/x-www-form-urlencoded'))
+        .problems,
+    ).toEqual([]);
+  });
+
+  it('refuses another base path, an unknown path or method, a bad path parameter', () => {
+    expect(d.check(request('GET', '/things/12?limit=1')).problems[0]).toMatch(/not under \/v2/);
+    expect(d.check(request('GET', '/v2/nothing')).problems[0]).toMatch(/not an operation/);
+    expect(d.check(request('DELETE', '/v2/things/12')).problems[0]).toMatch(/takes GET, not DELETE/);
+    expect(d.check(request('GET', '/v2/things/x1?limit=1')).problems[0]).toMatch(/^path id must match pattern/);
+  });
+
+  it('refuses unknown query parameters, missing required ones and values out of their schema', () => {
+    expect(d.check(request('GET', '/v2/things/1?limit=1&tweet.fields=a')).problems).toEqual([
+      `query parameter "tweet.fields" is not one of GET /things/{id}'s (fields, limit)`,
+    ]);
+    expect(d.check(request('GET', '/v2/things/1')).problems).toEqual([
+      'query parameter "limit" is required by GET /things/{id}',
+    ]);
+    expect(d.check(request('GET', '/v2/things/1?limit=11&fields=a,c')).problems).toEqual([
+      'query limit must be <= 10',
+      'query fields/1 must be equal to one of the allowed values: ["a","b"]',
+    ]);
+  });
+
+  it('checks bodies with additionalProperties, required fields and the content type', () => {
+    expect(d.check(request('POST', '/v2/things', { nam: 'abc' })).problems).toEqual([
+      "body must have required property 'name'",
+      'body must not have the property "nam"',
+    ]);
+    expect(d.check(request('POST', '/v2/things', { name: 'abcdef' })).problems).toEqual([
+      'body/name must NOT have more than 5 characters',
+    ]);
+    expect(d.check(request('POST', '/v2/things')).problems).toEqual(['POST /things requires a request body']);
+    expect(d.check(request('POST', '/v2/things', Buffer.from('x'), 'text/plain')).problems[0]).toMatch(
+      /takes application\/json, application\/x-www-form-urlencoded, not "text\/plain"/,
+    );
+  });
+});
+
+describe('LexiconDescription (Bluesky)', () => {
+  const d = blueskyDescription();
+  const blob = (size: number, mimeType: string) => ({
+    $type: 'blob',
+    ref: { $link: 'bafkreibme22gw2h7y2h7tg2fhqotaqjucnbc24deqo72b6mkl2egezxhvy' },
+    mimeType,
+    size,
+  });
+  const post = (embed?: unknown) => ({
+    repo: 'did:plc:abc',
+    collection: 'app.bsky.feed.post',
+    record: {
+      $type: 'app.bsky.feed.post',
+      text: 'hello',
+      createdAt: '2026-11-29T10:00:00.000Z',
+      ...(embed ? { embed } : {}),
+    },
+  });
+
+  it('accepts a post record and a described query', () => {
+    expect(d.check(request('POST', '/xrpc/com.atproto.repo.createRecord', post())).problems).toEqual([]);
+    expect(d.check(request('GET', '/xrpc/app.bsky.video.getJobStatus?jobId=j1')).problems).toEqual([]);
+  });
+
+  it('refuses an undeclared parameter, a wrong method, an unknown method and a malformed record', () => {
+    expect(
+      d.check(request('POST', '/xrpc/app.bsky.video.uploadVideo?did=did:plc:x', Buffer.from('v'), 'video/mp4'))
+        .problems,
+    ).toEqual(['app.bsky.video.uploadVideo declares no parameter "did" (it takes none)']);
+    expect(d.check(request('POST', '/xrpc/app.bsky.video.getJobStatus?jobId=j')).problems[0]).toMatch(
+      /a query: GET, not POST/,
+    );
+    expect(d.check(request('GET', '/xrpc/app.bsky.feed.nothing')).problems[0]).toMatch(/not a method/);
+    const renamed = post();
+    (renamed.record as Record<string, unknown>).txt = 'hello';
+    delete (renamed.record as Record<string, unknown>).text;
+    expect(d.check(request('POST', '/xrpc/com.atproto.repo.createRecord', renamed)).problems).toEqual([
+      'Record must have the property "text"',
+    ]);
+  });
+
+  it('checks blobs against the lexicon: images up to 2,000,000 bytes, videos up to 300,000,000', () => {
+    const images = (size: number) => ({
+      $type: 'app.bsky.embed.images',
+      images: [{ alt: '', image: blob(size, 'image/png') }],
+    });
+    const video = (size: number) => ({ $type: 'app.bsky.embed.video', video: blob(size, 'video/mp4') });
+    const check = (embed: unknown) =>
+      d.check(request('POST', '/xrpc/com.atproto.repo.createRecord', post(embed))).problems;
+    expect(check(images(2_000_000))).toEqual([]);
+    expect(check(images(2_000_001))).toEqual([
+      'Record/embed/images/0/image is 2000001 bytes; the lexicon allows 2000000',
+    ]);
+    expect(check(video(300_000_000))).toEqual([]);
+    expect(check(video(300_000_001))).toEqual(['Record/embed/video is 300000001 bytes; the lexicon allows 300000000']);
+  });
+});
