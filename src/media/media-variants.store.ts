@@ -61,7 +61,7 @@ export class MediaVariantsStore {
          ON CONFLICT (media_id, variant) DO UPDATE SET
            wait_until = GREATEST(c.wait_until, EXCLUDED.wait_until),
            waiters = CASE WHEN $4::text = ANY(c.waiters) THEN c.waiters ELSE array_append(c.waiters, $4::text) END
-         RETURNING (c.heartbeat_at IS NULL OR c.heartbeat_at < now() - make_interval(secs => $5::float8 / 1000)) AS idle`,
+         RETURNING (c.heartbeat_at IS NULL OR c.heartbeat_at < now() - make_interval(secs => $5::double precision / 1000)) AS idle`,
         [mediaId, variant, waitUntil, waiter, staleMs],
       ),
     );
@@ -82,7 +82,7 @@ export class MediaVariantsStore {
       await this.variants.query(
         `UPDATE media_video_conversions SET runner = $3, heartbeat_at = now()
          WHERE media_id = $1 AND variant = $2
-           AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => $4::float8 / 1000))
+           AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => $4::double precision / 1000))
          RETURNING wait_until, cardinality(waiters) AS waiters`,
         [mediaId, variant, runner, staleMs],
       ),
