@@ -59,6 +59,22 @@ export class VideoEnv {
   @IsIn(X264_PRESETS)
   VIDEO_X264_PRESET: string = 'veryfast';
 
+  /**
+   * Most pixels one frame of an uploaded video may have (width x height, coded or as displayed); larger
+   * videos are refused at finalize (422). Default 9,437,184 = 4096 x 2304: every 4K format (UHD 3840 x 2160,
+   * DCI 4096 x 2160) and nothing above, since decoding one frame costs memory and time in proportion.
+   */
+  @IsInt()
+  @Min(64 * 64)
+  @Max(16384 * 16384)
+  VIDEO_MAX_PIXELS: number = 4096 * 2304;
+
+  /** Most pixels a side of an uploaded video's frame may have (width and height each); larger are refused (422). */
+  @IsInt()
+  @Min(64)
+  @Max(16384)
+  VIDEO_MAX_DIMENSION: number = 4096;
+
   /** Largest declared size of a video upload (video/mp4, video/quicktime, video/webm), 413 above; default 4 GiB. */
   @IsInt()
   @Min(1)
@@ -105,6 +121,8 @@ export const videoConfig = registerAs('video', () => {
     threads: env.VIDEO_FFMPEG_THREADS,
     x264Preset: env.VIDEO_X264_PRESET as X264Preset,
     maxVideoBytes: env.MEDIA_MAX_VIDEO_BYTES,
+    maxPixels: env.VIDEO_MAX_PIXELS,
+    maxDimension: env.VIDEO_MAX_DIMENSION,
     concurrency: env.MEDIA_VIDEO_CONCURRENCY,
     transcode: env.MEDIA_VIDEO_TRANSCODE,
     processingMaxWaitMs: env.VIDEO_PROCESSING_MAX_WAIT_SECONDS * 1000,

@@ -12,6 +12,7 @@ import { VideoVariantsService } from './video-variants.service';
 import { ImageSlots } from './image-slots';
 import { MediaContentService } from './media-content.service';
 import { MediaItem } from './media-item.entity';
+import { MediaVideoConversion } from './media-video-conversion.entity';
 import { MediaConversionFailure } from './media-conversion-failure.entity';
 import { MediaVariant } from './media-variant.entity';
 import { MediaVariantsService } from './media-variants.service';
@@ -46,7 +47,10 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
  * item in use?"), bound by the composition root (app.module.ts).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([MediaItem, MediaVariant, MediaConversionFailure]), MediaQueue.registration()],
+  imports: [
+    TypeOrmModule.forFeature([MediaItem, MediaVariant, MediaConversionFailure, MediaVideoConversion]),
+    MediaQueue.registration(),
+  ],
   controllers: [MediaController],
   providers: [
     MediaItemsStore,

@@ -10,7 +10,7 @@ import { MediaVariantsService } from './media-variants.service';
 import { MEDIA_USAGE, MediaUsage } from './media-usage.port';
 import { MEDIA_STORAGE, MediaStorage } from './storage/media-storage.interface';
 import { cleanAltText } from './upload-state';
-import { VideoForNetwork, VideoVariantsService } from './video-variants.service';
+import { VideoForNetwork, VideoVariantsService, VideoWait } from './video-variants.service';
 import type { VideoRequirements } from './video/video.interface';
 
 /**
@@ -66,8 +66,13 @@ export class MediaService {
   }
 
   /** The video as a network takes it (see VideoVariantsService): ready, being converted, or refused. */
-  videoFor(mediaId: string, requirements: VideoRequirements): Promise<VideoForNetwork> {
-    return this.videoVariants.videoFor(mediaId, requirements);
+  videoFor(mediaId: string, requirements: VideoRequirements, wait?: VideoWait): Promise<VideoForNetwork> {
+    return this.videoVariants.videoFor(mediaId, requirements, wait);
+  }
+
+  /** `waiter` (a publish target that published or failed) waits for no video conversion any more. */
+  releaseVideoWaits(waiter: string): Promise<void> {
+    return this.videoVariants.releaseWaits(waiter);
   }
 
   /** The bytes of a variant by name (a converted video). */

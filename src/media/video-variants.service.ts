@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,11 +28,35 @@ export type VideoForNetwork =
   /** The conversion it needs was tried and failed (ffmpeg could not make it): not tried again. */
   | { state: 'failed'; message: string };
 
+/** Who asks for a video (a publish target) and until when it waits for a conversion. */
+export interface VideoWait {
+  waiter: string;
+  until: Date;
+}
+
+/** How often a running conversion renews its heartbeat and asks whether it is still wanted. */
+const HEARTBEAT_MS = 1_000;
+/** A conversion whose heartbeat is older than this has no live run (its worker died): another may take it. */
+const STALE_MS = 15_000;
+
+/** Why a run stopped ffmpeg: no publication waits for the copy any more. */
+class ConversionNotWantedError extends Error {
+  constructor() {
+    super('no publication waits for the conversion any more');
+  }
+}
+
 /**
- * Videos converted for networks (docs/adr/0033): once per item and requirement set, in a job of the
+ * Videos converted for networks (docs/adr/0033, 0050): once per item and requirement set, in a job of the
  * media queue (never in a request or a publish attempt), kept with the item as a variant named after
  * the conversion and its caps (`mp4` + 8 hex). `remux` when only the index is at the end, `transcode`
  * (H.264/AAC MP4) otherwise; MEDIA_VIDEO_TRANSCODE=false makes none, and then what needed one is refused.
+ *
+ * A conversion asked for is a row of `media_video_conversions` until it ends: every ask (a poll, a
+ * retry, another post, a job delivered twice) finds it there and joins it, so one ffmpeg runs per item
+ * and variant. Its budget is the publications waiting for it: the run stops ffmpeg once the latest of
+ * their waits is over, or once none waits any more (each target leaves when it publishes or fails),
+ * and never runs past VIDEO_CONVERT_TIMEOUT_SECONDS.
  */
 @Injectable()
 export class VideoVariantsService {
@@ -50,7 +74,7 @@ export class VideoVariantsService {
   ) {}
 
   /** The item as the network takes it: ready (original or copy), being converted, or refused. */
-  async videoFor(mediaId: string, requirements: VideoRequirements): Promise<VideoForNetwork> {
+  async videoFor(mediaId: string, requirements: VideoRequirements, wait?: VideoWait): Promise<VideoForNetwork> {
     const item = await this.items.findById(mediaId);
     if (!item || item.status !== 'ready' || !isVideoType(item.mimeType)) {
       return { state: 'refused', problems: [`media ${mediaId} is not a ready video`] };
@@ -81,8 +105,20 @@ export class VideoVariantsService {
         message: `the video could not be converted (${needs.fixes.join('; ')}): ${failed.message}`,
       };
     }
-    await this.queue.enqueueConversion({ mediaId, variant, conversion: needs.conversion, caps });
+    const { waiter, until } = wait ?? {
+      waiter: 'unnamed',
+      until: new Date(Date.now() + this.cfg.processingMaxWaitMs),
+    };
+    // A live run holds it already: this ask only joins it (its wait and its waiter).
+    if (await this.variants.askConversion(mediaId, variant, waiter, until, STALE_MS)) {
+      await this.queue.enqueueConversion({ mediaId, variant, conversion: needs.conversion, caps });
+    }
     return { state: 'pending', message: `the video is being converted (${needs.fixes.join('; ')})` };
+  }
+
+  /** `waiter` (a publish target that published or failed) waits for no conversion any more. */
+  releaseWaits(waiter: string): Promise<void> {
+    return this.variants.releaseConversions(waiter);
   }
 
   /**
@@ -91,12 +127,36 @@ export class VideoVariantsService {
    * went away meanwhile (then the bytes are removed again).
    */
   async convert(job: ConvertVideoJobData): Promise<void> {
-    if (await this.variants.find(job.mediaId, job.variant)) return;
+    if (await this.variants.find(job.mediaId, job.variant)) {
+      await this.variants.endConversion(job.mediaId, job.variant, null);
+      return;
+    }
     await this.slots.run(async () => {
+      const runner = randomBytes(8).toString('hex');
+      // Taken by a live run already (a job delivered twice, a retry), or nobody asks any more: nothing to do.
+      const claim = await this.variants.claimConversion(job.mediaId, job.variant, runner, STALE_MS);
+      if (!claim) return;
       const item = await this.items.findById(job.mediaId);
-      if (!item || item.status !== 'ready') return;
+      if (!item || item.status !== 'ready' || claim.waiters === 0 || claim.waitUntil.getTime() <= Date.now()) {
+        await this.variants.endConversion(job.mediaId, job.variant, runner);
+        return;
+      }
       const dir = await mkdtemp(join(tmpdir(), 'sps-video-'));
       const started = Date.now();
+      const stop = new AbortController();
+      let beating = false;
+      const heartbeat = setInterval(() => {
+        if (beating) return;
+        beating = true;
+        this.variants
+          .beatConversion(item.id, job.variant, runner)
+          .then((wanted) => {
+            if (!wanted) stop.abort(new ConversionNotWantedError());
+          })
+          // Database trouble: ffmpeg goes on, bounded by VIDEO_CONVERT_TIMEOUT_SECONDS.
+          .catch(() => undefined)
+          .finally(() => (beating = false));
+      }, HEARTBEAT_MS);
       try {
         let source = this.storage.localPath?.(item.id);
         if (!source) {
@@ -104,10 +164,12 @@ export class VideoVariantsService {
           await pipeline(this.storage.open(item.id), createWriteStream(source));
         }
         const output = join(dir, 'output.mp4');
+        const options = { signal: stop.signal };
         const result =
           job.conversion === 'remux'
-            ? await this.toolkit.remux(source, output)
-            : await this.toolkit.transcode(source, output, job.caps);
+            ? await this.toolkit.remux(source, output, options)
+            : await this.toolkit.transcode(source, output, job.caps, options);
+        if (stop.signal.aborted) throw stop.signal.reason;
         const { size } = await stat(output);
         const hash = createHash('sha256');
         for await (const chunk of createReadStream(output)) hash.update(chunk as Buffer);
@@ -124,6 +186,7 @@ export class VideoVariantsService {
             durationMs: Math.round(result.durationMs),
             sha256: hash.digest('hex'),
           });
+          await this.variants.endConversion(item.id, job.variant, runner, em);
           return true;
         });
         if (!kept) await this.storage.removeVariant(item.id, job.variant);
@@ -136,6 +199,16 @@ export class VideoVariantsService {
           ms: Date.now() - started,
         });
       } catch (err) {
+        if (err instanceof ConversionNotWantedError) {
+          // Not the file's fault: a later publication asks again and gets a new run.
+          this.logger.log({
+            msg: 'Video conversion stopped: no publication waits for it',
+            mediaId: item.id,
+            variant: job.variant,
+            ms: Date.now() - started,
+          });
+          return;
+        }
         this.logger.warn({
           msg: 'Video conversion failed',
           mediaId: item.id,
@@ -155,6 +228,8 @@ export class VideoVariantsService {
         }
         throw err;
       } finally {
+        clearInterval(heartbeat);
+        await this.variants.endConversion(item.id, job.variant, runner).catch(() => undefined);
         await rm(dir, { recursive: true, force: true });
       }
     });

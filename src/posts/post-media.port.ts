@@ -38,6 +38,17 @@ export type PostVideoForNetwork =
   /** The conversion was tried and failed: the target fails (VIDEO_PROCESSING_FAILED), not retried. */
   | { state: 'failed'; message: string };
 
+/**
+ * Who asks for a video and until when it waits: a conversion's budget is the waits of the targets
+ * asking for it (docs/adr/0050).
+ */
+export interface PostVideoWait {
+  /** The target's id. */
+  waiter: string;
+  /** When its wait for processing ends (VIDEO_PROCESSING_MAX_WAIT_SECONDS after it began). */
+  until: Date;
+}
+
 export interface PostMediaPort {
   findMany(workspaceId: string, ids: string[]): Promise<PostMediaItem[]>;
   /** The item's bytes, or those of its copy in `mimeType` (made by `convert`). */
@@ -50,7 +61,9 @@ export interface PostMediaPort {
    * The video as a network takes it; a conversion it needs is made once, in a background job
    * (`pending` meanwhile). Never converts inside the call.
    */
-  videoFor(mediaId: string, requirements: PostVideoRequirements): Promise<PostVideoForNetwork>;
+  videoFor(mediaId: string, requirements: PostVideoRequirements, wait?: PostVideoWait): Promise<PostVideoForNetwork>;
+  /** `waiter` (a target that published or failed) waits for no video conversion any more: one nobody waits for stops. */
+  releaseVideoWaits(waiter: string): Promise<void>;
   /** The bytes of a video variant by name (from `videoFor`). */
   openVariant(mediaId: string, variant: string): Readable;
   /** A fresh signed public URL of a variant by name. */

@@ -1,14 +1,21 @@
 import { AppError } from '../common/errors';
 import { MediaRejectedError, ProcessingPendingError, VideoProcessingFailedError } from '../providers/provider.errors';
 import type { PublishMedia } from '../providers/social-provider.interface';
-import type { PostMediaItem, PostMediaPort } from './post-media.port';
+import type { PostMediaItem, PostMediaPort, PostVideoWait } from './post-media.port';
+
+/** The target an attempt publishes, as a waiter for video conversions; `asked` once it asked for one. */
+export interface VideoWaitOfAttempt extends PostVideoWait {
+  asked: boolean;
+  /** The target was waiting before this attempt (it may have asked for a conversion then). */
+  waited?: boolean;
+}
 
 /**
  * What a provider sees of a media item: its bytes, a fresh signed public URL of them per call, and
  * copies in other types, converted once by the media module and kept with the item. A copy is asked
  * for once per object; a failed conversion is asked for again on the next call.
  */
-export function publishMediaOf(media: PostMediaPort, item: PostMediaItem): PublishMedia {
+export function publishMediaOf(media: PostMediaPort, item: PostMediaItem, wait?: VideoWaitOfAttempt): PublishMedia {
   const conversions = new Map<string, Promise<PublishMedia>>();
   const original: PublishMedia = {
     id: item.id,
@@ -30,7 +37,12 @@ export function publishMediaOf(media: PostMediaPort, item: PostMediaItem): Publi
       ? { posterUrl: () => Promise.resolve(media.signedVariantUrl(item.id, 'poster')) }
       : {}),
     asVideo: async (requirements) => {
-      const found = await media.videoFor(item.id, requirements);
+      if (wait) wait.asked = true;
+      const found = await media.videoFor(
+        item.id,
+        requirements,
+        wait ? { waiter: wait.waiter, until: wait.until } : undefined,
+      );
       if (found.state === 'pending') throw new ProcessingPendingError(`Media ${item.filename}: ${found.message}`, 2000);
       if (found.state === 'refused') {
         throw new MediaRejectedError(`Media ${item.filename}: ${found.problems.join('; ')}`);

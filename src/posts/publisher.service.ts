@@ -18,7 +18,7 @@ import { ProviderRegistry } from '../providers/provider.registry';
 import { PublishMedia, PublishResult, ThreadPost } from '../providers/social-provider.interface';
 import { PostDto } from './dto/post.dto';
 import { POST_MEDIA, PostMediaPort } from './post-media.port';
-import { publishMediaOf } from './publish-media';
+import { publishMediaOf, type VideoWaitOfAttempt } from './publish-media';
 import { PostTargetPart } from './post-target-part.entity';
 import { PostTargetCheckpointsStore } from './post-target-checkpoints.store';
 import { PostTargetPartsStore } from './post-target-parts.store';
@@ -126,10 +126,36 @@ export class PublisherService {
   async publishTarget(targetId: string, publication: number, jobId: string): Promise<void> {
     const claimed = await this.claims.push({ targetId, publication, jobId });
     if (!claimed) return;
-    const outcome = await this.attempt(claimed, jobId);
+    const wait = this.videoWaitOf(claimed);
+    const outcome = await this.attempt(claimed, jobId, wait);
     if (outcome === CLAIM_LOST) return;
     await this.settlements.push({ claimed, outcome });
     this.outcomes.recordPublish(claimed.channel.provider, outcome.kind);
+    if ((wait.asked || wait.waited) && (outcome.kind === 'published' || outcome.kind === 'failed')) {
+      // A conversion made for this target alone stops now rather than at the end of its wait.
+      await this.media
+        .releaseVideoWaits(targetId)
+        .catch((err: Error) =>
+          this.logger.warn({ msg: 'Could not release the video conversions of a target', targetId, err: err.message }),
+        );
+    }
+  }
+
+  /**
+   * The target as a waiter for video conversions: until the end of its wait for processing (from the
+   * earliest wait its parts began, else from now), so a conversion never runs past what it waits.
+   */
+  private videoWaitOf(claimed: Claimed): VideoWaitOfAttempt {
+    const began = [...claimed.checkpoints.values()]
+      .map((state) => (typeof state[WAITING_SINCE] === 'string' ? Date.parse(state[WAITING_SINCE]) : NaN))
+      .filter((t) => Number.isFinite(t));
+    const since = began.length > 0 ? Math.min(...began) : Date.now();
+    return {
+      waiter: claimed.target.id,
+      until: new Date(since + this.video.processingMaxWaitMs),
+      asked: false,
+      waited: began.length > 0,
+    };
   }
 
   /**
@@ -151,7 +177,11 @@ export class PublisherService {
     return requests.map((r) => byJob.get(`${r.targetId}:${r.jobId}`) ?? null);
   }
 
-  private async attempt(claimed: Claimed, jobId: string): Promise<Outcome | typeof CLAIM_LOST> {
+  private async attempt(
+    claimed: Claimed,
+    jobId: string,
+    wait: VideoWaitOfAttempt,
+  ): Promise<Outcome | typeof CLAIM_LOST> {
     const { post, channel, target } = claimed;
     try {
       // OAuth networks: an access token about to expire is refreshed first, once per channel.
@@ -168,7 +198,7 @@ export class PublisherService {
         { index: 0, ...first },
         ...post.thread.map((p, i) => ({ index: i + 1, content: p.content, mediaIds: p.mediaIds })),
       ];
-      const media = await this.mediaOf(post.workspaceId, parts);
+      const media = await this.mediaOf(post.workspaceId, parts, wait);
       if (!media) {
         return { kind: 'failed', code: 'MEDIA_REJECTED', message: 'A media item of the post no longer exists' };
       }
@@ -231,12 +261,16 @@ export class PublisherService {
   }
 
   /** The media of each part, in order; null when an item no longer exists. One read for the whole post. */
-  private async mediaOf(workspaceId: string, parts: Part[]): Promise<PublishMedia[][] | null> {
+  private async mediaOf(
+    workspaceId: string,
+    parts: Part[],
+    wait: VideoWaitOfAttempt,
+  ): Promise<PublishMedia[][] | null> {
     const ids = [...new Set(parts.flatMap((p) => p.mediaIds))];
     if (ids.length === 0) return parts.map(() => []);
     const found = new Map((await this.media.findMany(workspaceId, ids)).map((m) => [m.id, m]));
     if (ids.some((id) => !found.has(id))) return null;
-    return parts.map((p) => p.mediaIds.map((id) => publishMediaOf(this.media, found.get(id)!)));
+    return parts.map((p) => p.mediaIds.map((id) => publishMediaOf(this.media, found.get(id)!, wait)));
   }
 
   /**

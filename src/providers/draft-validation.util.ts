@@ -13,12 +13,24 @@ function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
+/** How a network's publisher sends video, as far as validation is concerned. */
+export interface VideoValidationOptions {
+  /**
+   * True where the publisher asks the media module for the video as the network takes it
+   * (`asVideo` with the network's limits): a frame rate or frame size above the network's is then
+   * converted down (MEDIA_VIDEO_TRANSCODE), not refused here. False (default): the file goes as it
+   * is, and what the network would refuse is refused at validation.
+   */
+  convertsVideo?: boolean;
+}
+
 /** Problems shared by every provider: empty post, media count, media type and size. */
 export function commonDraftProblems(
   provider: string,
   content: string,
   media: MediaDescriptor[],
   limits: ChannelLimits,
+  options: VideoValidationOptions = {},
 ): Problem[] {
   const problems: Problem[] = [];
   if (content.trim() === '' && media.length === 0) {
@@ -31,7 +43,7 @@ export function commonDraftProblems(
     });
   }
   const accepted = new Set(limits.supportedMimeTypes.map((t) => t.toLowerCase()));
-  problems.push(...videoProblems(provider, media, limits.video ?? null));
+  problems.push(...videoProblems(provider, media, limits.video ?? null, options));
   for (const item of media) {
     if (isVideoMedia(item)) continue;
     if (!accepted.has(item.mimeType.toLowerCase())) {
@@ -50,6 +62,10 @@ export function commonDraftProblems(
   return problems;
 }
 
+function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
 function seconds(ms: number): string {
   const s = ms / 1000;
   return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
@@ -63,9 +79,15 @@ function ratio(r: number): string {
  * Problems of the videos of a post against the network's video limits, each at `mediaIds[i]` (its
  * place in the post's media) with a message that states the limit: no video at all where the network
  * takes none, then count, type, size, duration, shape, frame rate and resolution. What a conversion
- * of the service would fix (codecs, index position) is not a problem here.
+ * of the service would fix (codecs, index position; frame rate and frame size above the network's
+ * where the publisher converts, `convertsVideo`) is not a problem here.
  */
-export function videoProblems(provider: string, media: MediaDescriptor[], video: VideoLimits | null): Problem[] {
+export function videoProblems(
+  provider: string,
+  media: MediaDescriptor[],
+  video: VideoLimits | null,
+  options: VideoValidationOptions = {},
+): Problem[] {
   const problems: Problem[] = [];
   const videos = media.map((item, index) => ({ item, index })).filter(({ item }) => isVideoMedia(item));
   if (videos.length === 0) return problems;
@@ -146,12 +168,30 @@ export function videoProblems(provider: string, media: MediaDescriptor[], video:
           message: `${name} is ${width} x ${height}; ${provider} takes videos at most ${video.maxLongSide} px on their long side`,
         });
       }
+      if (!options.convertsVideo && video.maxShortSide !== undefined && short > video.maxShortSide) {
+        problems.push({
+          field,
+          message: `${name} is ${width} x ${height}; ${provider} takes videos at most ${video.maxShortSide} px on their short side`,
+        });
+      }
+      if (!options.convertsVideo && video.maxPixels !== undefined && width * height > video.maxPixels) {
+        problems.push({
+          field,
+          message: `${name} is ${width} x ${height} (${count(width * height)} pixels per frame); ${provider} takes at most ${count(video.maxPixels)} pixels per frame`,
+        });
+      }
     }
     const fps = item.frameRate ?? null;
     if (fps !== null && video.minFrameRate !== undefined && fps < video.minFrameRate) {
       problems.push({
         field,
         message: `${name} has ${fps} frames per second; ${provider} takes at least ${video.minFrameRate}`,
+      });
+    }
+    if (!options.convertsVideo && fps !== null && video.maxFrameRate !== undefined && fps > video.maxFrameRate + 0.01) {
+      problems.push({
+        field,
+        message: `${name} has ${fps} frames per second; ${provider} takes at most ${video.maxFrameRate}`,
       });
     }
   }

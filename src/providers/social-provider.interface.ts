@@ -47,6 +47,8 @@ export interface VideoLimits {
   /** Shortest side in pixels (either orientation). */
   minShortSide?: number;
   maxShortSide?: number;
+  /** Pixels of one frame, width x height (Mastodon's `video_matrix_limit`). */
+  maxPixels?: number;
   /** Bits per second of the whole file. */
   maxBitrate?: number;
   /** Video codecs taken, as ffmpeg names them (`h264`, `hevc`, ...); absent: any. */

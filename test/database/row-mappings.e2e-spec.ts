@@ -75,7 +75,7 @@ const SRC = join(__dirname, '..', '..', 'src');
 /** Words of our SQL that are neither tables nor columns: functions, types, literals (keywords are in capitals). */
 const SQL_WORDS = new Set(
   (
-    'array_append bool_and bool_or cardinality count hashtext hashtextextended json_agg json_object_agg ' +
+    'array_append array_remove bool_and bool_or cardinality count hashtext hashtextextended json_agg json_object_agg ' +
     'jsonb_build_object jsonb_build_array jsonb_to_recordset make_interval max now pg_advisory_lock ' +
     'pg_advisory_unlock pg_advisory_xact_lock pg_notify pg_try_advisory_lock pg_try_advisory_xact_lock ' +
     'row_to_json sum to_char unnest set_config greatest coalesce extract epoch secs days ctid bigint boolean ' +

@@ -5,6 +5,10 @@
  * a network that never finishes -> VIDEO_PROCESSING_TIMEOUT, size/duration refusals at validation,
  * and a HEVC MOV or a WebM converted once to H.264/AAC MP4 for X, the converted bytes reaching it.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BlueskyFake } from '../fakes/bluesky.fake';
 import type { FakeVideoProcessing } from '../fakes/fake-video-processing';
 import { LinkedInFake } from '../fakes/linkedin.fake';
@@ -71,9 +75,9 @@ describe('video on X, LinkedIn, Mastodon and Bluesky', () => {
     },
   ];
 
-  async function upload(name: string, mimeType: string, altText?: string): Promise<string> {
+  async function upload(name: string, mimeType: string, altText?: string, given?: Buffer): Promise<string> {
     const client = new MediaClient(t, key);
-    const bytes = videoFixture(name);
+    const bytes = given ?? videoFixture(name);
     const init = await client.initialize({
       filename: name,
       mimeType,
@@ -214,6 +218,43 @@ describe('video on X, LinkedIn, Mastodon and Bluesky', () => {
       );
     });
 
+    it('refuses a 240 fps WebM for Mastodon at validation and at creation, naming the instance limit', async () => {
+      const fast = await upload('fast-240.webm', 'video/webm', undefined, fastWebm(240));
+      expect((await new MediaClient(t, key).get(fast)).body).toMatchObject({ frameRate: 240 });
+      const message = `Video ${fast} has 240 frames per second; Mastodon takes at most 120`;
+      const checked = await t.request('POST', '/api/posts/validate', {
+        key,
+        body: { content: 'too fast', channelIds: [channels.get('mastodon')], mediaIds: [fast] },
+      });
+      expect(checked.body.problems).toEqual([
+        expect.objectContaining({
+          channelId: channels.get('mastodon'),
+          field: 'mediaIds[0]',
+          message: expect.stringContaining(message),
+        }),
+      ]);
+      const created = await t.request('POST', '/api/posts', {
+        key,
+        body: { content: 'too fast', channelIds: [channels.get('mastodon')], mediaIds: [fast], publishNow: true },
+      });
+      expect(created.status).toBe(400);
+      expect(JSON.stringify(created.body)).toContain(message);
+      expect(mastodon.videos.uploads).toBe(0);
+      // X converts a video above its 60 fps for it (MEDIA_VIDEO_TRANSCODE): no refusal there.
+      const forX = await t.request('POST', '/api/posts/validate', {
+        key,
+        body: { content: 'fast for X', channelIds: [channels.get('x')], mediaIds: [fast] },
+      });
+      expect(forX.body.problems).toEqual([]);
+      // 120 fps is within Mastodon's limit.
+      const ok = await upload('fast-120.webm', 'video/webm', undefined, fastWebm(120));
+      const fine = await t.request('POST', '/api/posts/validate', {
+        key,
+        body: { content: 'fast enough', channelIds: [channels.get('mastodon')], mediaIds: [ok] },
+      });
+      expect(fine.body.problems).toEqual([]);
+    }, 60_000);
+
     describe.each(['x', 'linkedin', 'mastodon', 'bluesky'])('%s', (id) => {
       const network = () => networks.find((n) => n.id === id)!;
 
@@ -283,6 +324,26 @@ describe('video on X, LinkedIn, Mastodon and Bluesky', () => {
       );
     });
   });
+
+  /** A tiny VP8 WebM at `fps` frames per second (160 x 120, half a second of one colour), made by ffmpeg's lavfi. */
+  function fastWebm(fps: number): Buffer {
+    const dir = mkdtempSync(join(tmpdir(), 'fast-webm-'));
+    try {
+      const out = join(dir, `fast-${fps}.webm`);
+      execFileSync(
+        'ffmpeg',
+        [
+          ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-y'],
+          ...['-f', 'lavfi', '-i', `color=c=red:s=160x120:r=${fps}:d=0.5`],
+          ...['-c:v', 'libvpx', '-b:v', '50k', '-deadline', 'realtime', '-threads', '1', out],
+        ],
+        { timeout: 60_000 },
+      );
+      return readFileSync(out);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
 
   // An app of its own: with a limit of 6 s each case ends in seconds, and there is still room for three
   // polls (X polls when it says, every second here; the others every 250 ms) on a loaded machine.

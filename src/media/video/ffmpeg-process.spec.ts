@@ -102,4 +102,18 @@ describe('running ffprobe and ffmpeg as bounded child processes', () => {
     expect(bad.code).not.toBe(0);
     expect(lastLines(bad.stderr)).toMatch(/No such file or directory/);
   });
+
+  it('names no path of the server in the lines it keeps', () => {
+    const stderr = [
+      '[mov,mp4,m4a,3gp,3g2,mj2 @ 0x55d0c1a3e8c0] moov atom not found',
+      'file:/var/lib/sps/media/0b/0b6e/chunk-0: Invalid data found when processing input',
+      "Error opening output '/tmp/sps-video-x1/.output.mp4.ab12.part': No space left on device",
+      'Stream #0:0: Video: h264, yuv420p, 1920x1080, 30000/1001 fps',
+    ].join('\n');
+    const said = lastLines(stderr, 4, 1000);
+    expect(said).not.toMatch(/\/var|\/tmp|sps-video|chunk-0/);
+    expect(said).toContain('the file: Invalid data found when processing input');
+    expect(said).toContain("Error opening output 'the file': No space left on device");
+    expect(said).toContain('30000/1001 fps');
+  });
 });

@@ -120,12 +120,19 @@ export function runTool(binary: string, args: readonly string[], options: ToolRu
   return startTool(binary, args, { ...options, stdin: false }).done;
 }
 
-/** The last non-empty lines of ffmpeg's stderr, for an error message (at most `max` characters). */
+/**
+ * The last non-empty lines of ffmpeg's stderr, for an error message (at most `max` characters), with
+ * absolute paths replaced by "the file".
+ */
 export function lastLines(stderr: string, lines = 3, max = 400): string {
   const text = stderr
     .split('\n')
     // `[matroska,webm @ 0x55d0c1a3e8c0] File ended prematurely`: the address says nothing to anyone.
     .map((l) => l.replace(/\[[^\]]* @ 0x[0-9a-f]+\]\s*/gi, '').trim())
+    // Where the server keeps its files is nobody's business: `file:/var/lib/.../abc` reads "the file".
+    .map((l) =>
+      l.replace(/(?<=^|[\s'"(:])(?:file:)?\/[^\s'",;:)]+/g, 'the file').replace(/\bfile:the file/g, 'the file'),
+    )
     .filter((l) => l.length > 0)
     .slice(-lines)
     .join('; ');

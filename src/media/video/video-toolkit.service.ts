@@ -18,6 +18,7 @@ import { fmtSeconds } from './video-needs';
 import {
   VideoConversionError,
   VideoError,
+  VideoTooLargeError,
   VideoNotAVideoError,
   VideoToolTimeoutError,
   VideoTruncatedError,
@@ -152,11 +153,12 @@ export class VideoToolkit implements OnApplicationBootstrap {
     const header = await this.probeHeader(file, options, deadline);
     if (header.duration === null) {
       // No declared duration: the packets say how long it is, and the poster's time depends on it.
-      const probe = header.probe(await this.probeEnd(file, header, deadline, options.signal));
+      const probe = this.withinBounds(header.probe(await this.probeEnd(file, header, deadline, options.signal)));
       const poster = await this.extractPoster(file, { ...options.poster, probe, timeoutMs: remaining(deadline) });
       return { probe, poster };
     }
-    const provisional = header.probe(header.duration);
+    // Frames beyond the bounds are refused before any of them is decoded.
+    const provisional = this.withinBounds(header.probe(header.duration));
     const [end, poster] = await Promise.allSettled([
       options.checkIntegrity === false
         ? Promise.resolve(header.duration)
@@ -188,16 +190,23 @@ export class VideoToolkit implements OnApplicationBootstrap {
       const result = await runTool(
         this.config.ffmpegPath,
         [
-          ...ffmpegCommon(),
+          ...this.ffmpegCommon(),
           '-ss',
           (atMs / 1000).toFixed(3),
+          // One decoding thread: frame threads each hold frames of their own, for a single JPEG.
+          '-threads',
+          '1',
           ...inputArgs(probe.container, file),
           '-map',
           '0:V:0',
           '-frames:v',
           '1',
+          '-filter_threads',
+          '1',
           '-vf',
           `scale=${width}:${height}:flags=bicubic,setsar=1`,
+          '-threads',
+          '1',
           '-pix_fmt',
           'yuvj420p',
           '-q:v',
@@ -238,8 +247,17 @@ export class VideoToolkit implements OnApplicationBootstrap {
       options.audioBitrate ?? DEFAULT_AUDIO_BITRATE,
       caps.maxBitrate ? Math.max(32_000, Math.floor(caps.maxBitrate / 8)) : Infinity,
     );
+    const threads = String(this.config.threads);
+    // A frame rate above the cap is dropped first, so the scaler and the encoder see only the frames kept.
+    const fps =
+      caps.maxFrameRate && source.frameRate !== null && source.frameRate > caps.maxFrameRate
+        ? `fps=${caps.maxFrameRate},`
+        : '';
     const args = [
-      ...ffmpegCommon(),
+      ...this.ffmpegCommon(),
+      // Decoding threads too (not only the encoder's): each frame thread holds frames of its own.
+      '-threads',
+      threads,
       ...inputArgs(source.container, file),
       '-map',
       '0:V:0',
@@ -248,8 +266,10 @@ export class VideoToolkit implements OnApplicationBootstrap {
       '-1',
       '-map_chapters',
       '-1',
+      '-filter_threads',
+      threads,
       '-vf',
-      `scale=${width}:${height}:flags=bicubic,setsar=1,format=yuv420p`,
+      `${fps}scale=${width}:${height}:flags=bicubic,setsar=1,format=yuv420p`,
       '-c:v',
       'libx264',
       '-preset',
@@ -261,9 +281,7 @@ export class VideoToolkit implements OnApplicationBootstrap {
       '-pix_fmt',
       'yuv420p',
     ];
-    if (caps.maxFrameRate && source.frameRate !== null && source.frameRate > caps.maxFrameRate) {
-      args.push('-r', String(caps.maxFrameRate));
-    }
+    if (fps) args.push('-r', String(caps.maxFrameRate));
     if (caps.maxBitrate) {
       // Room for the audio, the container and the encoder's overshoot; the rate buffer holds one second.
       const videoBitrate = Math.max(
@@ -278,7 +296,7 @@ export class VideoToolkit implements OnApplicationBootstrap {
     } else {
       args.push('-an');
     }
-    args.push('-sn', '-dn', '-threads', String(this.config.threads), '-movflags', '+faststart', '-f', 'mp4');
+    args.push('-sn', '-dn', '-threads', threads, '-movflags', '+faststart', '-f', 'mp4');
     const result = await this.convert(args, output, deadline, options.signal);
     if (
       result.videoCodec !== 'h264' ||
@@ -304,7 +322,7 @@ export class VideoToolkit implements OnApplicationBootstrap {
       throw new VideoConversionError('only MP4 and QuickTime files have an index to move; this is WebM');
     }
     const args = [
-      ...ffmpegCommon(),
+      ...this.ffmpegCommon(),
       ...inputArgs(source.container, file),
       '-map',
       '0:V',
@@ -350,8 +368,45 @@ export class VideoToolkit implements OnApplicationBootstrap {
 
   private async probeFile(file: string, options: ProbeOptions, deadline: number): Promise<VideoProbe> {
     const header = await this.probeHeader(file, options, deadline);
-    if (header.duration !== null && options.checkIntegrity === false) return header.probe(header.duration);
-    return header.probe(await this.probeEnd(file, header, deadline, options.signal));
+    if (header.duration !== null && options.checkIntegrity === false) {
+      return this.withinBounds(header.probe(header.duration));
+    }
+    return this.withinBounds(header.probe(await this.probeEnd(file, header, deadline, options.signal)));
+  }
+
+  /**
+   * Refuses frames above VIDEO_MAX_PIXELS or VIDEO_MAX_DIMENSION (coded or as displayed), whose every
+   * decoded frame costs memory and time in proportion: read from the header, before any frame is decoded.
+   */
+  private withinBounds(probe: VideoProbe): VideoProbe {
+    const bounds = { maxPixels: this.config.maxPixels, maxDimension: this.config.maxDimension };
+    const width = Math.max(probe.width, probe.codedWidth);
+    const height = Math.max(probe.height, probe.codedHeight);
+    const pixels = Math.max(probe.width * probe.height, probe.codedWidth * probe.codedHeight);
+    if (pixels > bounds.maxPixels || width > bounds.maxDimension || height > bounds.maxDimension) {
+      throw new VideoTooLargeError(probe.width, probe.height, bounds);
+    }
+    return probe;
+  }
+
+  /**
+   * Options of every ffmpeg run: quiet, no stdin, and no single allocation above what a frame within
+   * the bounds needs (8 bytes a pixel: four 16-bit channels, packed), so a stream whose frames grow past
+   * what its header said fails instead of taking the memory.
+   */
+  private ffmpegCommon(): string[] {
+    const maxAlloc = Math.max(64 * 1024 * 1024, this.config.maxPixels * 8);
+    return ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-max_alloc', String(maxAlloc)];
+  }
+
+  /**
+   * ffprobe's largest single allocation: 4 bytes a pixel of the largest frame taken (a plane of any
+   * depth up to 16 bits). ffprobe decodes a frame to fill in what the header leaves out; a frame above
+   * the bounds then fails to decode in well under a second, while the sizes, read from the header, are
+   * still reported, and the bounds refuse the file.
+   */
+  private probeMaxAlloc(): number {
+    return Math.max(16 * 1024 * 1024, this.config.maxPixels * 4);
   }
 
   /** What ffprobe reads from the header: the streams, and the duration the container declares (null if none). */
@@ -428,7 +483,7 @@ export class VideoToolkit implements OnApplicationBootstrap {
       const start = (): NonNullable<typeof started> => {
         const container = containerOf(head, options.declaredType);
         const input = inputArgs(container, 'pipe:0');
-        const meta = startTool(this.config.ffprobePath, [...probeJsonArgs(), ...input], {
+        const meta = startTool(this.config.ffprobePath, [...probeJsonArgs(this.probeMaxAlloc()), ...input], {
           timeoutMs: remaining(deadline),
           maxStdoutBytes: MAX_PROBE_JSON_BYTES,
           stdin: true,
@@ -488,10 +543,12 @@ export class VideoToolkit implements OnApplicationBootstrap {
           duration = checkMediaEnd(duration, parseNumber(json.format?.start_time) ?? 0, started.tracker, result);
         }
       }
-      return toVideoProbe(
-        json,
-        { container: started.container, sizeBytes: size, faststart: layout ? layout.faststart : null },
-        duration,
+      return this.withinBounds(
+        toVideoProbe(
+          json,
+          { container: started.container, sizeBytes: size, faststart: layout ? layout.faststart : null },
+          duration,
+        ),
       );
     } catch (err) {
       for (const child of children) child.kill();
@@ -509,7 +566,7 @@ export class VideoToolkit implements OnApplicationBootstrap {
     deadline: number,
     signal?: AbortSignal,
   ): Promise<FfprobeJson> {
-    const result = await runTool(this.config.ffprobePath, [...probeJsonArgs(), ...input], {
+    const result = await runTool(this.config.ffprobePath, [...probeJsonArgs(this.probeMaxAlloc()), ...input], {
       timeoutMs: remaining(deadline),
       maxStdoutBytes: MAX_PROBE_JSON_BYTES,
       signal,
@@ -543,12 +600,19 @@ export class VideoToolkit implements OnApplicationBootstrap {
   }
 }
 
-function ffmpegCommon(): string[] {
-  return ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y'];
-}
-
-function probeJsonArgs(): string[] {
-  return ['-v', 'error', '-hide_banner', '-show_format', '-show_streams', '-of', 'json'];
+/** ffprobe's description of the streams; `maxAlloc` bounds the frames it decodes to fill it in. */
+function probeJsonArgs(maxAlloc: number): string[] {
+  return [
+    '-v',
+    'error',
+    '-hide_banner',
+    '-max_alloc',
+    String(maxAlloc),
+    '-show_format',
+    '-show_streams',
+    '-of',
+    'json',
+  ];
 }
 
 function packetArgs(): string[] {

@@ -10,6 +10,7 @@ import {
   VideoConversionError,
   VideoNoVideoStreamError,
   VideoNotAVideoError,
+  VideoTooLargeError,
   VideoToolTimeoutError,
   VideoTruncatedError,
   VideoTypeMismatchError,
@@ -33,6 +34,8 @@ const CONFIG: VideoConfig = {
   concurrency: 2,
   transcode: true,
   processingMaxWaitMs: 1_800_000,
+  maxPixels: 4096 * 2304,
+  maxDimension: 4096,
 };
 
 function alive(pid: number): boolean {
@@ -345,6 +348,26 @@ describe('VideoToolkit (ffprobe and ffmpeg on real files)', () => {
     it('names the truncation, not a poster problem, for a file cut inside its media data', async () => {
       const err = await kit.probeWithPoster(fixture('truncated.mp4'), { declaredType: 'video/mp4' }).catch((e) => e);
       expect(err).toBeInstanceOf(VideoTruncatedError);
+    });
+
+    it('refuses frames above the pixel or side bounds, from the header, before any poster', async () => {
+      // h264-aac-faststart.mp4 is 320 x 240 = 76,800 pixels.
+      const fewPixels = new VideoToolkit({ ...CONFIG, maxPixels: 76_799 });
+      const err = await fewPixels.probeWithPoster(fixture('h264-aac-faststart.mp4')).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(VideoTooLargeError);
+      expect(err).toMatchObject({ reason: 'too_large', inputProblem: true, width: 320, height: 240 });
+      expect((err as Error).message).toBe(
+        "The video's frames are 320 x 240 pixels (76,800 per frame); this service takes videos of at most 76,799 " +
+          'pixels per frame and 4,096 pixels a side: scale it down (4K UHD, 3840 x 2160, or less) and upload it again',
+      );
+      const narrow = new VideoToolkit({ ...CONFIG, maxDimension: 300 });
+      await expect(narrow.probe(fixture('h264-aac-faststart.mp4'))).rejects.toBeInstanceOf(VideoTooLargeError);
+      await expect(
+        narrow.probe(createReadStream(fixture('vp9-opus.webm')), { declaredType: 'video/webm' }),
+      ).rejects.toBeInstanceOf(VideoTooLargeError);
+      // Exactly at the bounds is fine.
+      const exact = new VideoToolkit({ ...CONFIG, maxPixels: 76_800, maxDimension: 320 });
+      await expect(exact.probe(fixture('h264-aac-faststart.mp4'))).resolves.toMatchObject({ width: 320, height: 240 });
     });
 
     it('refuses an audio-only file before taking any poster', async () => {

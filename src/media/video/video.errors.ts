@@ -17,6 +17,8 @@ export type VideoErrorReason =
   | 'type_mismatch'
   /** A container ffprobe cannot read, or a video track it cannot decode. */
   | 'undecodable'
+  /** Frames larger than the service decodes (VIDEO_MAX_PIXELS, VIDEO_MAX_DIMENSION). */
+  | 'too_large'
   /** ffprobe or ffmpeg did not finish within its time budget and was killed. */
   | 'timeout'
   /** ffprobe or ffmpeg cannot be started (not installed, FFPROBE_PATH/FFMPEG_PATH wrong). */
@@ -93,6 +95,29 @@ export class VideoUndecodableError extends VideoError {
   }
 }
 
+/** The most pixels a frame may have, in all and a side. */
+export interface FrameBounds {
+  maxPixels: number;
+  maxDimension: number;
+}
+
+export class VideoTooLargeError extends VideoError {
+  readonly reason = 'too_large';
+  readonly inputProblem = true;
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    readonly bounds: FrameBounds,
+  ) {
+    super(
+      `The video's frames are ${width} x ${height} pixels (${count(width * height)} per frame); ` +
+        `this service takes videos of at most ${count(bounds.maxPixels)} pixels per frame and ` +
+        `${count(bounds.maxDimension)} pixels a side: scale it down (4K UHD, 3840 x 2160, or less) and upload it again`,
+    );
+    this.name = 'VideoTooLargeError';
+  }
+}
+
 export class VideoToolTimeoutError extends VideoError {
   readonly reason = 'timeout';
   readonly inputProblem = false;
@@ -131,6 +156,10 @@ export class VideoConversionError extends VideoError {
     this.toolOutput = toolOutput;
     this.name = 'VideoConversionError';
   }
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
 }
 
 function formatMs(ms: number): string {

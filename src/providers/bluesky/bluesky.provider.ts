@@ -178,7 +178,10 @@ export class BlueskyProvider implements SocialProvider {
   }
 
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
-    const problems = commonDraftProblems(BLUESKY, post.content, post.media, limits);
+    const problems = commonDraftProblems(BLUESKY, post.content, post.media, limits, {
+      // The publisher asks for the video as the network takes it: a faster or larger one is converted.
+      convertsVideo: true,
+    });
     const graphemes = countGraphemes(post.content);
     if (graphemes > limits.maxCharacters) {
       problems.push({

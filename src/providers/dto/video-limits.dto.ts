@@ -25,7 +25,10 @@ export class VideoLimitsDto {
   maxAspectRatio?: number;
   /** Lowest frame rate taken, frames per second. */
   minFrameRate?: number;
-  /** Highest frame rate taken (a faster video is converted, or refused when conversion is off). */
+  /**
+   * Highest frame rate taken: a faster video is converted where the service converts video for the
+   * network (refused when conversion is off), refused at validation elsewhere.
+   */
   maxFrameRate?: number;
   /** Longest side in pixels, either orientation. */
   maxLongSide?: number;
@@ -33,6 +36,9 @@ export class VideoLimitsDto {
   minShortSide?: number;
   /** Shortest side in pixels, at most. */
   maxShortSide?: number;
+  /** Pixels of one frame (width x height), at most: Mastodon's `video_matrix_limit`. */
+  @ApiProperty({ type: 'integer', required: false, example: 8_294_400 })
+  maxPixels?: number;
   /** Bits per second of the whole file. */
   maxBitrate?: number;
   /** Video codecs taken (`h264`, ...); absent: any. */

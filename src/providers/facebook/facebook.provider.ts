@@ -198,7 +198,10 @@ export class FacebookProvider implements SocialProvider {
   }
 
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
-    const problems = commonDraftProblems(NAME, post.content, post.media, limits);
+    const problems = commonDraftProblems(NAME, post.content, post.media, limits, {
+      // The publisher asks for the video as the network takes it: a faster or larger one is converted.
+      convertsVideo: true,
+    });
     const options = optionsOf(post) as Partial<FacebookOptions>;
     post.media.forEach((item, index) => {
       if (!isVideoMedia(item) || options.videoFormat !== 'reel') return;

@@ -184,7 +184,10 @@ export class LinkedInProvider implements SocialProvider {
   }
 
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
-    const problems = commonDraftProblems(LINKEDIN_NAME, post.content, post.media, limits);
+    const problems = commonDraftProblems(LINKEDIN_NAME, post.content, post.media, limits, {
+      // The publisher asks for the video as the network takes it: a faster or larger one is converted.
+      convertsVideo: true,
+    });
     const length = linkedInCommentaryLength(post.content);
     if (length > limits.maxCharacters) {
       problems.push({

@@ -3,9 +3,11 @@ import type { ChannelLimits, VideoLimits } from '../social-provider.interface';
 import { VIDEO_MIME_TYPES } from '../video-limits';
 
 /**
- * Mastodon's video by default (4.x): up to 99 MB, 60 fps, 2,304,000 pixels (1920 x 1200); MP4, MOV
- * and WebM (the instance transcodes them itself); one video per post, never beside images. Mastodon
- * documents no duration limit: a day stands for none. An instance's own limits are read at connect
+ * Mastodon's video by default (4.x, `MediaAttachment`: MAX_VIDEO_FRAME_RATE 120, MAX_VIDEO_MATRIX_LIMIT
+ * 8,294,400 = 3840 x 2160, as current servers advertise them): up to 99 MB; MP4, MOV and WebM (the
+ * instance transcodes them itself); one video per post, never beside images. The instance refuses a
+ * video above its frame rate or pixel limit, so validation does too. Mastodon documents no duration
+ * limit: a day stands for none. An instance's own limits are read at connect
  * (`configuration.media_attachments` of /api/v2/instance).
  */
 export const MASTODON_DEFAULT_VIDEO: VideoLimits = Object.freeze({
@@ -14,9 +16,8 @@ export const MASTODON_DEFAULT_VIDEO: VideoLimits = Object.freeze({
   maxDurationSeconds: 24 * 60 * 60,
   mimeTypes: [...VIDEO_MIME_TYPES],
   maxPerPost: 1,
-  maxFrameRate: 60,
-  maxLongSide: 1920,
-  maxShortSide: 1200,
+  maxFrameRate: 120,
+  maxPixels: 8_294_400,
   mixWithImages: false,
 });
 
@@ -46,17 +47,13 @@ function videoFromInstance(media: unknown): VideoLimits | null {
   const listed = asStringArray(at(media, 'supported_mime_types'));
   const mimeTypes = listed ? VIDEO_MIME_TYPES.filter((t) => listed.includes(t)) : [...MASTODON_DEFAULT_VIDEO.mimeTypes];
   if (mimeTypes.length === 0) return null;
-  const matrix = positiveInt(at(media, 'video_matrix_limit'));
-  // The pixel limit as sides: 16:10 at the matrix (2,304,000 = 1920 x 1200).
-  const long = matrix ? Math.floor(Math.sqrt((matrix * 16) / 10)) : MASTODON_DEFAULT_VIDEO.maxLongSide;
-  const short = matrix ? Math.floor(Math.sqrt((matrix * 10) / 16)) : MASTODON_DEFAULT_VIDEO.maxShortSide;
   return {
     ...MASTODON_DEFAULT_VIDEO,
     mimeTypes,
     maxBytes: positiveInt(at(media, 'video_size_limit')) ?? MASTODON_DEFAULT_VIDEO.maxBytes,
     maxFrameRate: positiveInt(at(media, 'video_frame_rate_limit')) ?? MASTODON_DEFAULT_VIDEO.maxFrameRate,
-    maxLongSide: long,
-    maxShortSide: short,
+    // Pixels of a frame, whatever its shape (3840 x 2160 and 2160 x 3840 alike), as the instance counts them.
+    maxPixels: positiveInt(at(media, 'video_matrix_limit')) ?? MASTODON_DEFAULT_VIDEO.maxPixels,
   };
 }
 

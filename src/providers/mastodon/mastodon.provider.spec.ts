@@ -114,8 +114,7 @@ describe('limitsFromInstance', () => {
         mimeTypes: ['video/mp4'],
         maxPerPost: 1,
         maxFrameRate: 30,
-        maxLongSide: 1920,
-        maxShortSide: 1200,
+        maxPixels: 2_304_000,
         mixWithImages: false,
       },
       threads: true,
@@ -131,8 +130,12 @@ describe('limitsFromInstance', () => {
     expect(limits.supportedMimeTypes).toEqual(['image/png']);
   });
 
-  it('falls back to defaults', () => {
+  it("falls back to defaults: the current servers' 120 fps and 8,294,400 pixels (3840 x 2160)", () => {
     expect(limitsFromInstance(undefined)).toEqual(MASTODON_DEFAULT_LIMITS);
+    expect(MASTODON_DEFAULT_LIMITS.video).toMatchObject({ maxFrameRate: 120, maxPixels: 8_294_400 });
+    expect(
+      limitsFromInstance({ configuration: { media_attachments: { supported_mime_types: ['video/webm'] } } }).video,
+    ).toMatchObject({ maxFrameRate: 120, maxPixels: 8_294_400 });
     expect(limitsFromInstance({ configuration: { statuses: { max_characters: 'x' } } }).maxCharacters).toBe(500);
   });
 });

@@ -75,7 +75,10 @@ export class ThreadsProvider extends MetaContainerProvider {
   };
 
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
-    const problems = commonDraftProblems(this.network.name, post.content, post.media, limits);
+    const problems = commonDraftProblems(this.network.name, post.content, post.media, limits, {
+      // The publisher asks for the video as the network takes it: a faster or larger one is converted.
+      convertsVideo: true,
+    });
     const length = countThreadsCharacters(post.content);
     if (length > limits.maxCharacters) {
       problems.push({

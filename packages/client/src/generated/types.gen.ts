@@ -199,6 +199,10 @@ export type VideoLimitsDto = {
      */
     maxPerPost: number;
     /**
+     * Pixels of one frame (width x height), at most: Mastodon's `video_matrix_limit`.
+     */
+    maxPixels?: number;
+    /**
      * Shortest video, in seconds.
      */
     minDurationSeconds: number;
@@ -219,7 +223,8 @@ export type VideoLimitsDto = {
      */
     minFrameRate?: number;
     /**
-     * Highest frame rate taken (a faster video is converted, or refused when conversion is off).
+     * Highest frame rate taken: a faster video is converted where the service converts video for the
+     * network (refused when conversion is off), refused at validation elsewhere.
      */
     maxFrameRate?: number;
     /**
