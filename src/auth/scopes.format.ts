@@ -1,6 +1,9 @@
 import { AppError } from '../common/errors';
 import type { AuthContext, Credential } from './auth-context';
 
+/** Which kind of credential authenticated a request (auth-context.ts), for features that word refusals by it. */
+export type { Credential } from './auth-context';
+
 /**
  * What an API key may do (docs/guide.md, "Key scopes"; docs/adr/0034). The one list: the guard, key
  * creation, the OpenAPI document, the console's key form, the CLI and the MCP tools all read it.

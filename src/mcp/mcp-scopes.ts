@@ -1,5 +1,4 @@
-import type { Credential } from '../auth/auth-context';
-import { assertScope } from '../auth/scopes.format';
+import { assertScope, type Credential } from '../auth/scopes.format';
 import type { McpScope } from './mcp-tools';
 
 /**

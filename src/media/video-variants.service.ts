@@ -16,6 +16,7 @@ import { VideoSlots, isVideoType, probeOfItem } from './video-media.util';
 import { VideoToolkit, videoNeeds } from './video/video-toolkit.service';
 import { VideoError } from './video/video.errors';
 import type { VideoRequirements } from './video/video.interface';
+import { ProcessTicker } from '../scheduling/process-ticker';
 
 /** What a publisher gets for "this video, as this network takes it". */
 export type VideoForNetwork =
@@ -144,19 +145,16 @@ export class VideoVariantsService {
       const dir = await mkdtemp(join(tmpdir(), 'sps-video-'));
       const started = Date.now();
       const stop = new AbortController();
-      let beating = false;
-      const heartbeat = setInterval(() => {
-        if (beating) return;
-        beating = true;
-        this.variants
-          .beatConversion(item.id, job.variant, runner)
-          .then((wanted) => {
-            if (!wanted) stop.abort(new ConversionNotWantedError());
-          })
-          // Database trouble: ffmpeg goes on, bounded by VIDEO_CONVERT_TIMEOUT_SECONDS.
-          .catch(() => undefined)
-          .finally(() => (beating = false));
-      }, HEARTBEAT_MS);
+      // Database trouble: ffmpeg goes on, bounded by VIDEO_CONVERT_TIMEOUT_SECONDS.
+      const heartbeat = new ProcessTicker({
+        name: 'video conversion heartbeat',
+        everyMs: HEARTBEAT_MS,
+        run: async () => {
+          const wanted = await this.variants.beatConversion(item.id, job.variant, runner).catch(() => true);
+          if (!wanted) stop.abort(new ConversionNotWantedError());
+        },
+      });
+      heartbeat.start();
       try {
         let source = this.storage.localPath?.(item.id);
         if (!source) {
@@ -228,7 +226,7 @@ export class VideoVariantsService {
         }
         throw err;
       } finally {
-        clearInterval(heartbeat);
+        await heartbeat.stop();
         await this.variants.endConversion(item.id, job.variant, runner).catch(() => undefined);
         await rm(dir, { recursive: true, force: true });
       }

@@ -1,15 +1,11 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, ErrorCode, ErrorDetail, HTTP_STATUS_BY_CODE } from './app-error';
+import { AppError, ErrorBody, ErrorCode, HTTP_STATUS_BY_CODE } from './app-error';
 import { errorFormatOf } from './error-format';
 import { dependencyUnavailability } from './unavailable';
 
-export interface ErrorBody {
-  error: ErrorCode;
-  message: string;
-  details?: ErrorDetail[];
-}
+export type { ErrorBody };
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'VALIDATION_ERROR',

@@ -32,6 +32,13 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   SERVICE_UNAVAILABLE: 503,
 };
 
+/** The wire error shape: `{error, message}`, with `details` for field problems. */
+export interface ErrorBody {
+  error: ErrorCode;
+  message: string;
+  details?: ErrorDetail[];
+}
+
 export interface ErrorDetail {
   field: string;
   message: string;

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { ErrorBody } from './all-exceptions.filter';
+import type { ErrorBody } from './app-error';
 
 /**
  * The route config key (`@RouteConfig({ [ERROR_FORMAT]: format })`, from @nestjs/platform-fastify) of a
