@@ -15,8 +15,13 @@ type Type = abstract new (...args: never[]) => unknown;
  * reach a not-null column and `{"enabled": null}` switch a paused webhook back on.
  */
 function isNullable(type: Type, property: string): boolean {
-  for (let t: unknown = type; typeof t === 'function' && t !== Object; t = Object.getPrototypeOf(t)) {
-    const prototype = (t as { prototype: object }).prototype;
+  for (
+    let t: unknown = type;
+    typeof t === 'function' && t !== Object && t !== Function.prototype;
+    t = Object.getPrototypeOf(t)
+  ) {
+    const prototype = (t as { prototype?: unknown }).prototype;
+    if (typeof prototype !== 'object' || prototype === null) break;
     const options = Reflect.getMetadata(API_MODEL_PROPERTIES, prototype, property) as
       { nullable?: boolean } | undefined;
     if (options) return options.nullable === true;

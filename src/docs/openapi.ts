@@ -185,6 +185,12 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
         headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', example: 5 } } },
         content: errorContent(ERROR_EXAMPLES.SERVICE_UNAVAILABLE),
       };
+      if (op.parameters?.some((p) => 'in' in p && p.in === 'path')) {
+        op.responses['414'] ??= {
+          description: 'VALIDATION_ERROR: a path parameter is too long',
+          content: errorContent({ error: 'VALIDATION_ERROR', message: 'A path parameter is too long' }),
+        };
+      }
       if (op.requestBody) {
         op.responses['413'] ??= {
           description: 'PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)',

@@ -2,6 +2,7 @@ import { RequiredScope } from '../auth/scope.decorator';
 import { Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  getSchemaPath,
   ApiCreatedResponse,
   ApiFoundResponse,
   ApiOkResponse,
@@ -21,6 +22,7 @@ import { OAuthProviderParamDto } from '../channels/dto/oauth-provider-param.dto'
 import { OAuthCallbackError, OAuthService } from './oauth.service';
 import { renderConnectionPage, renderOAuthPage } from './oauth-page';
 import { Idempotent } from '../common/decorators/idempotent.decorator';
+import { ErrorResponseDto } from '../common/errors/error-response.dto';
 
 /**
  * The OAuth connection of a channel: `POST /api/channels/connect/{provider}` starts it (API key; in
@@ -56,11 +58,19 @@ export class OAuthController {
     description: 'Connected, or the accounts to choose from (HTML page)',
     content: { 'text/html': { schema: { type: 'string' } } },
   })
+  @ApiCreatedResponse({
+    description: 'Connected: a new channel was created (HTML page)',
+    content: { 'text/html': { schema: { type: 'string' } } },
+  })
   @ApiFoundResponse({ description: 'Redirect to the redirectUri with channelId, connectionId or error' })
   @ApiBadRequestResponse({
     description:
-      'Invalid, replayed, expired or foreign state, or a tampered redirectUri (HTML page naming the error code)',
-    content: { 'text/html': { schema: { type: 'string' } } },
+      'Invalid, replayed, expired or foreign state, or a tampered redirectUri (HTML page naming the error code); ' +
+      'a malformed path or query (the error shape, as JSON)',
+    content: {
+      'text/html': { schema: { type: 'string' } },
+      'application/json': { schema: { $ref: getSchemaPath(ErrorResponseDto) } },
+    },
   })
   async callback(
     @Param() { provider }: OAuthProviderParamDto,

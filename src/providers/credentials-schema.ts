@@ -20,7 +20,9 @@ export interface CredentialsProblem {
 export function checkCredentials(schema: CredentialsSchema, raw: unknown, strict: boolean): CredentialsProblem[] {
   const obj = asObject(raw);
   if (!obj) return [{ field: 'credentials', message: 'must be an object' }];
-  const nulls = nullFields(obj, schema);
+  // A connect request may not send null for a field that takes none; stored credentials (non-strict,
+  // read by adapters) are the service's own and may hold nulls.
+  const nulls = strict ? nullFields(obj, schema) : [];
   if (nulls.length) return nulls;
   prepareValidationRules();
   const instance = plainToInstance(schema, obj);

@@ -2,6 +2,7 @@ import type { InjectionToken } from '@nestjs/common';
 import type { OutboundHttp } from '../common/http/outbound-http';
 import type { SettingsOf, SettingsSpec } from '../config/settings';
 import type { ChannelLimits, OAuthSpec, SocialProvider } from './social-provider.interface';
+import type { ApiVersionSpec } from './api-version';
 
 /**
  * How a user connects an account. `credentials`: the connect request carries them (Mastodon token,
@@ -74,6 +75,8 @@ export interface ProviderPlugin<Id extends string = string, S extends SettingsSp
   /** Human name of the network, for messages and front ends. */
   readonly displayName: string;
   readonly connectKind: ConnectKind;
+  /** The version of the network's API it calls, and when the owner retires it (`GET /api/providers`). */
+  readonly apiVersion: ApiVersionSpec;
   /**
    * Schema of the credentials given to `POST /api/channels`. The API validates the request with it
    * (unknown fields refused), the adapter parses with it, and its class name is the OpenAPI schema

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ProviderDto } from './dto/provider.dto';
 import { ProviderRegistry } from './provider.registry';
 import { VideoLimitsDto } from './dto/video-limits.dto';
+import { apiVersionOf } from './api-version';
 
 /**
  * The networks this server can connect, as `GET /api/providers` lists them: read from the plugin
@@ -13,6 +14,7 @@ export class ProvidersService {
 
   /** Every registered network, in registration order. */
   list(): ProviderDto[] {
+    const version = (id: string) => apiVersionOf(this.registry.plugin(id).apiVersion, this.registry.settings(id));
     return this.registry.ids().map((id) => {
       const plugin = this.registry.plugin(id);
       const client = this.registry.oauthClient(id);
@@ -20,6 +22,8 @@ export class ProvidersService {
         id,
         name: plugin.displayName,
         connect: plugin.connectKind,
+        apiVersion: version(id),
+        apiSunset: plugin.apiVersion.sunset?.(version(id)) ?? null,
         enabled: plugin.connectKind !== 'oauth' || Boolean(plugin.oauth && client?.clientId && client.clientSecret),
         limits: {
           ...plugin.defaultLimits,

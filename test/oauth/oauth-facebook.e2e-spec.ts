@@ -38,6 +38,8 @@ describe('Facebook Pages (OAuth, choosing Pages, against the fake)', () => {
       id: 'facebook',
       name: 'Facebook',
       connect: 'oauth',
+      apiVersion: expect.stringMatching(/^v\d+\.\d+$/),
+      apiSunset: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       optionsSchema: expect.objectContaining({
         type: 'object',
         additionalProperties: false,

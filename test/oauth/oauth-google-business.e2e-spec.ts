@@ -46,6 +46,8 @@ describe('Google Business Profile (against the fake)', () => {
       id: 'google_business',
       name: 'Google Business Profile',
       connect: 'oauth',
+      apiVersion: 'v4 (local posts), v1 (accounts and locations)',
+      apiSunset: null,
       enabled: true,
       limits: {
         maxCharacters: 1500,

@@ -38,6 +38,8 @@ describe('Instagram (Instagram Login, containers, against the fake)', () => {
       id: 'instagram',
       name: 'Instagram',
       connect: 'oauth',
+      apiVersion: expect.stringMatching(/^v\d+\.\d+$/),
+      apiSunset: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       optionsSchema: expect.objectContaining({
         type: 'object',
         additionalProperties: false,

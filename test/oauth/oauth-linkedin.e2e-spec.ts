@@ -60,6 +60,8 @@ describe('OAuth connection of LinkedIn (against the fake)', () => {
         id: 'linkedin',
         name: 'LinkedIn',
         connect: 'oauth',
+        apiVersion: expect.stringMatching(/^\d{6}$/),
+        apiSunset: expect.stringMatching(/^\d{4}-\d{2}-01$/),
         optionsSchema: null,
         enabled: true,
         limits: {

@@ -50,6 +50,8 @@ describe('Pinterest (against the fake)', () => {
       id: 'pinterest',
       name: 'Pinterest',
       connect: 'oauth',
+      apiVersion: 'v5',
+      apiSunset: null,
       enabled: true,
       limits: {
         maxCharacters: 800,

@@ -36,6 +36,8 @@ describe('Threads (OAuth, containers, against the fake)', () => {
       id: 'threads',
       name: 'Threads',
       connect: 'oauth',
+      apiVersion: 'v1.0',
+      apiSunset: null,
       optionsSchema: null,
       enabled: true,
       limits: {

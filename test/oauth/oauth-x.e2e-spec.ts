@@ -25,6 +25,8 @@ describe('OAuth connection of X (against the fake)', () => {
         id: 'x',
         name: 'X',
         connect: 'oauth',
+        apiVersion: '2',
+        apiSunset: null,
         optionsSchema: null,
         enabled: true,
         limits: expect.objectContaining({ maxCharacters: 280, maxMedia: 4 }),

@@ -49,6 +49,8 @@ describe('Discord through the app, against a webhook fake', () => {
       id: 'discord',
       name: 'Discord',
       connect: 'credentials',
+      apiVersion: 'v10',
+      apiSunset: null,
       enabled: true,
       limits: { maxCharacters: 2000, maxMedia: 10, maxImageBytes: 10 * 1024 * 1024, threads: false },
       optionsSchema: JSON.parse(JSON.stringify(DISCORD_OPTIONS_SCHEMA)),

@@ -26,6 +26,8 @@ describe('Slack through the app, against a Web API fake', () => {
       id: 'slack',
       name: 'Slack',
       connect: 'oauth',
+      apiVersion: 'Web API (unversioned)',
+      apiSunset: null,
       enabled: true,
       limits: { maxCharacters: 3000, maxMedia: 10, threads: false },
       optionsSchema: JSON.parse(JSON.stringify(SLACK_OPTIONS_SCHEMA)),

@@ -67,6 +67,8 @@ describe('Telegram through the app, against a Bot API fake', () => {
       id: 'telegram',
       name: 'Telegram',
       connect: 'credentials',
+      apiVersion: 'Bot API (unversioned)',
+      apiSunset: null,
       enabled: true,
       limits: {
         maxCharacters: 4096,

@@ -573,6 +573,11 @@ export class BlueskyProvider implements SocialProvider {
 /** The Bluesky plugin, registered in provider.list.ts. */
 export const blueskyPlugin = defineProvider({
   id: 'bluesky',
+  apiVersion: {
+    pinned: 'XRPC (unversioned)',
+    source:
+      'AT Protocol lexicons (bluesky-social/atproto, recorded in test/fixtures/networks/bluesky), checked 2026-11-29: XRPC methods are not versioned; lexicons change compatibly',
+  },
   displayName: 'Bluesky',
   connectKind: 'credentials',
   credentials: BlueskyCredentialsDto,

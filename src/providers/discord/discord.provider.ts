@@ -28,6 +28,7 @@ import type {
 import { DiscordCredentials, DiscordCredentialsDto, parseDiscordCredentials } from './discord.credentials';
 import { DISCORD_LIMITS, DISCORD_MAX_DESCRIPTION, DISCORD_MAX_THREAD_NAME } from './discord.limits';
 import { DISCORD_OPTIONS_SCHEMA, type DiscordOptions, discordOptionProblems } from './discord.options';
+import { DISCORD_API_VERSION } from './discord.limits';
 
 const DISCORD = 'Discord';
 /** Discord's error code for a webhook message to a forum channel without thread_name or thread_id. */
@@ -297,6 +298,11 @@ function threadName(content: string): string {
 /** The Discord plugin, registered in provider.list.ts. */
 export const discordPlugin = defineProvider({
   id: 'discord',
+  apiVersion: {
+    pinned: DISCORD_API_VERSION,
+    source:
+      'Discord API reference, API Versioning (v10 available, v6 deprecated), checked 2026-11-29; no retirement date stated',
+  },
   displayName: 'Discord',
   connectKind: 'credentials',
   credentials: DiscordCredentialsDto,

@@ -26,6 +26,15 @@ export class ProviderDto {
   @ApiProperty({ enum: ['credentials', 'oauth'] })
   connect!: 'credentials' | 'oauth';
 
+  /**
+   * The version of the network's API this server calls (`v25.0` for Meta's Graph API, `202610` for
+   * LinkedIn, `2` for X): the pinned one, or the one its setting names.
+   */
+  @ApiProperty({ example: 'v25.0' })
+  apiVersion!: string;
+  /** The day the network retires that version, where it states one (YYYY-MM-DD); null otherwise. */
+  @ApiProperty({ type: String, format: 'date', nullable: true, example: '2028-07-29' })
+  apiSunset!: string | null;
   /** False for an OAuth network whose app credentials are not configured on this server. */
   enabled!: boolean;
 

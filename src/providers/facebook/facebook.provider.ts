@@ -57,6 +57,7 @@ import {
   FACEBOOK_VIDEO_LIMITS,
 } from './facebook.limits';
 import { FACEBOOK_OPTIONS_SCHEMA, FacebookOptions } from './facebook.options';
+import { graphVersionSunset } from '../api-version';
 
 const NAME = 'Facebook';
 /** How far before the publication's start the lookup of a lost answer reaches. */
@@ -672,6 +673,12 @@ const exchangeForLongLivedUserToken: NonNullable<OAuthSpec['afterCodeExchange']>
 /** The Facebook Pages plugin, registered in provider.list.ts. */
 export const facebookPlugin = defineProvider({
   id: 'facebook',
+  apiVersion: {
+    pinned: META_GRAPH_VERSION,
+    setting: 'graphVersion',
+    sunset: graphVersionSunset,
+    source: 'Graph API changelog, Available Graph API Versions (developers.facebook.com), checked 2026-11-29',
+  },
   displayName: 'Facebook',
   connectKind: 'oauth',
   credentials: FacebookCredentialsDto,

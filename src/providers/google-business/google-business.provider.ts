@@ -280,6 +280,10 @@ const GOOGLE_BUSINESS_SCOPES = ['https://www.googleapis.com/auth/business.manage
 /** The Google Business Profile plugin: Google OAuth 2.0 with offline access, one channel per location. */
 export const googleBusinessPlugin = defineProvider({
   id: 'google_business',
+  apiVersion: {
+    pinned: 'v4 (local posts), v1 (accounts and locations)',
+    source: 'Google Business Profile APIs reference, checked 2026-11-29; no retirement date stated for these versions',
+  },
   displayName: 'Google Business Profile',
   connectKind: 'oauth',
   credentials: GoogleBusinessCredentialsDto,

@@ -46,6 +46,7 @@ import {
   INSTAGRAM_VIDEO_LIMITS,
 } from './instagram.limits';
 import { INSTAGRAM_OPTIONS_SCHEMA, InstagramOptions } from './instagram.options';
+import { graphVersionSunset } from '../api-version';
 
 /** How far before the publication's start the lookup of a lost answer reaches. */
 /** The only image type Instagram publishes; others are converted first. */
@@ -277,6 +278,12 @@ export class InstagramProvider extends MetaContainerProvider {
 /** The Instagram plugin (Instagram API with Instagram Login), registered in provider.list.ts. */
 export const instagramPlugin = defineProvider({
   id: 'instagram',
+  apiVersion: {
+    pinned: META_GRAPH_VERSION,
+    setting: 'graphVersion',
+    sunset: graphVersionSunset,
+    source: 'Graph API changelog, Available Graph API Versions (developers.facebook.com), checked 2026-11-29',
+  },
   displayName: 'Instagram',
   connectKind: 'oauth',
   credentials: MetaAccountCredentialsDto,

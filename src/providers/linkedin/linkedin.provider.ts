@@ -49,6 +49,7 @@ import {
   LINKEDIN_MAX_ORGANIZATIONS,
   LINKEDIN_POSTING_ROLES,
 } from './linkedin.limits';
+import { linkedInVersionSunset } from '../api-version';
 
 /** Checkpoint key of the URN of a video LinkedIn received (parts sent, upload finalized): never uploaded twice. */
 const VIDEO_CHECKPOINT = 'linkedInVideoUrn';
@@ -585,6 +586,13 @@ const LINKEDIN_SCOPES = [
 /** The LinkedIn plugin: OAuth 2.0 authorization code, registered in provider.list.ts. */
 export const linkedinPlugin = defineProvider({
   id: 'linkedin',
+  apiVersion: {
+    pinned: '202610',
+    setting: 'apiVersion',
+    sunset: linkedInVersionSunset,
+    source:
+      'LinkedIn Marketing API versioning (learn.microsoft.com), versions supported at least 12 months, checked 2026-11-29',
+  },
   displayName: 'LinkedIn',
   connectKind: 'oauth',
   credentials: LinkedInCredentialsDto,

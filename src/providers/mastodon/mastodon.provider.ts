@@ -298,6 +298,11 @@ export class MastodonProvider implements SocialProvider {
 /** The Mastodon plugin, registered in provider.list.ts. */
 export const mastodonPlugin = defineProvider({
   id: 'mastodon',
+  apiVersion: {
+    pinned: 'v1 and v2 (/api/v1, /api/v2)',
+    source:
+      'Mastodon API documentation (mastodon/documentation), checked 2026-11-29; versions are path prefixes, no retirement dates',
+  },
   displayName: 'Mastodon',
   connectKind: 'credentials',
   credentials: MastodonCredentialsDto,

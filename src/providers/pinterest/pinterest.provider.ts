@@ -361,6 +361,10 @@ const PINTEREST_SCOPES = ['user_accounts:read', 'boards:read', 'pins:read', 'pin
 /** The Pinterest plugin: OAuth 2.0 authorization code, one channel per board; registered in provider.list.ts. */
 export const pinterestPlugin = defineProvider({
   id: 'pinterest',
+  apiVersion: {
+    pinned: 'v5',
+    source: 'Pinterest API v5 (pinterest/api-description), checked 2026-11-29; no retirement date stated',
+  },
   displayName: 'Pinterest',
   connectKind: 'oauth',
   credentials: PinterestCredentialsDto,

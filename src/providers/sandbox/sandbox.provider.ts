@@ -271,6 +271,10 @@ export class SandboxProvider implements SocialProvider {
  */
 export const sandboxPlugin = defineProvider({
   id: 'sandbox',
+  apiVersion: {
+    pinned: 'built-in',
+    source: 'this service (the sandbox network has no outside API)',
+  },
   displayName: 'Sandbox',
   connectKind: 'credentials',
   credentials: SandboxCredentialsDto,

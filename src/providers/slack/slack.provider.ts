@@ -348,6 +348,10 @@ function slackFailure(res: ApiResponse, kind: 'content' | 'media'): ProviderErro
 /** The Slack plugin, registered in provider.list.ts. */
 export const slackPlugin = defineProvider({
   id: 'slack',
+  apiVersion: {
+    pinned: 'Web API (unversioned)',
+    source: 'Slack Web API method documentation, checked 2026-11-29: methods are not versioned',
+  },
   displayName: 'Slack',
   connectKind: 'oauth',
   credentials: SlackCredentialsDto,

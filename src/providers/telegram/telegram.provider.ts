@@ -290,6 +290,11 @@ function messageUrl(creds: TelegramCredentials, messageId: string): string {
 /** The Telegram plugin, registered in provider.list.ts. */
 export const telegramPlugin = defineProvider({
   id: 'telegram',
+  apiVersion: {
+    pinned: 'Bot API (unversioned)',
+    source:
+      'Telegram Bot API (core.telegram.org/bots/api), checked 2026-11-29: one current version, changes are additive',
+  },
   displayName: 'Telegram',
   connectKind: 'credentials',
   credentials: TelegramCredentialsDto,

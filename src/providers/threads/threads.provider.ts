@@ -166,6 +166,10 @@ export class ThreadsProvider extends MetaContainerProvider {
 /** The Threads plugin: OAuth with long-lived tokens renewed by themselves, registered in provider.list.ts. */
 export const threadsPlugin = defineProvider({
   id: 'threads',
+  apiVersion: {
+    pinned: 'v1.0',
+    source: 'Threads API reference (graph.threads.net/v1.0), checked 2026-11-29; no retirement date stated',
+  },
   displayName: 'Threads',
   connectKind: 'oauth',
   credentials: MetaAccountCredentialsDto,

@@ -456,6 +456,10 @@ const TIKTOK_SCOPES = ['user.info.basic', 'video.publish', 'video.list'];
 /** The TikTok plugin: OAuth 2.0 with TikTok's client_key, registered in provider.list.ts. */
 export const tiktokPlugin = defineProvider({
   id: 'tiktok',
+  apiVersion: {
+    pinned: 'v2',
+    source: 'TikTok for Developers, Content Posting API v2, checked 2026-11-29; no retirement date stated',
+  },
   displayName: 'TikTok',
   connectKind: 'oauth',
   credentials: TikTokCredentialsDto,

@@ -358,6 +358,11 @@ export class XProvider implements SocialProvider {
 /** The X plugin: OAuth 2.0 authorization code with PKCE, registered in provider.list.ts. */
 export const xPlugin = defineProvider({
   id: 'x',
+  apiVersion: {
+    pinned: '2',
+    source:
+      'X API v2 OpenAPI (xdevplatform/xdk, recorded in test/fixtures/networks/x), checked 2026-11-29; no retirement date stated',
+  },
   displayName: 'X',
   connectKind: 'oauth',
   credentials: XCredentialsDto,

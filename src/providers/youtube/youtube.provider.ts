@@ -556,6 +556,10 @@ const YOUTUBE_SCOPES = [
 /** The YouTube plugin: Google OAuth 2.0 with offline access, registered in provider.list.ts. */
 export const youtubePlugin = defineProvider({
   id: 'youtube',
+  apiVersion: {
+    pinned: 'v3',
+    source: 'YouTube Data API v3 reference, checked 2026-11-29; no retirement date stated',
+  },
   displayName: 'YouTube',
   connectKind: 'oauth',
   credentials: YouTubeCredentialsDto,

@@ -285,6 +285,15 @@ export type ProviderDto = {
      */
     connect: 'credentials' | 'oauth';
     /**
+     * The version of the network's API this server calls (`v25.0` for Meta's Graph API, `202610` for
+     * LinkedIn, `2` for X): the pinned one, or the one its setting names.
+     */
+    apiVersion: string;
+    /**
+     * The day the network retires that version, where it states one (YYYY-MM-DD); null otherwise.
+     */
+    apiSunset: string | null;
+    /**
      * The JSON Schema (draft 07) of the network's own settings for a target (`targets[i].options` of a
      * post); closed: unknown fields are refused. Null when the network takes no options.
      */
@@ -1845,6 +1854,10 @@ export type RevokeApiKeyErrors = {
      */
     404: ErrorResponseDto;
     /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
+    /**
      * RATE_LIMIT_EXCEEDED
      */
     429: ErrorResponseDto;
@@ -2308,6 +2321,10 @@ export type DisconnectChannelErrors = {
      */
     404: ErrorResponseDto;
     /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
+    /**
      * RATE_LIMIT_EXCEEDED
      */
     429: ErrorResponseDto;
@@ -2361,6 +2378,10 @@ export type GetChannelErrors = {
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
@@ -2427,6 +2448,10 @@ export type ConnectErrors = {
      */
     413: ErrorResponseDto;
     /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
+    /**
      * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
      */
     415: ErrorResponseDto;
@@ -2477,9 +2502,13 @@ export type CallbackData = {
 
 export type CallbackErrors = {
     /**
-     * Invalid, replayed, expired or foreign state, or a tampered redirectUri (HTML page naming the error code)
+     * Invalid, replayed, expired or foreign state, or a tampered redirectUri (HTML page naming the error code); a malformed path or query (the error shape, as JSON)
      */
-    400: string;
+    400: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
     /**
      * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
      */
@@ -2493,6 +2522,10 @@ export type CallbackResponses = {
      * Connected, or the accounts to choose from (HTML page)
      */
     200: string;
+    /**
+     * Connected: a new channel was created (HTML page)
+     */
+    201: string;
 };
 
 export type CallbackResponse = CallbackResponses[keyof CallbackResponses];
@@ -2530,6 +2563,10 @@ export type GetOAuthConnectionErrors = {
      * CONFLICT: the resource state forbids the operation
      */
     409: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
@@ -2595,6 +2632,10 @@ export type ConnectOAuthTargetsErrors = {
      * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
      */
     413: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
     /**
      * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
      */
@@ -2943,6 +2984,10 @@ export type DeleteMediaErrors = {
      */
     409: ErrorResponseDto;
     /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
+    /**
      * RATE_LIMIT_EXCEEDED
      */
     429: ErrorResponseDto;
@@ -2996,6 +3041,10 @@ export type GetMediaErrors = {
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
@@ -3051,6 +3100,10 @@ export type UpdateMediaErrors = {
      * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
      */
     413: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
     /**
      * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
      */
@@ -3115,6 +3168,10 @@ export type MediaContentErrors = {
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
     /**
      * RANGE_NOT_SATISFIABLE: the Range starts past the end of the file (Content-Range: bytes *size)
      */
@@ -3320,6 +3377,10 @@ export type DeletePostErrors = {
      */
     409: ErrorResponseDto;
     /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
+    /**
      * RATE_LIMIT_EXCEEDED
      */
     429: ErrorResponseDto;
@@ -3373,6 +3434,10 @@ export type GetPostErrors = {
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
@@ -3432,6 +3497,10 @@ export type UpdatePostErrors = {
      * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
      */
     413: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
     /**
      * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
      */
@@ -3566,6 +3635,10 @@ export type ApprovePostErrors = {
      */
     413: ErrorResponseDto;
     /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
+    /**
      * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
      */
     415: ErrorResponseDto;
@@ -3639,6 +3712,10 @@ export type RejectPostErrors = {
      */
     413: ErrorResponseDto;
     /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
+    /**
      * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
      */
     415: ErrorResponseDto;
@@ -3698,6 +3775,10 @@ export type GetPostingScheduleErrors = {
      */
     404: ErrorResponseDto;
     /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
+    /**
      * RATE_LIMIT_EXCEEDED
      */
     429: ErrorResponseDto;
@@ -3752,6 +3833,10 @@ export type PutPostingScheduleErrors = {
      * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
      */
     413: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
     /**
      * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
      */
@@ -3816,6 +3901,10 @@ export type ListFreeSlotsErrors = {
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
@@ -3992,6 +4081,10 @@ export type DeleteWebhookErrors = {
      */
     404: ErrorResponseDto;
     /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
+    /**
      * RATE_LIMIT_EXCEEDED
      */
     429: ErrorResponseDto;
@@ -4045,6 +4138,10 @@ export type GetWebhookErrors = {
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
@@ -4100,6 +4197,10 @@ export type UpdateWebhookErrors = {
      * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
      */
     413: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
     /**
      * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
      */
@@ -4169,6 +4270,10 @@ export type RotateWebhookSecretErrors = {
      * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
      */
     413: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
     /**
      * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
      */
@@ -4243,6 +4348,10 @@ export type TestWebhookErrors = {
      */
     413: ErrorResponseDto;
     /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
+    /**
      * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
      */
     415: ErrorResponseDto;
@@ -4310,6 +4419,10 @@ export type ListWebhookDeliveriesErrors = {
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
@@ -4389,6 +4502,10 @@ export type RedeliverWebhookDeliveryErrors = {
      */
     413: ErrorResponseDto;
     /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
+    /**
      * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
      */
     415: ErrorResponseDto;
@@ -4462,6 +4579,10 @@ export type ReplayWebhookEventsErrors = {
      */
     413: ErrorResponseDto;
     /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
+    /**
      * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
      */
     415: ErrorResponseDto;
@@ -4520,6 +4641,10 @@ export type GetPostAnalyticsErrors = {
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
@@ -4580,6 +4705,10 @@ export type GetChannelAnalyticsErrors = {
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
@@ -4645,6 +4774,10 @@ export type RefreshPostAnalyticsErrors = {
      * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
      */
     413: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
     /**
      * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
      */
@@ -4713,6 +4846,10 @@ export type ListSandboxPostsErrors = {
      * NOT_FOUND: no such resource in this workspace
      */
     404: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
