@@ -69,7 +69,14 @@ export class OAuthController {
       'a malformed path or query (the error shape, as JSON)',
     content: {
       'text/html': { schema: { type: 'string' } },
-      'application/json': { schema: { $ref: getSchemaPath(ErrorResponseDto) } },
+      'application/json': {
+        schema: { $ref: getSchemaPath(ErrorResponseDto) },
+        example: {
+          error: 'VALIDATION_ERROR',
+          message: 'provider must be a provider id',
+          details: [{ field: 'provider', message: 'must be a provider id' }],
+        },
+      },
     },
   })
   async callback(

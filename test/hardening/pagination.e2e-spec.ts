@@ -102,8 +102,9 @@ describe('keyset pagination at full timestamp precision', () => {
 
     const events = await sql<{ id: string }>(
       `INSERT INTO events (workspace_id, type, data, dispatched_at)
-       SELECT $1, 'post.published', '{}'::jsonb, now() FROM generate_series(1, $2) RETURNING id`,
-      [workspaceId, ROWS],
+       SELECT $1, 'post.published', $3::jsonb, now() FROM generate_series(1, $2) RETURNING id`,
+      // A post as the API shows it: what a post.published event carries.
+      [workspaceId, ROWS, JSON.stringify(posts[0].body)],
     );
     const eventIds = events.map((e) => e.id);
 

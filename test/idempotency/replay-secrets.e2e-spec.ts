@@ -83,7 +83,21 @@ describe('secrets in stored Idempotency-Key responses', () => {
   });
 
   it('a response stored in plain text before the upgrade still replays, and is sealed by the pruner', async () => {
-    const legacy = { id: 'legacy-id', key: 'spk_live_legacyplaintextvalue', name: 'old' };
+    // A created key as the API answered it then (every field of CreatedApiKeyDto), stored in plain text.
+    const legacy = {
+      id: '6f1c2a9e-0d4b-4c1e-9a57-2b8f0e3d7c11',
+      name: 'old',
+      prefix: 'spk_live_legac',
+      environment: 'production',
+      scopes: ['*'],
+      rateLimitPerMinute: 100,
+      rateLimitBurst: 200,
+      createdAt: '2026-11-01T10:00:00.000Z',
+      lastUsedAt: null,
+      expiresAt: null,
+      revokedAt: null,
+      key: 'spk_live_legacyplaintextvalue',
+    };
     await t.dataSource.query(
       `INSERT INTO idempotency_keys (api_key_id, key, request_hash, response_status, response_body, expires_at)
        VALUES ($1, 'legacy-row', $2, 201, $3, now() + interval '1 hour')`,
