@@ -133,7 +133,9 @@ describe('retention', () => {
       await session(29, 5, null), // idle for 29 days (ended 29 days minus an hour ago)
     ];
 
-    expect(await runNow()).toEqual({ events: 0, deliveries: 0, failedDeliveries: 0, sessions: gone.length });
+    // Not `events`: the first test's old undispatched event is dispatched by the relay at some point,
+    // and then pruned by whichever run comes next.
+    expect(await runNow()).toMatchObject({ deliveries: 0, failedDeliveries: 0, sessions: gone.length });
     expect((await ids('console_sessions')).sort()).toEqual([...kept].sort());
     await expect(runNow()).resolves.toMatchObject({ sessions: 0 });
   });
