@@ -28,6 +28,8 @@ const UNSET = {
   MEDIA_VIDEO_CONCURRENCY: undefined,
   MEDIA_VIDEO_TRANSCODE: undefined,
   VIDEO_PROCESSING_MAX_WAIT_SECONDS: undefined,
+  VIDEO_MAX_PIXELS: undefined,
+  VIDEO_MAX_DIMENSION: undefined,
 };
 
 describe('video configuration', () => {
@@ -43,6 +45,8 @@ describe('video configuration', () => {
       concurrency: 2,
       transcode: true,
       processingMaxWaitMs: 1_800_000,
+      maxPixels: 4096 * 2304,
+      maxDimension: 4096,
     });
   });
 
