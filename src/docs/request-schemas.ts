@@ -87,9 +87,8 @@ function merge(target: SchemaObject, keywords: SchemaObject): void {
   }
 }
 
-/** Each request DTO schema reachable from a request body, with its class. */
-function requestClasses(doc: OpenAPIObject): Array<{ name: string; schema: SchemaObject; type: Class }> {
-  const schemas = (doc.components?.schemas ?? {}) as Record<string, SchemaObject>;
+/** The component names the JSON request bodies of the document refer to. */
+function requestBodyRoots(doc: OpenAPIObject): Set<string> {
   const roots = new Set<string>();
   for (const item of Object.values(doc.paths)) {
     for (const op of [item.post, item.put, item.patch, item.delete]) {
@@ -97,6 +96,13 @@ function requestClasses(doc: OpenAPIObject): Array<{ name: string; schema: Schem
       if (body && 'content' in body) refsOf(body.content['application/json']?.schema, roots);
     }
   }
+  return roots;
+}
+
+/** Each request DTO schema reachable from a request body, with its class. */
+function requestClasses(doc: OpenAPIObject): Array<{ name: string; schema: SchemaObject; type: Class }> {
+  const schemas = (doc.components?.schemas ?? {}) as Record<string, SchemaObject>;
+  const roots = requestBodyRoots(doc);
   const classes = classesByName();
   const found: Array<{ name: string; schema: SchemaObject; type: Class }> = [];
   const done = new Set<string>();
@@ -125,6 +131,14 @@ const rulesOf = (type: Class) => getMetadataStorage().getTargetValidationMetadat
  */
 export function describeRequestBodies(doc: OpenAPIObject): void {
   for (const { schema, type } of requestClasses(doc)) describeClass(schema, type);
+  // A body without fields (EmptyBodyDto) has no rules to walk, but the pipe refuses any field in it.
+  const schemas = (doc.components?.schemas ?? {}) as Record<string, SchemaObject>;
+  for (const name of requestBodyRoots(doc)) {
+    const schema = schemas[name];
+    if (schema?.type === 'object' && Object.keys(schema.properties ?? {}).length === 0) {
+      schema.additionalProperties = false;
+    }
+  }
 }
 
 /**

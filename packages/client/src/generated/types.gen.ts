@@ -1049,7 +1049,7 @@ export type PostValidationDto = {
 };
 
 export type EmptyBodyDto = {
-    [key: string]: unknown;
+    [key: string]: never;
 };
 
 export type RejectPostDto = {
@@ -1348,7 +1348,7 @@ export type ChannelAnalyticsDto = {
 };
 
 export type RefreshAnalyticsBodyDto = {
-    [key: string]: unknown;
+    [key: string]: never;
 };
 
 export type AnalyticsRefreshDto = {
