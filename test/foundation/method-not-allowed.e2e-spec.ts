@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { concretePath } from '../support/openapi-paths';
 import { TestApp } from '../support/test-app';
 
 interface Doc {
@@ -18,13 +18,9 @@ const templates = Object.entries(doc.paths).map(([template, item]) => ({
     .map((m) => m.toUpperCase()),
 }));
 
-/** A concrete path for a template: a provider name where one goes, a UUID for every other parameter. */
-const concrete = (template: string) =>
-  template.replace(/\{([^}]+)\}/g, (_, name: string) => (name === 'provider' ? 'sandbox' : randomUUID()));
-
 /** Every documented path with every method that no documented path of that shape answers. */
 const cases = templates.flatMap(({ template }) => {
-  const path = concrete(template);
+  const path = concretePath(template);
   const matching = templates.filter((t) => t.pattern.test(path));
   const methods = new Set(matching.flatMap((t) => t.methods));
   if (methods.has('GET')) methods.add('HEAD');

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { concretePath } from '../support/openapi-paths';
 import { TestApp } from '../support/test-app';
 
 /**
@@ -36,7 +36,7 @@ const operations = Object.entries(doc.paths).flatMap(([template, item]) =>
     .map(([method, op]) => ({
       method: method.toUpperCase(),
       template,
-      path: `/api${template.replace(/\{([^}]+)\}/g, (_, name: string) => (name === 'provider' ? 'sandbox' : randomUUID()))}`,
+      path: `/api${concretePath(template)}`,
       schema: resolve(op.requestBody!.content['application/json'].schema),
     })),
 );

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { concretePath } from '../support/openapi-paths';
 import { TestApp } from '../support/test-app';
 
 /**
@@ -84,7 +84,7 @@ const operations: Op[] = Object.entries(doc.paths).flatMap(([template, item]) =>
     .map(([method, op]) => ({
       method: method.toUpperCase(),
       template,
-      path: `/api${template.replace(/\{([^}]+)\}/g, (_, name: string) => (name === 'provider' ? 'sandbox' : randomUUID()))}`,
+      path: `/api${concretePath(template)}`,
       schema: op.requestBody.content['application/json'].schema as Schema,
     })),
 );
