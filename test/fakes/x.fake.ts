@@ -107,6 +107,10 @@ export class XFake extends FakeHttpServer {
   private readonly refreshTokens = new Map<string, string>(); // token -> userId
   private readonly grants = new Map<string, Grant>();
   private readonly media = new Map<string, Media>();
+  /** Each upload's `media_type` and `media_category`, in the order they were initialized. */
+  get uploads(): { mediaType: string; category: string }[] {
+    return [...this.media.values()].map((m) => ({ mediaType: m.mediaType, category: m.category }));
+  }
   private nextId = 1_800_000_000_000_000_000n;
   private denyNextConsent = false;
   private failAfterCreate: Array<{ status: number; when?: (text: string) => boolean }> = [];
@@ -474,6 +478,15 @@ export class XFake extends FakeHttpServer {
         return problem(400, 'Invalid Request', `File size exceeds ${X_FAKE_MAX_VIDEO_BYTES} bytes.`);
       }
       this.videoInits += 1;
+    } else if (category === 'tweet_gif') {
+      // X's media guide: animated GIFs are their own category, up to 15 MB.
+      if (body.media_type !== 'image/gif') {
+        return problem(400, 'Invalid Request', `media_type ${body.media_type} is not supported for tweet_gif`);
+      }
+      if (total > 15 * 1024 * 1024) return problem(400, 'Invalid Request', 'File size exceeds 15728640 bytes.');
+    } else if (body.media_type === 'image/gif') {
+      // A GIF sent as tweet_image would lose its animation: the category for it is tweet_gif.
+      return problem(400, 'Invalid Request', 'media_type image/gif requires media_category tweet_gif');
     } else if (total > 5 * 1024 * 1024) return problem(400, 'Invalid Request', 'File size exceeds 5242880 bytes.');
     const id = String(this.nextId++);
     this.media.set(id, {

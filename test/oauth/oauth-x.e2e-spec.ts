@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { makePng } from '../factories/png.factory';
 import { X_ROUTES, XFake } from '../fakes/x.fake';
 import { MediaClient } from '../media/media-support';
@@ -203,6 +204,15 @@ describe('OAuth connection of X (against the fake)', () => {
       const tweet = x.tweets.find((tw) => tw.id === image.targets[0].platformPostId)!;
       expect(tweet.mediaIds).toHaveLength(1);
       expect(x.requests.filter((r) => r.route === X_ROUTES.mediaAppend).length).toBeGreaterThanOrEqual(1);
+
+      // An animated GIF goes up as tweet_gif: X's fake refuses image/gif under tweet_image, as X does.
+      const gif = await sharp(makePng(40, 30)).gif().toBuffer();
+      const gifInit = await client.initialize({ filename: 'g.gif', mimeType: 'image/gif', size: gif.length });
+      await client.chunk(gifInit.body.id, 0, gif);
+      expect((await client.finalize(gifInit.body.id)).body.status).toBe('ready');
+      const gifPost = await settled(await publishNow(channelId, 'oauth gif post', [gifInit.body.id]));
+      expect(gifPost.status).toBe('published');
+      expect(x.uploads).toContainEqual({ mediaType: 'image/gif', category: 'tweet_gif' });
 
       x.setCounts(tweet.id, { likes: 4, reposts: 3, replies: 2, quotes: 1, impressions: 99 });
       const refresh = await t.request('POST', `/api/analytics/posts/${image.id}/refresh`, { key, body: {} });
