@@ -49,7 +49,6 @@ it('every plugin without a fake server has its own contract spec', () => {
 const DESCRIPTIONS_PENDING: readonly string[] = [
   'facebook',
   'google_business',
-  'instagram',
   'linkedin',
   'mastodon',
   'pinterest',

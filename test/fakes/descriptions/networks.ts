@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Description } from './description';
 import { LexiconDescription } from './lexicon-description';
+import { GraphSpecDescription } from './graph-spec-description';
 import { OpenApiDescription } from './openapi-description';
 
 /**
@@ -41,3 +42,25 @@ export const xDescription = (): Description =>
       basePath: '',
     }),
   );
+
+/**
+ * Instagram (API with Instagram Login): the Graph node specs of facebook/facebook-business-sdk-codegen
+ * (IGUserForIGOnlyAPI, IGMediaForIGOnlyAPI, the container ShadowIGMediaBuilder, ...). The node type
+ * of each id comes from the fake, which created the object.
+ */
+export const instagramDescription = (nodeOf: (id: string) => string | undefined): Description =>
+  GraphSpecDescription.load(join(FIXTURES, 'instagram/graph-specs'), {
+    source: "Meta's Graph API specs for the Instagram API with Instagram Login (facebook-business-sdk-codegen)",
+    nodeOf,
+    edgeAliases: { IGUserForIGOnlyAPI: { media_publish: 'mediapublish' } },
+    typeAliases: { Media: 'IGMediaForIGOnlyAPI', Comment: 'IGComment', User: 'IGUserForIGOnlyAPI' },
+  });
+
+/** Facebook Pages: the Graph node specs of facebook/facebook-business-sdk-codegen (User, Page, PagePost, ...). */
+export const facebookDescription = (nodeOf: (id: string) => string | undefined): Description =>
+  GraphSpecDescription.load(join(FIXTURES, 'facebook/graph-specs'), {
+    source: "Meta's Graph API specs for Facebook Pages (facebook-business-sdk-codegen)",
+    nodeOf,
+    // "Page access tokens": /me/accounts lists each Page with the `tasks` the person may perform.
+    documentedFields: { Page: ['tasks'] },
+  });
