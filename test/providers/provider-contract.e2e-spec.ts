@@ -47,7 +47,6 @@ it('every plugin without a fake server has its own contract spec', () => {
  * grounds each figure). Remove a network from here when its fake calls checkAgainst.
  */
 const DESCRIPTIONS_PENDING: readonly string[] = [
-  'facebook',
   'google_business',
   'linkedin',
   'mastodon',
