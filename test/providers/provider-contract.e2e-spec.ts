@@ -55,7 +55,6 @@ const DESCRIPTIONS_PENDING: readonly string[] = [
   'telegram',
   'threads',
   'tiktok',
-  'youtube',
 ];
 
 function loadContractFake(id: string): ProviderContractFake {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Description } from './description';
 import { LexiconDescription } from './lexicon-description';
+import { DiscoveryDescription } from './discovery-description';
 import { GraphSpecDescription } from './graph-spec-description';
 import { OpenApiDescription } from './openapi-description';
 
@@ -64,3 +65,11 @@ export const facebookDescription = (nodeOf: (id: string) => string | undefined):
     // "Page access tokens": /me/accounts lists each Page with the `tasks` the person may perform.
     documentedFields: { Page: ['tasks'] },
   });
+
+/** YouTube: the Data API v3 discovery document (googleapis), trimmed to the methods the adapter calls. */
+export const youtubeDescription = (): Description =>
+  once('youtube', () =>
+    DiscoveryDescription.load(join(FIXTURES, 'youtube/youtube.v3.json'), {
+      source: 'YouTube Data API v3 discovery document (googleapis)',
+    }),
+  );
