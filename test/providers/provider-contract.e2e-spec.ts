@@ -53,7 +53,6 @@ const DESCRIPTIONS_PENDING: readonly string[] = [
   'pinterest',
   'slack',
   'telegram',
-  'threads',
   'tiktok',
 ];
 

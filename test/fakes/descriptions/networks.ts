@@ -73,3 +73,14 @@ export const youtubeDescription = (): Description =>
       source: 'YouTube Data API v3 discovery document (googleapis)',
     }),
   );
+
+/**
+ * Threads: Meta publishes no machine-readable description of graph.threads.net (the business SDK's
+ * specs carry only a ThreadsUser stub), so its reference pages are transcribed in the same node
+ * format (test/fixtures/networks/threads/SOURCE.md says which page gave what).
+ */
+export const threadsDescription = (nodeOf: (id: string) => string | undefined): Description =>
+  GraphSpecDescription.load(join(FIXTURES, 'threads/graph-specs'), {
+    source: 'the Threads API reference (developers.facebook.com/docs/threads), transcribed as Graph node specs',
+    nodeOf,
+  });
