@@ -149,6 +149,11 @@ export class DiscoveryDescription implements Description {
     return new DiscoveryDescription(JSON.parse(readFileSync(file, 'utf8')) as Json, options);
   }
 
+  /** Whether one of the document's methods (or upload paths) is at this path. */
+  covers(path: string): boolean {
+    return this.routes.some((r) => r.pattern.test(path));
+  }
+
   check(req: DescribedRequest): DescriptionCheck {
     const candidates = this.routes.filter((r) => r.pattern.test(req.path));
     if (candidates.length === 0) return { problems: [`${req.method} ${req.path} is not a method of ${this.source}`] };
@@ -264,5 +269,24 @@ export class DiscoveryDescription implements Description {
       }
     }
     return problems;
+  }
+}
+
+/**
+ * Several discovery documents of one network, each API on its own host (Business Profile: account
+ * management, business information, the v4 local posts), checked together by a fake serving them
+ * all: a request is checked by the document with a method at its path.
+ */
+export class DiscoveryDescriptions implements Description {
+  readonly source: string;
+
+  constructor(private readonly parts: DiscoveryDescription[]) {
+    this.source = parts.map((p) => p.source).join('; ');
+  }
+
+  check(req: DescribedRequest): DescriptionCheck {
+    const part = this.parts.find((p) => p.covers(req.path));
+    if (!part) return { problems: [`${req.method} ${req.path} is not a method of ${this.source}`] };
+    return part.check(req);
   }
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Description } from './description';
 import { LexiconDescription } from './lexicon-description';
-import { DiscoveryDescription } from './discovery-description';
+import { DiscoveryDescription, DiscoveryDescriptions } from './discovery-description';
 import { GraphSpecDescription } from './graph-spec-description';
 import { OpenApiDescription } from './openapi-description';
 
@@ -83,4 +83,20 @@ export const threadsDescription = (nodeOf: (id: string) => string | undefined): 
   GraphSpecDescription.load(join(FIXTURES, 'threads/graph-specs'), {
     source: 'the Threads API reference (developers.facebook.com/docs/threads), transcribed as Graph node specs',
     nodeOf,
+  });
+
+/**
+ * Google Business Profile: the discovery documents of the account management and business
+ * information APIs (googleapis), and the v4 local posts, whose discovery document Google no longer
+ * publishes, transcribed from the v4 REST reference in the same format.
+ */
+export const googleBusinessDescription = (): Description =>
+  once('google_business', () => {
+    const at = (file: string, source: string) =>
+      DiscoveryDescription.load(join(FIXTURES, 'google_business', file), { source });
+    return new DiscoveryDescriptions([
+      at('mybusinessaccountmanagement.v1.json', 'My Business Account Management API v1 discovery document'),
+      at('mybusinessbusinessinformation.v1.json', 'My Business Business Information API v1 discovery document'),
+      at('mybusiness.v4.localPosts.json', 'Google My Business API v4 local posts (REST reference, transcribed)'),
+    ]);
   });
