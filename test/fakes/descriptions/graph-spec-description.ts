@@ -17,6 +17,8 @@ interface SpecParam {
   name: string;
   type: string;
   required?: boolean;
+  /** Longest value in characters, where a transcribed reference states one (Meta's generated specs carry none). */
+  max_length?: number;
 }
 
 interface SpecApi {
@@ -156,6 +158,10 @@ export class GraphSpecDescription implements Description {
       }
       const wrong = this.checkType(param.type, raw);
       if (wrong) problems.push(`(#100) parameter "${name}" ${wrong}`);
+      const length = [...raw].length;
+      if (param.max_length !== undefined && length > param.max_length) {
+        problems.push(`(#100) parameter "${name}" has ${length} characters; at most ${param.max_length} are allowed`);
+      }
     }
     for (const param of api.params ?? []) {
       if (param.required && !(param.name in params)) {
