@@ -118,17 +118,14 @@ export class DiscoveryDescription implements Description {
   private readonly ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, logger: false });
   private readonly compiled = new Map<string, ValidateFunction>();
 
-  constructor(
-    private readonly doc: Json,
-    options: DiscoveryDescriptionOptions,
-  ) {
+  constructor(doc: Json, options: DiscoveryDescriptionOptions) {
     this.source = options.source;
     this.globals = (doc.parameters ?? {}) as Record<string, DiscoveryParameter>;
     const definitions = Object.fromEntries(
       Object.entries((doc.schemas ?? {}) as Json).map(([name, schema]) => [name, toJsonSchema(schema)]),
     );
     this.ajv.addSchema({ definitions }, 'discovery');
-    const servicePath = String(doc.servicePath ?? '');
+    const servicePath = typeof doc.servicePath === 'string' ? doc.servicePath : '';
     const walk = (resources: Json | undefined) => {
       for (const resource of Object.values(resources ?? {}) as Json[]) {
         for (const method of Object.values((resource.methods ?? {}) as Json) as DiscoveryMethod[]) {
