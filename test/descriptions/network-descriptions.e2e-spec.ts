@@ -1,9 +1,22 @@
-import { blueskyDescription } from '../fakes/descriptions/networks';
+import {
+  blueskyDescription,
+  facebookDescription,
+  googleBusinessDescription,
+  instagramDescription,
+  threadsDescription,
+  youtubeDescription,
+} from '../fakes/descriptions/networks';
 import type { DescribedRequest } from '../fakes/descriptions/description';
 import { OpenApiDescription } from '../fakes/descriptions/openapi-description';
 
 /** A request as a fake receives it. */
-function request(method: string, target: string, body?: unknown, contentType = 'application/json'): DescribedRequest {
+function request(
+  method: string,
+  target: string,
+  body?: unknown,
+  contentType = 'application/json',
+  headers: Record<string, string> = {},
+): DescribedRequest {
   const url = new URL(target, 'http://fake.invalid');
   const bytes =
     body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body), 'utf8');
@@ -14,8 +27,13 @@ function request(method: string, target: string, body?: unknown, contentType = '
     contentType: body === undefined ? '' : contentType,
     contentTypeHeader: body === undefined ? '' : contentType,
     body: bytes,
+    headers,
   };
 }
+
+/** A Graph POST with form parameters. */
+const form = (target: string, params: Record<string, string>) =>
+  request('POST', target, Buffer.from(new URLSearchParams(params).toString()), 'application/x-www-form-urlencoded');
 
 describe('OpenApiDescription', () => {
   const doc = {
@@ -166,5 +184,160 @@ describe('LexiconDescription (Bluesky)', () => {
     ]);
     expect(check(video(300_000_000))).toEqual([]);
     expect(check(video(300_000_001))).toEqual(['Record/embed/video is 300000001 bytes; the lexicon allows 300000000']);
+  });
+});
+
+describe('GraphSpecDescription (Meta)', () => {
+  const ig = instagramDescription((id) =>
+    id === 'me' || id === '178'
+      ? 'IGUserForIGOnlyAPI'
+      : id === 'c1'
+        ? 'ShadowIGMediaBuilder'
+        : id === 'm1'
+          ? 'IGMediaForIGOnlyAPI'
+          : undefined,
+  );
+  const fb = facebookDescription((id) => (id === 'me' ? 'User' : id === 'p1' ? 'Page' : undefined));
+  const threads = threadsDescription((id) => (id === 'me' || id === 't1' ? 'ThreadsUser' : undefined));
+
+  it("accepts the adapters' calls: containers (image, Reel, carousel), publish, status, insights, Page posts", () => {
+    const ok = [
+      ig.check(
+        form('/v25.0/178/media', {
+          image_url: 'https://x/p.jpg',
+          alt_text: 'a',
+          caption: 'c',
+          is_carousel_item: 'true',
+        }),
+      ),
+      ig.check(
+        form('/v25.0/178/media', {
+          media_type: 'REELS',
+          video_url: 'https://x/v.mp4',
+          cover_url: 'https://x/c.jpg',
+          share_to_feed: 'true',
+        }),
+      ),
+      ig.check(form('/v25.0/178/media', { media_type: 'CAROUSEL', children: '1,2', caption: 'c' })),
+      ig.check(form('/v25.0/178/media_publish', { creation_id: '17900' })),
+      ig.check(request('GET', '/v25.0/c1?fields=status_code,status')),
+      ig.check(request('GET', '/v25.0/m1/insights?metric=views,likes,comments,shares,saved,reach')),
+      fb.check(form('/v25.0/p1/video_reels', { upload_phase: 'START' })),
+      fb.check(form('/v25.0/p1/feed', { message: 'hi', attached_media: '[{"media_fbid":"1"}]' })),
+      fb.check(request('GET', '/v25.0/me/accounts?fields=id,name,access_token,tasks')),
+      threads.check(form('/v1.0/t1/threads', { media_type: 'TEXT', text: 'hi', reply_to_id: '9' })),
+    ];
+    for (const check of ok) expect(check.problems).toEqual([]);
+    // An object the fake does not hold is left to the fake's own "does not exist" answer.
+    expect(ig.check(request('GET', '/v25.0/unknown?fields=x')).problems).toEqual([]);
+  });
+
+  it('refuses unknown edges, parameters and fields, wrong types and enums, missing required parameters', () => {
+    expect(ig.check(form('/v25.0/178/media', { imageurl: 'https://x/p.jpg' })).problems[0]).toMatch(
+      /parameter "imageurl" is not one of POST IGUserForIGOnlyAPI\/media's \(.*image_url/,
+    );
+    expect(ig.check(form('/v25.0/178/media', { share_to_feed: 'yes' })).problems).toEqual([
+      '(#100) parameter "share_to_feed" must be a boolean, got "yes"',
+    ]);
+    expect(ig.check(form('/v25.0/178/media_publish', {})).problems).toEqual([
+      '(#100) The parameter creation_id is required by POST IGUserForIGOnlyAPI/media_publish',
+    ]);
+    expect(ig.check(request('GET', '/v25.0/c1?fields=status_code,state')).problems).toEqual([
+      '(#100) Tried accessing nonexisting field (state) on node type (ShadowIGMediaBuilder)',
+    ]);
+    expect(ig.check(request('GET', '/v25.0/m1/insights?metric=impressionz')).problems[0]).toMatch(/must be one of/);
+    expect(fb.check(form('/v25.0/p1/video_reels', { upload_phase: 'start' })).problems[0]).toMatch(
+      /upload_phase" must be one of FINISH, START, got "start"/,
+    );
+    expect(fb.check(form('/v25.0/p1/statuses', { message: 'x' })).problems[0]).toMatch(/Page has no edge "statuses"/);
+    expect(threads.check(form('/v1.0/t1/threads', { text: 'x' })).problems).toEqual([
+      '(#100) The parameter media_type is required by POST ThreadsUser/threads',
+    ]);
+    expect(
+      threads.check(form('/v1.0/t1/threads', { media_type: 'IMAGE', alt_text: 'a'.repeat(1001) })).problems,
+    ).toEqual(['(#100) parameter "alt_text" has 1001 characters; at most 1000 are allowed']);
+  });
+});
+
+describe('DiscoveryDescription (Google)', () => {
+  const yt = youtubeDescription();
+  const gbp = googleBusinessDescription();
+  const insert = (body: unknown, headers: Record<string, string>) =>
+    yt.check(
+      request(
+        'POST',
+        '/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status&notifySubscribers=true',
+        body,
+        'application/json',
+        headers,
+      ),
+    );
+  const video = {
+    snippet: { title: 't', description: 'd', tags: ['a'] },
+    status: { privacyStatus: 'unlisted', selfDeclaredMadeForKids: false },
+  };
+
+  it('checks videos.insert: parameters, the Video body closed to unknown names, and the media announced', () => {
+    const media = { 'x-upload-content-length': '1000', 'x-upload-content-type': 'video/mp4' };
+    expect(insert(video, media)).toEqual({ operation: 'youtube.videos.insert', problems: [] });
+    expect(insert({ ...video, snippet: { titel: 't' } }, media).problems).toEqual([
+      `Invalid JSON payload received. Unknown name "titel" at 'Video/snippet': Cannot find field.`,
+    ]);
+    expect(insert({ ...video, status: { privacyStatus: 'friends' } }, media).problems[0]).toMatch(
+      /privacyStatus must be equal to one of/,
+    );
+    expect(insert(video, { ...media, 'x-upload-content-type': 'image/png' }).problems).toEqual([
+      "Media type 'image/png' is not supported by youtube.videos.insert",
+    ]);
+    expect(
+      yt.check(request('POST', '/upload/youtube/v3/videos?uploadType=resumable&notifySubscribers=maybe', video))
+        .problems,
+    ).toEqual([
+      'Invalid value for notifySubscribers: "maybe" is not a boolean',
+      'Required parameter: part (youtube.videos.insert)',
+    ]);
+  });
+
+  it("refuses a thumbnail over thumbnails.set's mediaUpload.maxSize (2,097,152 bytes) or of another type", () => {
+    const thumb = (bytes: number, type = 'image/jpeg') =>
+      yt.check(
+        request('POST', '/upload/youtube/v3/thumbnails/set?videoId=v1&uploadType=media', Buffer.alloc(bytes), type),
+      ).problems;
+    expect(thumb(2_097_152)).toEqual([]);
+    expect(thumb(2_097_153)).toEqual([
+      'Media larger than 2097152 bytes (youtube.thumbnails.set mediaUpload.maxSize): 2097153',
+    ]);
+    expect(thumb(10, 'image/webp')).toEqual(["Media type 'image/webp' is not supported by youtube.thumbnails.set"]);
+  });
+
+  it('checks Business Profile calls on each API: unknown query parameters, path patterns, LocalPost fields', () => {
+    expect(gbp.check(request('GET', '/v1/accounts?pageSize=20')).problems).toEqual([]);
+    expect(gbp.check(request('GET', '/v1/accounts/1/locations?readMask=name&pageSize=100')).problems).toEqual([]);
+    expect(gbp.check(request('GET', '/v1/accounts?page_size=20')).problems[0]).toMatch(
+      /Cannot bind query parameter. Field 'page_size'/,
+    );
+    const post = {
+      summary: 's',
+      topicType: 'EVENT',
+      event: {
+        title: 't',
+        schedule: {
+          startDate: { year: 2027, month: 1, day: 2 },
+          startTime: { hours: 9, minutes: 0, seconds: 0, nanos: 0 },
+          endDate: { year: 2027, month: 1, day: 3 },
+        },
+      },
+      media: [{ mediaFormat: 'PHOTO', sourceUrl: 'https://x/p.jpg' }],
+    };
+    expect(gbp.check(request('POST', '/v4/accounts/1/locations/2/localPosts', post)).problems).toEqual([]);
+    expect(
+      gbp.check(request('POST', '/v4/accounts/1/locations/2/localPosts', { ...post, topicType: 'NEWS' })).problems[0],
+    ).toMatch(/topicType must be equal to one of/);
+    expect(gbp.check(request('POST', '/v4/accounts/1/localPosts', post)).problems[0]).toMatch(
+      /parent: "accounts\/1" does not match/,
+    );
+    expect(gbp.check(request('GET', '/v4/accounts/1/locations/2/localPosts?pageSize=500')).problems).toEqual([
+      'Invalid value for pageSize: 500 is above 100',
+    ]);
   });
 });

@@ -12,7 +12,8 @@ import {
   graphError,
   mp4DurationSeconds,
 } from './meta-graph-server';
-import { oauthContractFake, type ProviderContractFake } from './provider-contract';
+import { describedContract, oauthContractFake, type ProviderContractFake } from './provider-contract';
+import { facebookDescription } from './descriptions/networks';
 
 /**
  * A local Facebook Graph API for Pages: the login dialog (consents at once), the code exchange and
@@ -109,6 +110,27 @@ export class FacebookFake extends MetaGraphFake {
     this.pages = opts.pages ?? [
       { id: '110000000000001', name: 'Contract Page', username: 'contractpage', tasks: ['CREATE_CONTENT', 'MANAGE'] },
     ];
+    // Every Graph call is checked against Meta's node specs. The login dialog and the token exchange
+    // ("Manually Build a Login Flow") and the upload host of the Reels flow (rupload, "Reels
+    // Publishing API") are documented apart from the Graph nodes, so they pass unchecked.
+    this.checkAgainst(
+      facebookDescription((id) => this.nodeOf(id)),
+      {
+        refuse: (problems) => graphError(400, 100, problems.join('; '), { type: 'OAuthException' }),
+        unchecked: (req) =>
+          [FACEBOOK_ROUTES.authorize, FACEBOOK_ROUTES.token, FACEBOOK_ROUTES.upload].includes(req.route as never),
+      },
+    );
+  }
+
+  /** The node type of an object this fake holds, as Meta's specs name it. */
+  private nodeOf(id: string): string | undefined {
+    if (id === 'me' || this.accounts.some((a) => a.id === id)) return 'User';
+    if (this.pages.some((p) => p.id === id)) return 'Page';
+    if (this.posts.some((p) => p.id === id)) return 'PagePost';
+    if (this.photos.has(id)) return 'Photo';
+    if (this.videos.has(id)) return 'AdVideo';
+    return undefined;
   }
 
   /** Environment for the app: client credentials and both hosts pointed at this fake. */
@@ -364,7 +386,8 @@ export class FacebookFake extends MetaGraphFake {
 
   /** `/{page}/video_reels`: upload_phase start (a session) or finish (publish, or leave a draft). */
   private reels(page: FakeFacebookPage, params: URLSearchParams, version: string): FakeReply {
-    const phase = params.get('upload_phase');
+    // Page/video_reels' upload_phase is the enum START or FINISH (the description refuses other spellings).
+    const phase = params.get('upload_phase')?.toLowerCase();
     if (phase === 'start') {
       this.reelStarts++;
       const video = this.newVideo(page.id, 'reel', '');
@@ -619,5 +642,20 @@ export function contractFake(): ProviderContractFake {
         inReplyTo: null,
       })),
   });
-  return contract;
+  const described = describedContract(fake, () => {
+    const page = fake.pages[0].id;
+    // The Page post as the adapter sends it, `message` renamed.
+    const body = new URLSearchParams({ text: 'renamed field', link: 'https://example.com/' });
+    return {
+      method: 'POST',
+      url: `${fake.baseUrl}/v25.0/${page}/feed`,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Bearer ${fake.issueToken(fake.accounts[0].id, 'page')}`,
+      },
+      body: body.toString(),
+      renamed: { from: 'message', to: 'text' },
+    };
+  });
+  return { ...contract, described };
 }

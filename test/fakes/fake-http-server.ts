@@ -283,6 +283,7 @@ export abstract class FakeHttpServer {
       contentType: contentTypeHeader.split(';')[0].trim().toLowerCase(),
       contentTypeHeader,
       body: req.body,
+      headers: req.headers,
     });
     if (problems.length === 0) return undefined;
     this.descriptionViolations.push({ method: req.method, path: req.path, operation, problems });

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
-import { oauthContractFake, type ProviderContractFake } from './provider-contract';
+import { describedContract, oauthContractFake, type ProviderContractFake } from './provider-contract';
+import { googleBusinessDescription } from './descriptions/networks';
 
 /**
  * A local Google for Business Profile: the OAuth 2.0 consent (consents at once; a refresh token
@@ -120,6 +121,22 @@ export class GoogleBusinessFake extends FakeHttpServer {
         locations: [{ id: '4000000000000000001', title: 'Contract Bakery', locality: 'Lyon' }],
       },
     ];
+    // Every API call is checked against the Business Profile APIs' descriptions; the consent page and
+    // the token endpoint (Google's OAuth 2.0 for web server applications) pass unchecked.
+    this.checkAgainst(googleBusinessDescription(), {
+      refuse: (problems) => ({
+        status: 400,
+        body: {
+          error: {
+            code: 400,
+            message: problems.join('; '),
+            status: 'INVALID_ARGUMENT',
+            errors: problems.map((message) => ({ message, domain: 'global', reason: 'badRequest' })),
+          },
+        },
+      }),
+      unchecked: (req) => req.route === GOOGLE_BUSINESS_ROUTES.authorize || req.route === GOOGLE_BUSINESS_ROUTES.token,
+    });
   }
 
   appEnv(): Record<string, string> {
@@ -457,7 +474,17 @@ export class GoogleBusinessFake extends FakeHttpServer {
 /** GoogleBusinessFake for the shared provider contract suite: one account managing one location. */
 export function contractFake(): ProviderContractFake {
   const fake = new GoogleBusinessFake();
+  const account = fake.accounts[0];
+  const described = describedContract(fake, () => ({
+    // The local post as the adapter creates it, `summary` renamed.
+    method: 'POST',
+    url: `${fake.baseUrl}/v4/accounts/${account.id}/locations/${account.locations[0].id}/localPosts`,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${fake.issueToken()}` },
+    body: JSON.stringify({ text: 'renamed field', topicType: 'STANDARD' }),
+    renamed: { from: 'summary', to: 'text' },
+  }));
   return oauthContractFake(fake, {
+    described,
     publishRoute: GOOGLE_BUSINESS_ROUTES.createPost,
     rejectStatus: 400,
     posts: () =>

@@ -7,7 +7,8 @@ import {
   MetaGraphFake,
   graphError,
 } from './meta-graph-server';
-import { oauthContractFake, type ProviderContractFake } from './provider-contract';
+import { describedContract, oauthContractFake, type ProviderContractFake } from './provider-contract';
+import { instagramDescription } from './descriptions/networks';
 
 /**
  * A local Instagram API with Instagram Login (www.instagram.com's authorization window,
@@ -57,6 +58,29 @@ export class InstagramFake extends MetaGraphFake {
       ...opts,
     });
     this.quotaTotal = opts.quotaTotal ?? 100;
+    // Every Graph call is checked against Meta's node specs; the OAuth window and token endpoints are
+    // documented apart from the Graph nodes ("Business Login for Instagram"), so they pass unchecked.
+    this.checkAgainst(
+      instagramDescription((id) => this.nodeOf(id)),
+      {
+        refuse: (problems) => graphError(400, 100, problems.join('; '), { type: 'OAuthException' }),
+        unchecked: (req) =>
+          [
+            INSTAGRAM_ROUTES.authorize,
+            INSTAGRAM_ROUTES.token,
+            INSTAGRAM_ROUTES.exchange,
+            INSTAGRAM_ROUTES.refresh,
+          ].includes(req.route as never),
+      },
+    );
+  }
+
+  /** The node type of an object this fake holds, as Meta's specs name it. */
+  private nodeOf(id: string): string | undefined {
+    if (id === 'me' || this.accounts.some((a) => a.id === id)) return 'IGUserForIGOnlyAPI';
+    if (this.containers.has(id)) return 'ShadowIGMediaBuilder';
+    if (this.posts.some((p) => p.id === id)) return 'IGMediaForIGOnlyAPI';
+    return undefined;
   }
 
   /** Environment for the app: client credentials and the three hosts pointed at this fake. */
@@ -329,5 +353,24 @@ export function contractFake(): ProviderContractFake {
         inReplyTo: null,
       })),
   });
-  return { ...contract, requiresMedia: true };
+  const described = describedContract(fake, () => {
+    const account = fake.accounts[0].id;
+    // The image container as the adapter creates it, `image_url` renamed.
+    const body = new URLSearchParams({
+      imageurl: 'https://cdn.example/p.jpg',
+      alt_text: 'alt',
+      caption: 'renamed field',
+    });
+    return {
+      method: 'POST',
+      url: `${fake.baseUrl}/v25.0/${account}/media`,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Bearer ${fake.issueToken()}`,
+      },
+      body: body.toString(),
+      renamed: { from: 'image_url', to: 'imageurl' },
+    };
+  });
+  return { ...contract, requiresMedia: true, described };
 }

@@ -1,6 +1,7 @@
 import type { FakeReply, FakeRequest } from './fake-http-server';
 import { FakeMetaPost, MetaFakeAccount, MetaFakeOptions, MetaGraphFake, graphError } from './meta-graph-server';
-import { oauthContractFake, type ProviderContractFake } from './provider-contract';
+import { describedContract, oauthContractFake, type ProviderContractFake } from './provider-contract';
+import { threadsDescription } from './descriptions/networks';
 
 /**
  * A local Threads API (graph.threads.net and the threads.com authorization window): the code
@@ -46,6 +47,26 @@ export class ThreadsFake extends MetaGraphFake {
       ...opts,
     });
     this.quotaTotal = opts.quotaTotal ?? 250;
+    // Every Graph call is checked against the Threads API reference; the authorization window and the
+    // token endpoints ("Get Access Tokens and Permissions") pass unchecked.
+    this.checkAgainst(
+      threadsDescription((id) => this.nodeOf(id)),
+      {
+        refuse: (problems) => graphError(400, 100, problems.join('; '), { type: 'OAuthException' }),
+        unchecked: (req) =>
+          [THREADS_ROUTES.authorize, THREADS_ROUTES.token, THREADS_ROUTES.exchange, THREADS_ROUTES.refresh].includes(
+            req.route as never,
+          ),
+      },
+    );
+  }
+
+  /** The node type of an object this fake holds, in the reference's terms. */
+  private nodeOf(id: string): string | undefined {
+    if (id === 'me' || this.accounts.some((a) => a.id === id)) return 'ThreadsUser';
+    if (this.containers.has(id)) return 'ThreadsMediaContainer';
+    if (this.posts.some((p) => p.id === id)) return 'ThreadsMedia';
+    return undefined;
   }
 
   /** Environment for the app: client credentials and both hosts pointed at this fake. */
@@ -288,5 +309,16 @@ export function contractFake(): ProviderContractFake {
         inReplyTo: p.replyToId,
       })),
   });
-  return contract;
+  const described = describedContract(fake, () => ({
+    // The text container as the adapter creates it, `text` renamed.
+    method: 'POST',
+    url: `${fake.baseUrl}/v1.0/${fake.accounts[0].id}/threads`,
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Bearer ${fake.issueToken()}`,
+    },
+    body: new URLSearchParams({ media_type: 'TEXT', message: 'renamed field' }).toString(),
+    renamed: { from: 'text', to: 'message' },
+  }));
+  return { ...contract, described };
 }

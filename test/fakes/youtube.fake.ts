@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
-import { oauthContractFake, type ProviderContractFake } from './provider-contract';
+import { describedContract, oauthContractFake, type ProviderContractFake } from './provider-contract';
+import { youtubeDescription } from './descriptions/networks';
 
 /**
  * A local Google + YouTube Data API v3: the OAuth 2.0 consent page (answers at once), the token
@@ -135,6 +136,14 @@ export class YouTubeFake extends FakeHttpServer {
         channels: [{ id: 'UCcontractChannel000000a', title: 'Contract Channel', customUrl: '@contract' }],
       },
     ];
+    // Every API call is checked against YouTube's discovery document. The consent page and token
+    // endpoint (Google's OAuth 2.0 for web server applications) and the PUTs to a resumable session
+    // URI (the resumable upload protocol, which the document names but does not describe) pass unchecked.
+    this.checkAgainst(youtubeDescription(), {
+      refuse: (problems) => googleError(400, 'badRequest', problems.join('; '), 'global'),
+      unchecked: (req) =>
+        [YOUTUBE_ROUTES.authorize, YOUTUBE_ROUTES.token, YOUTUBE_ROUTES.upload].includes(req.route as never),
+    });
   }
 
   appEnv(): Record<string, string> {
@@ -665,6 +674,22 @@ export function contractFake(): ProviderContractFake {
         })),
     }),
     requiresVideo: true,
+    described: describedContract(fake, () => ({
+      // videos.insert's resumable session as the adapter opens it, the snippet's `description` renamed.
+      method: 'POST',
+      url: `${fake.baseUrl}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status&notifySubscribers=true`,
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${fake.issueToken()}`,
+        'x-upload-content-length': '1000',
+        'x-upload-content-type': 'video/mp4',
+      },
+      body: JSON.stringify({
+        snippet: { title: 'renamed field', descriptionText: 'renamed field' },
+        status: { privacyStatus: 'unlisted', selfDeclaredMadeForKids: false },
+      }),
+      renamed: { from: 'description', to: 'descriptionText' },
+    })),
     publishOptions: { madeForKids: false, privacy: 'unlisted' },
     unreportedFigures: ['reposts'],
   };

@@ -175,4 +175,9 @@ describe('Facebook Page video and Reels (against the fake)', () => {
     expect(videosWithText('retried reel')).toEqual([expect.objectContaining({ finishes: 1 })]);
     expect(postsWithText('retried reel')).toHaveLength(1);
   });
+  // Last: every call of the file (uploads, thumbnails, comments, reads) as the network describes it.
+  it('sent Facebook nothing its Graph node specs refuses', () => {
+    expect(fb.describedBy).toBeDefined();
+    expect(fb.descriptionViolations).toEqual([]);
+  });
 });

@@ -174,4 +174,9 @@ describe('Instagram video (against the fake)', () => {
     expect(postsWithText('retried reel')).toHaveLength(1);
     expect(ig.videoFetches.length - fetchesBefore).toBe(1);
   });
+  // Last: every call of the file (uploads, thumbnails, comments, reads) as the network describes it.
+  it('sent Instagram nothing its Graph node specs refuses', () => {
+    expect(ig.describedBy).toBeDefined();
+    expect(ig.descriptionViolations).toEqual([]);
+  });
 });

@@ -267,4 +267,9 @@ describe('YouTube adapter (against the fake)', () => {
       },
     });
   }
+  // Last: every call of the file (uploads, thumbnails, comments, reads) as the network describes it.
+  it('sent YouTube nothing its discovery document refuses', () => {
+    expect(fake.describedBy).toBeDefined();
+    expect(fake.descriptionViolations).toEqual([]);
+  });
 });

@@ -441,7 +441,8 @@ export class FacebookProvider implements SocialProvider {
     state: FacebookVideoCheckpoint,
   ): Promise<void> {
     if (!state.video || !state.uploadUrl) {
-      const res = await api.call('POST', `/${pageId}/video_reels`, { upload_phase: 'start' }, 'media');
+      // The enum as Meta's Graph spec of Page/video_reels declares it (START, FINISH), as its SDKs send it.
+      const res = await api.call('POST', `/${pageId}/video_reels`, { upload_phase: 'START' }, 'media');
       const data = asObject(res.data);
       const video = asString(data?.video_id);
       const uploadUrl = asString(data?.upload_url);
@@ -471,7 +472,7 @@ export class FacebookProvider implements SocialProvider {
         'POST',
         `/${pageId}/video_reels`,
         {
-          upload_phase: 'finish',
+          upload_phase: 'FINISH',
           video_id: state.video,
           video_state: 'PUBLISHED',
           description: input.content || undefined,

@@ -41,6 +41,13 @@ export const THREADS_LIMITS: ChannelLimits = Object.freeze({
   firstComment: true,
 });
 
+/**
+ * Longest alt text of an image or video (`alt_text` of a media container), in characters: the
+ * Threads API reference ("Publishing") gives 1,000. The service takes 1,500 for every network, so
+ * Threads' own validation refuses longer ones before anything is sent.
+ */
+export const THREADS_MAX_ALT_TEXT = 1000;
+
 /** Posts a profile may publish through the API in 24 hours, when the network does not say (threads_publishing_limit). */
 export const THREADS_DEFAULT_DAILY_POSTS = 250;
 

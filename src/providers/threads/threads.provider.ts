@@ -34,6 +34,7 @@ import { countThreadsCharacters } from './threads-text';
 import {
   THREADS_DEFAULT_DAILY_POSTS,
   THREADS_LIMITS,
+  THREADS_MAX_ALT_TEXT,
   THREADS_QUOTA_RETRY_SECONDS,
   THREADS_VIDEO_LIMITS,
 } from './threads.limits';
@@ -85,6 +86,15 @@ export class ThreadsProvider extends MetaContainerProvider {
         field: 'content',
         message: `The text counts ${length} characters as Threads counts them (an emoji counts its UTF-8 bytes); Threads allows ${limits.maxCharacters}`,
       });
+    }
+    for (const media of post.media) {
+      const altLength = [...(media.altText ?? '')].length;
+      if (altLength > THREADS_MAX_ALT_TEXT) {
+        problems.push({
+          field: 'mediaIds',
+          message: `The alt text of media ${media.id} has ${altLength} characters; Threads allows ${THREADS_MAX_ALT_TEXT}`,
+        });
+      }
     }
     return problems;
   }

@@ -15,6 +15,8 @@ export interface DescribedRequest {
   /** The whole content-type header (multipart boundaries). */
   contentTypeHeader: string;
   body: Buffer;
+  /** The request's headers, names in lower case (Google's resumable uploads state the media in X-Upload-*). */
+  headers?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 /** What a description says of one request. */
