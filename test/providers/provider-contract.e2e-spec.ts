@@ -51,8 +51,6 @@ const DESCRIPTIONS_PENDING: readonly string[] = [
   'google_business',
   'instagram',
   'linkedin',
-  'mastodon',
-  'pinterest',
   'slack',
   'telegram',
   'threads',

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Description } from './description';
 import { LexiconDescription } from './lexicon-description';
 import { OpenApiDescription } from './openapi-description';
+import { ReferenceDescription } from './reference-description';
 
 /**
  * The networks' own descriptions, recorded under test/fixtures/networks/<id>/ (SOURCE.md there says
@@ -41,3 +42,20 @@ export const xDescription = (): Description =>
       basePath: '',
     }),
   );
+
+/**
+ * Pinterest: the OpenAPI document of pinterest/api-description (v5, server api.pinterest.com/v5).
+ * Its metric types are a oneOf of two enums that share values (IMPRESSION, SAVE, ...), which the API
+ * takes from either list: read as anyOf.
+ */
+export const pinterestDescription = (): Description =>
+  once('pinterest', () =>
+    OpenApiDescription.load(join(FIXTURES, 'pinterest/openapi.json'), {
+      source: 'Pinterest API v5 OpenAPI 5.23.0 (pinterest/api-description v5/openapi.json)',
+      oneOfAsAnyOf: true,
+    }),
+  );
+
+/** Mastodon: its API reference pages (prose), recorded field by field (mastodon/reference.json). */
+export const mastodonDescription = (): Description =>
+  once('mastodon', () => ReferenceDescription.load(join(FIXTURES, 'mastodon/reference.json')));
