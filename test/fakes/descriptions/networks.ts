@@ -59,3 +59,17 @@ export const pinterestDescription = (): Description =>
 /** Mastodon: its API reference pages (prose), recorded field by field (mastodon/reference.json). */
 export const mastodonDescription = (): Description =>
   once('mastodon', () => ReferenceDescription.load(join(FIXTURES, 'mastodon/reference.json')));
+
+/**
+ * Slack: the Web API methods' arguments as @slack/web-api's request types and the methods' reference
+ * pages give them, recorded as a schema (slack/reference.json); the package has no run-time validator.
+ */
+export const slackDescription = (): Description =>
+  once('slack', () => ReferenceDescription.load(join(FIXTURES, 'slack/reference.json')));
+
+/**
+ * Telegram: the Bot API methods the adapter calls, recorded field by field from @grammyjs/types
+ * (telegram/reference.json, made by telegram/from-grammy-types.cjs); the package has types only.
+ */
+export const telegramDescription = (): Description =>
+  once('telegram', () => ReferenceDescription.load(join(FIXTURES, 'telegram/reference.json')));

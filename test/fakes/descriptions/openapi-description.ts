@@ -212,9 +212,22 @@ export class OpenApiDescription implements Description {
           return this.validate(this.ajv, this.compiled, json, payload, 'payload_json');
         }
         if (!media.schema) return [];
-        const value: Record<string, string> = { ...body.fields };
+        const value: Record<string, unknown> = { ...body.fields };
         for (const name of body.files) value[name] = '';
-        return this.validate(this.coercing, this.compiledCoercing, media.schema, value, 'form');
+        // A field the schema types as an object or an array goes as JSON text (the Telegram Bot API's
+        // rule for multipart calls): parsed, then checked as the JSON body would be.
+        const problems: string[] = [];
+        const properties = ((this.resolve(media.schema) as Json).properties ?? {}) as Record<string, unknown>;
+        for (const [name, text] of Object.entries(body.fields)) {
+          const type = (this.resolve(properties[name]) as Json | undefined)?.type;
+          if (type !== 'object' && type !== 'array') continue;
+          try {
+            value[name] = JSON.parse(text) as unknown;
+          } catch {
+            problems.push(`form/${name} is not JSON`);
+          }
+        }
+        return [...problems, ...this.validate(this.coercing, this.compiledCoercing, media.schema, value, 'form')];
       }
       default:
         return [];

@@ -9,8 +9,8 @@ export interface ReferenceOperation {
   /** Where the page says it (page and anchor, or the package's type), for messages and for people. */
   reference: string;
   /**
-   * The query parameters: a JSON Schema object (`properties`, `required`; closed unless the page says
-   * the network ignores unknown ones).
+   * The query parameters: a JSON Schema object (`properties`, `required`) or a `$ref` to one of the
+   * definitions; a parameter not among `properties` is refused.
    */
   query?: Json;
   /** The body per content type (`application/json`, `multipart/form-data`, ...), each a JSON Schema. */
@@ -55,8 +55,11 @@ export function referenceToOpenApi(ref: ReferenceDocument): Json {
       required: true,
       schema: { type: 'string' },
     }));
-    const properties = (op.query?.properties ?? {}) as Record<string, Json>;
-    const required = (op.query?.required ?? []) as string[];
+    const queryRef = typeof op.query?.$ref === 'string' ? op.query.$ref.replace('#/definitions/', '') : undefined;
+    const query = queryRef ? ref.definitions?.[queryRef] : op.query;
+    if (queryRef && !query) throw new Error(`${key}: no definition ${queryRef}`);
+    const properties = (query?.properties ?? {}) as Record<string, Json>;
+    const required = (query?.required ?? []) as string[];
     const queryParams = Object.entries(properties).map(([name, schema]) => ({
       name,
       in: 'query',
