@@ -50,9 +50,7 @@ const DESCRIPTIONS_PENDING: readonly string[] = [
   'facebook',
   'google_business',
   'instagram',
-  'linkedin',
   'threads',
-  'tiktok',
   'youtube',
 ];
 

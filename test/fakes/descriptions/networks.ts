@@ -73,3 +73,17 @@ export const slackDescription = (): Description =>
  */
 export const telegramDescription = (): Description =>
   once('telegram', () => ReferenceDescription.load(join(FIXTURES, 'telegram/reference.json')));
+
+/**
+ * TikTok: the Content Posting API's init calls as far as their reference pages could be read
+ * (tiktok/reference.json, SOURCE.md says which tables); the fake checks the other calls itself.
+ */
+export const tiktokDescription = (): Description =>
+  once('tiktok', () => ReferenceDescription.load(join(FIXTURES, 'tiktok/reference.json')));
+
+/**
+ * LinkedIn: the Posts API's create call as far as its Post Schema and MultiImage pages could be read
+ * (linkedin/reference.json); the fake checks the other calls itself.
+ */
+export const linkedinDescription = (): Description =>
+  once('linkedin', () => ReferenceDescription.load(join(FIXTURES, 'linkedin/reference.json')));
