@@ -46,13 +46,7 @@ it('every plugin without a fake server has its own contract spec', () => {
  * request against the network's machine-readable description (docs/networks.md says which source
  * grounds each figure). Remove a network from here when its fake calls checkAgainst.
  */
-const DESCRIPTIONS_PENDING: readonly string[] = [
-  'facebook',
-  'google_business',
-  'instagram',
-  'threads',
-  'youtube',
-];
+const DESCRIPTIONS_PENDING: readonly string[] = ['facebook', 'google_business', 'instagram', 'threads', 'youtube'];
 
 function loadContractFake(id: string): ProviderContractFake {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
