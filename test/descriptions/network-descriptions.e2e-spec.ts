@@ -8,6 +8,7 @@ import {
 } from '../fakes/descriptions/networks';
 import type { DescribedRequest } from '../fakes/descriptions/description';
 import { OpenApiDescription } from '../fakes/descriptions/openapi-description';
+import { ReferenceDescription } from '../fakes/descriptions/reference-description';
 
 /** A request as a fake receives it. */
 function request(
@@ -339,5 +340,136 @@ describe('DiscoveryDescription (Google)', () => {
     expect(gbp.check(request('GET', '/v4/accounts/1/locations/2/localPosts?pageSize=500')).problems).toEqual([
       'Invalid value for pageSize: 500 is above 100',
     ]);
+  });
+});
+
+describe('ReferenceDescription (reference pages recorded as schemas)', () => {
+  const d = new ReferenceDescription({
+    source: 'the example pages',
+    basePath: '/api',
+    operations: {
+      'GET /items/{id}': {
+        reference: 'items page',
+        query: {
+          type: 'object',
+          required: ['fields'],
+          properties: { fields: { type: 'string' }, n: { type: 'integer' } },
+        },
+      },
+      'POST /send': {
+        reference: 'send page',
+        bodyRequired: true,
+        body: {
+          'application/json': { $ref: '#/definitions/Send' },
+          'multipart/form-data': {
+            type: 'object',
+            required: ['chat'],
+            additionalProperties: { const: '' },
+            properties: { chat: { type: 'string' }, reply: { $ref: '#/definitions/Reply' } },
+          },
+        },
+      },
+    },
+    definitions: {
+      Send: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['chat', 'text'],
+        properties: { chat: { type: 'string' }, text: { type: 'string', maxLength: 5 } },
+      },
+      Reply: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'integer' } } },
+    },
+  });
+  const multipart = (parts: Array<[string, string, boolean?]>) => {
+    const boundary = 'b0undary';
+    const body = parts
+      .map(
+        ([name, value, file]) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? '; filename="a.png"' : ''}\r\n\r\n${value}\r\n`,
+      )
+      .join('');
+    // As a fake passes it: the content type without parameters, the whole header beside it.
+    return {
+      ...request('POST', '/api/send', Buffer.from(`${body}--${boundary}--\r\n`), 'multipart/form-data'),
+      contentTypeHeader: `multipart/form-data; boundary=${boundary}`,
+    };
+  };
+
+  it('checks the recorded calls as an OpenAPI document would: path, query, body', () => {
+    expect(d.check(request('GET', '/api/items/7?fields=a&n=2')).problems).toEqual([]);
+    expect(d.check(request('GET', '/api/items/7?n=2&limit=1')).problems).toEqual([
+      `query parameter "limit" is not one of GET /items/{id}'s (fields, n)`,
+      'query parameter "fields" is required by GET /items/{id}',
+    ]);
+    expect(d.check(request('POST', '/api/send', { chat: 'c', text: 'hello' })).problems).toEqual([]);
+    expect(d.check(request('POST', '/api/send', { chat: 'c', message: 'hello' })).problems).toEqual([
+      "body must have required property 'text'",
+      'body must not have the property "message"',
+    ]);
+    expect(d.check(request('GET', '/api/nothing')).problems[0]).toMatch(/not an operation of the example pages/);
+  });
+
+  it('reads multipart fields typed as objects as JSON, and takes other parts only as files', () => {
+    expect(
+      d.check(
+        multipart([
+          ['chat', 'c'],
+          ['reply', '{"id":3}'],
+          ['file0', 'bytes', true],
+        ]),
+      ).problems,
+    ).toEqual([]);
+    expect(
+      d.check(
+        multipart([
+          ['chat', 'c'],
+          ['reply', '{"id":"x"}'],
+        ]),
+      ).problems,
+    ).toEqual(['form/reply/id must be integer']);
+    expect(
+      d.check(
+        multipart([
+          ['chat', 'c'],
+          ['reply', 'not json'],
+        ]),
+      ).problems[0],
+    ).toBe('form/reply is not JSON');
+    expect(
+      d.check(
+        multipart([
+          ['chat', 'c'],
+          ['caption', 'text'],
+        ]),
+      ).problems,
+    ).toEqual(['form/caption must be equal to constant']);
+  });
+});
+
+describe('OpenApiDescription oneOfAsAnyOf (Pinterest)', () => {
+  const doc = {
+    openapi: '3.0.3',
+    paths: {
+      '/m': {
+        get: {
+          parameters: [
+            {
+              name: 'types',
+              in: 'query',
+              explode: false,
+              schema: { type: 'array', items: { oneOf: [{ enum: ['A', 'B'] }, { enum: ['A', 'C'] }] } },
+            },
+          ],
+        },
+      },
+    },
+  };
+
+  it('takes a value two alternatives share only when oneOf is read as anyOf', () => {
+    const strict = new OpenApiDescription(doc, { source: 'strict', basePath: '' });
+    const lenient = new OpenApiDescription(doc, { source: 'lenient', basePath: '', oneOfAsAnyOf: true });
+    expect(strict.check(request('GET', '/m?types=A')).problems).not.toEqual([]);
+    expect(lenient.check(request('GET', '/m?types=A,B,C')).problems).toEqual([]);
+    expect(lenient.check(request('GET', '/m?types=D')).problems).not.toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
 import { FakeVideo, FakeVideoOptions, FakeVideoProcessing } from './fake-video-processing';
-import { oauthContractFake, type ProviderContractFake } from './provider-contract';
+import { describedContract, oauthContractFake, type ProviderContractFake } from './provider-contract';
+import { linkedinDescription } from './descriptions/networks';
 
 /**
  * A local LinkedIn: the OAuth 2.0 authorization page (an "Allow" form; `consent()` is the test hook
@@ -219,6 +220,13 @@ export class LinkedInFake extends FakeHttpServer {
     this.clientSecret = opts.clientSecret ?? 'linkedin-client-secret';
     this.members = opts.members ?? [{ sub: 'contractMember1', name: 'Contract Member' }];
     this.organizations = opts.organizations ?? [];
+    // Post creation against the Posts API reference as recorded (test/fixtures/networks/linkedin:
+    // partly read, SOURCE.md says which tables); refused as LinkedIn refuses a malformed body, 422.
+    // The other calls' tables could not be read: this fake's own checks stand.
+    this.checkAgainst(linkedinDescription(), {
+      refuse: (problems) => error(422, 'UNPROCESSABLE_ENTITY', problems.map((p) => `ERROR :: ${p}`).join('\n')),
+      unchecked: (req) => req.route !== LINKEDIN_ROUTES.createPost,
+    });
   }
 
   /** Environment for the app: client credentials and both hosts pointed at this fake. */
@@ -981,6 +989,24 @@ export function contractFake(): ProviderContractFake {
   return oauthContractFake(fake, {
     publishRoute: LINKEDIN_ROUTES.createPost,
     rejectStatus: 422,
+    described: describedContract(fake, () => ({
+      method: 'POST',
+      url: `${fake.baseUrl}/rest/posts`,
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${fake.issueToken()}`,
+        'linkedin-version': '202610',
+        'x-restli-protocol-version': '2.0.0',
+      },
+      body: JSON.stringify({
+        author: `urn:li:person:${fake.members[0].sub}`,
+        text: 'renamed',
+        visibility: 'PUBLIC',
+        distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+        lifecycleState: 'PUBLISHED',
+      }),
+      renamed: { from: 'commentary', to: 'text' },
+    })),
     posts: () =>
       fake.posts.map((p) => ({
         platformPostId: p.id,

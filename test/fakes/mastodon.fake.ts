@@ -1,6 +1,7 @@
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
 import { FakeVideo, FakeVideoOptions, FakeVideoProcessing } from './fake-video-processing';
-import type { ProviderContractFake } from './provider-contract';
+import { describedContract, type ProviderContractFake } from './provider-contract';
+import { mastodonDescription } from './descriptions/networks';
 
 export type { FakeCounts, FakeHold, FakeRequestLogEntry } from './fake-http-server';
 
@@ -173,6 +174,13 @@ export class MastodonFake extends FakeHttpServer {
     super(options);
     this.opts = options;
     this.videos = new FakeVideoProcessing(options.video);
+    // Every API call against Mastodon's reference pages as recorded (test/fixtures/networks/mastodon),
+    // refused as Mastodon refuses an invalid request: 422 {"error": "Validation failed: ..."}. The
+    // media files the instance serves are not API calls.
+    this.checkAgainst(mastodonDescription(), {
+      refuse: (problems) => ({ status: 422, body: { error: `Validation failed: ${problems.join(', ')}` } }),
+      unchecked: (req) => req.route === MASTODON_ROUTES.mediaFile,
+    });
     (options.tokens ?? ['test-token']).forEach((entry, index) => {
       const spec = typeof entry === 'string' ? { token: entry } : entry;
       const id = spec.id ?? String(index + 1);
@@ -605,6 +613,13 @@ export function contractFake(): ProviderContractFake {
     wrongCredentials: () => ({ instanceUrl: fake.baseUrl, accessToken: 'wrong-token' }),
     publishRoute: MASTODON_ROUTES.createStatus,
     rejectStatus: 422,
+    described: describedContract(fake, () => ({
+      method: 'POST',
+      url: `${fake.baseUrl}/api/v1/statuses`,
+      headers: { 'content-type': 'application/json', authorization: 'Bearer contract-token' },
+      body: JSON.stringify({ text: 'renamed', media_ids: [], visibility: 'public' }),
+      renamed: { from: 'status', to: 'text' },
+    })),
     failNext: (n, status, route) => fake.failNext(n, status, route),
     revokeAll: () => fake.revokeAll(),
     posts: () =>

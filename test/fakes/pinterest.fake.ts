@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
-import { oauthContractFake, type ProviderContractFake } from './provider-contract';
+import { describedContract, oauthContractFake, type ProviderContractFake } from './provider-contract';
+import { pinterestDescription } from './descriptions/networks';
 
 /**
  * A local Pinterest (API v5): the OAuth consent page (consents at once and redirects with `code` and
@@ -119,6 +120,13 @@ export class PinterestFake extends FakeHttpServer {
     this.clientSecret = opts.clientSecret ?? 'pinterest-client-secret';
     this.videoProcessingPolls = opts.processingPolls ?? 1;
     this.boards = opts.boards ?? [{ id: '549755885175', name: 'Contract board' }];
+    // Every API call against Pinterest's v5 OpenAPI document; refused as Pinterest refuses a malformed
+    // request (400, code 1). The consent page (www.pinterest.com/oauth/) and the upload URL (Pinterest's
+    // S3 bucket, authorized by the signed fields) are not part of the API the document describes.
+    this.checkAgainst(pinterestDescription(), {
+      refuse: (problems) => error(400, 1, `Invalid parameters: ${problems.join('; ')}`),
+      unchecked: (req) => req.route === PINTEREST_ROUTES.authorize || req.route === PINTEREST_ROUTES.mediaUpload,
+    });
   }
 
   appEnv(): Record<string, string> {
@@ -554,6 +562,18 @@ export function contractFake(): ProviderContractFake {
     ...oauthContractFake(fake, {
       publishRoute: PINTEREST_ROUTES.createPin,
       rejectStatus: 400,
+      described: describedContract(fake, () => ({
+        method: 'POST',
+        url: `${fake.baseUrl}/v5/pins`,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${fake.issueToken()}` },
+        // PinCreate leaves its fields open and optional; the image source's `data` is required.
+        body: JSON.stringify({
+          board_id: fake.boards[0].id,
+          description: 'renamed',
+          media_source: { source_type: 'image_base64', content_type: 'image/png', image_data: 'iVBORw0KGgo=' },
+        }),
+        renamed: { from: 'data', to: 'image_data' },
+      })),
       posts: () =>
         fake.pins.map((p) => ({
           platformPostId: p.id,

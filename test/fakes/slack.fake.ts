@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
 import type { OAuthNetworkFake, ProviderContractFake } from './provider-contract';
-import { oauthContractFake } from './provider-contract';
+import { describedContract, oauthContractFake } from './provider-contract';
+import { slackDescription } from './descriptions/networks';
 
 export interface FakeSlackChannel {
   id: string;
@@ -63,6 +64,14 @@ export class SlackFake extends FakeHttpServer implements OAuthNetworkFake {
     super(options);
     this.channels = options.channels ?? [{ id: 'C0GENERAL', name: 'general' }];
     this.lateShares = options.lateShares ?? false;
+    // Every Web API call against the methods' arguments as recorded (test/fixtures/networks/slack).
+    // Not API methods: the install page, the upload URL (files.slack.com) and oauth.v2.access, which
+    // the service's shared OAuth client calls with the PKCE verifier (Slack's OAuth guide, not a
+    // method's argument list).
+    this.checkAgainst(slackDescription(), {
+      refuse: (problems) => slackRefusal(problems),
+      unchecked: (req) => ['authorize', 'upload', 'oauth.v2.access'].includes(req.route),
+    });
   }
 
   issueToken(): string {
@@ -335,11 +344,36 @@ export class SlackFake extends FakeHttpServer implements OAuthNetworkFake {
   }
 }
 
+/**
+ * Slack's answer to arguments its method refuses: HTTP 200, `ok: false` and the method's documented
+ * error (`alt_txt_too_large` for a long alt text, `invalid_blocks` for a block out of Block Kit's
+ * bounds, `invalid_arguments` otherwise, with the reasons in `response_metadata.messages`).
+ */
+export function slackRefusal(problems: string[]): FakeReply {
+  const said = problems.join('\n');
+  const error = /alt_txt/.test(said)
+    ? 'alt_txt_too_large'
+    : /blocks\//.test(said)
+      ? 'invalid_blocks'
+      : 'invalid_arguments';
+  // Slack lists the reasons (response_metadata.messages) with invalid_arguments only.
+  const reasons =
+    error === 'invalid_arguments' ? { response_metadata: { messages: problems.map((p) => `[ERROR] ${p}`) } } : {};
+  return { status: 200, body: { ok: false, error, ...reasons } };
+}
+
 export function contractFake(): ProviderContractFake {
   const fake = new SlackFake();
   return oauthContractFake(fake, {
     publishRoute: 'chat.postMessage',
     rejectStatus: 400,
+    described: describedContract(fake, () => ({
+      method: 'POST',
+      url: `${fake.baseUrl}/api/chat.postMessage`,
+      headers: { 'content-type': 'application/json; charset=utf-8', authorization: `Bearer ${fake.issueToken()}` },
+      body: JSON.stringify({ channel_id: fake.channels[0].id, text: 'renamed' }),
+      renamed: { from: 'channel', to: 'channel_id' },
+    })),
     posts: () =>
       fake.messages.map((m) => ({
         platformPostId: m.ts,

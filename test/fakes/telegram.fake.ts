@@ -1,6 +1,7 @@
 import { FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
 import { parseMultipart } from './mastodon.fake';
-import type { ProviderContractFake } from './provider-contract';
+import { describedContract, type ProviderContractFake } from './provider-contract';
+import { telegramDescription } from './descriptions/networks';
 
 /** A bot the fake knows: its token and user. */
 export interface FakeTelegramBot {
@@ -87,6 +88,12 @@ export class TelegramFake extends FakeHttpServer {
       },
     ];
     for (const chat of chats) this.chats.set(chat.id, chat);
+    // Every Bot API call against the methods' parameters as recorded from @grammyjs/types
+    // (test/fixtures/networks/telegram), refused as Telegram refuses bad parameters: 400
+    // {"ok": false, "error_code": 400, "description": "Bad Request: ..."}.
+    this.checkAgainst(telegramDescription(), {
+      refuse: (problems) => this.error(400, `Bad Request: ${problems.join('; ')}`),
+    });
   }
 
   revokeAll(): void {
@@ -316,6 +323,13 @@ export function contractFake(): ProviderContractFake {
     wrongCredentials: () => ({ botToken: '7000001:AAWrongWrongWrongWrongWrongWrongWrong', chatId: '@release_notes' }),
     publishRoute: 'sendMessage',
     rejectStatus: 400,
+    described: describedContract(fake, () => ({
+      method: 'POST',
+      url: `${fake.baseUrl}/bot${TELEGRAM_BOT.token}/sendMessage`,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chat_id: '@release_notes', message: 'renamed' }),
+      renamed: { from: 'text', to: 'message' },
+    })),
     failNext: (n, status, route) => fake.failNext(n, status, route),
     revokeAll: () => fake.revokeAll(),
     posts: () =>

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
-import { oauthContractFake, type ProviderContractFake } from './provider-contract';
+import { describedContract, oauthContractFake, type ProviderContractFake } from './provider-contract';
+import { tiktokDescription } from './descriptions/networks';
 
 /**
  * A local TikTok (API v2): the Login Kit consent page (answers at once; `client_key`, comma-separated
@@ -115,6 +116,13 @@ export class TikTokFake extends FakeHttpServer {
     this.clientKey = opts.clientKey ?? 'awtiktokclientkey';
     this.clientSecret = opts.clientSecret ?? 'tiktok-client-secret';
     this.audited = opts.audited ?? true;
+    // The init calls against the Content Posting API's reference as recorded (test/fixtures/networks/
+    // tiktok: partly read, SOURCE.md says which tables); refused as TikTok refuses bad parameters,
+    // 400 invalid_params. The other calls' tables could not be read: this fake's own checks stand.
+    this.checkAgainst(tiktokDescription(), {
+      refuse: (problems) => reply(400, 'invalid_params', problems.join('; ')),
+      unchecked: (req) => req.route !== TIKTOK_ROUTES.init && req.route !== TIKTOK_ROUTES.photoInit,
+    });
   }
 
   appEnv(): Record<string, string> {
@@ -563,6 +571,16 @@ export function contractFake(): ProviderContractFake {
     ...oauthContractFake(fake, {
       publishRoute: TIKTOK_ROUTES.init,
       rejectStatus: 400,
+      described: describedContract(fake, () => ({
+        method: 'POST',
+        url: `${fake.baseUrl}/v2/post/publish/video/init/`,
+        headers: { 'content-type': 'application/json; charset=UTF-8', authorization: `Bearer ${fake.issueToken()}` },
+        body: JSON.stringify({
+          post_info: { title: 'renamed', privacy_level: 'PUBLIC_TO_EVERYONE' },
+          source: { source: 'PULL_FROM_URL', video_url: 'https://example.com/v.mp4' },
+        }),
+        renamed: { from: 'source_info', to: 'source' },
+      })),
       posts: () =>
         fake.posts
           .filter((p) => p.status === 'PUBLISH_COMPLETE')

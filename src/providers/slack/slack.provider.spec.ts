@@ -1,5 +1,7 @@
-import { escapeSlackText } from './slack.provider';
+import { OutboundHttp } from '../../common/http/outbound-http';
+import { SlackProvider, escapeSlackText } from './slack.provider';
 import { compileOptionsSchema, optionsProblems } from '../options-schema';
+import { SLACK_LIMITS } from './slack.limits';
 import { SLACK_OPTIONS_SCHEMA, slackOptionProblems } from './slack.options';
 
 describe('Slack text', () => {
@@ -7,6 +9,22 @@ describe('Slack text', () => {
     expect(escapeSlackText('a & b <!channel> <@U1> <https://x.test|click>')).toBe(
       'a &amp; b &lt;!channel&gt; &lt;@U1&gt; &lt;https://x.test|click&gt;',
     );
+  });
+});
+
+describe('SlackProvider.validate', () => {
+  const http = new OutboundHttp({ allowPrivate: false });
+  const provider = new SlackProvider(http);
+  afterAll(() => http.close());
+
+  // The section block's text is limited to 3,000 characters as sent (Block Kit's text object), and
+  // the text is sent escaped: each & < > is five or four characters there.
+  it('counts the text as Slack receives it, escaped, against the section block limit', () => {
+    expect(provider.validate({ content: 'x'.repeat(3000), media: [] }, SLACK_LIMITS)).toEqual([]);
+    expect(provider.validate({ content: `${'x'.repeat(2995)}&`, media: [] }, SLACK_LIMITS)).toEqual([]);
+    expect(provider.validate({ content: `${'x'.repeat(2999)}&`, media: [] }, SLACK_LIMITS)).toEqual([
+      { field: 'content', message: expect.stringContaining('3004 characters') },
+    ]);
   });
 });
 

@@ -130,11 +130,12 @@ export class SlackProvider implements SocialProvider {
 
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     const problems = commonDraftProblems(SLACK, post.content, post.media, limits);
-    const length = [...post.content].length;
+    // Counted as sent: escaped (`&` is `&amp;` there), which is what Slack holds to the section block's limit.
+    const length = [...escapeSlackText(post.content)].length;
     if (length > limits.maxCharacters) {
       problems.push({
         field: 'content',
-        message: `The text is ${length} characters long; Slack allows ${limits.maxCharacters}`,
+        message: `The text is ${length} characters long; Slack allows ${limits.maxCharacters} (counted as sent, with & < > escaped)`,
       });
     }
     for (const media of post.media) {

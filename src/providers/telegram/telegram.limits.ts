@@ -6,6 +6,10 @@ export const TELEGRAM_MAX_TEXT = 4096;
 export const TELEGRAM_MAX_CAPTION = 1024;
 /** sendPhoto: at most 10 MB. */
 export const TELEGRAM_MAX_PHOTO_BYTES = 10 * 1024 * 1024;
+/** sendPhoto: the photo's width and height must not exceed 10000 in total. */
+export const TELEGRAM_MAX_PHOTO_SIDES = 10_000;
+/** sendPhoto: width and height ratio must be at most 20. */
+export const TELEGRAM_MAX_PHOTO_RATIO = 20;
 /** Files bots upload (sendVideo): at most 50 MB. */
 export const TELEGRAM_MAX_VIDEO_BYTES = 50 * 1024 * 1024;
 /** sendMediaGroup: 2-10 photos and videos. */

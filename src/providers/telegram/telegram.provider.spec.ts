@@ -63,6 +63,26 @@ describe('Telegram', () => {
   });
 });
 
+describe('Telegram photo dimensions', () => {
+  const http = new OutboundHttp({ allowPrivate: true });
+  const provider = new TelegramProvider(http, 'http://127.0.0.1:9');
+  afterAll(() => http.close());
+  const photo = (width: number, height: number) => ({ ...media('p', 'image/jpeg', 1000), width, height });
+
+  // sendPhoto: "The photo's width and height must not exceed 10000 in total. Width and height ratio
+  // must be at most 20."
+  it('takes photos whose sides add up to 10,000 pixels at most, at most 20 times as long as wide', () => {
+    expect(provider.validate({ content: 'x', media: [photo(6000, 4000)] }, TELEGRAM_LIMITS)).toEqual([]);
+    expect(provider.validate({ content: 'x', media: [photo(4000, 200)] }, TELEGRAM_LIMITS)).toEqual([]);
+    expect(provider.validate({ content: 'x', media: [photo(6000, 4001)] }, TELEGRAM_LIMITS)).toEqual([
+      { field: 'mediaIds', message: expect.stringContaining('10000') },
+    ]);
+    expect(provider.validate({ content: 'x', media: [photo(201, 4021)] }, TELEGRAM_LIMITS)).toEqual([
+      { field: 'mediaIds', message: expect.stringContaining('20') },
+    ]);
+  });
+});
+
 describe('Telegram options', () => {
   const validate = compileOptionsSchema('telegram', TELEGRAM_OPTIONS_SCHEMA);
   const problems = (options: unknown) => optionsProblems(validate, options);

@@ -21,7 +21,12 @@ import type {
 } from '../social-provider.interface';
 import { TELEGRAM, TELEGRAM_DEFAULT_API_BASE_URL, TelegramApi, telegramFailure } from './telegram-api.client';
 import { TelegramCredentials, TelegramCredentialsDto, parseTelegramCredentials } from './telegram.credentials';
-import { TELEGRAM_LIMITS, TELEGRAM_MAX_CAPTION } from './telegram.limits';
+import {
+  TELEGRAM_LIMITS,
+  TELEGRAM_MAX_CAPTION,
+  TELEGRAM_MAX_PHOTO_RATIO,
+  TELEGRAM_MAX_PHOTO_SIDES,
+} from './telegram.limits';
 
 /** Bot uploads of up to 50 MB take time; the budget of one media request. */
 const MEDIA_TIMEOUT_MS = 120_000;
@@ -116,6 +121,21 @@ export class TelegramProvider implements SocialProvider {
           field: 'mediaIds',
           message: `Media ${item.id} is ${(item.size / MiB).toFixed(1)} MiB; Telegram takes photos of at most ${limits.maxImageBytes / MiB} MiB from bots`,
         });
+      }
+      // sendPhoto: width and height at most 10000 in total, one at most 20 times the other.
+      if (!isVideo(item) && item.width && item.height) {
+        const { width, height } = item;
+        if (width + height > TELEGRAM_MAX_PHOTO_SIDES) {
+          problems.push({
+            field: 'mediaIds',
+            message: `Media ${item.id} is ${width} x ${height}; Telegram takes photos whose width and height add up to ${TELEGRAM_MAX_PHOTO_SIDES} at most`,
+          });
+        } else if (Math.max(width, height) / Math.min(width, height) > TELEGRAM_MAX_PHOTO_RATIO) {
+          problems.push({
+            field: 'mediaIds',
+            message: `Media ${item.id} is ${width} x ${height}; Telegram takes photos at most ${TELEGRAM_MAX_PHOTO_RATIO} times as long as wide`,
+          });
+        }
       }
     }
     const length = post.content.length;

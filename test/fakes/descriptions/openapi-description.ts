@@ -33,6 +33,12 @@ export interface OpenApiDescriptionOptions {
    * document's first server URL (`https://discord.com/api/v10` -> `/api/v10`).
    */
   basePath?: string;
+  /**
+   * Reads the document's `oneOf` as `anyOf`, for documents whose alternatives overlap where the
+   * server takes any of them (Pinterest lists `IMPRESSION` among both its standard and its video
+   * metric types, so a strict oneOf refuses every request that names it). Say why at the call.
+   */
+  oneOfAsAnyOf?: boolean;
 }
 
 const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -52,6 +58,13 @@ function formatErrors(errors: ErrorObject[] | null | undefined, where: string): 
   });
 }
 
+/** A copy of a schema tree with every `oneOf` read as `anyOf` (see oneOfAsAnyOf). */
+function anyOfFor(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(anyOfFor);
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node as Json).map(([k, v]) => [k === 'oneOf' ? 'anyOf' : k, anyOfFor(v)]));
+}
+
 /**
  * An OpenAPI 3.0/3.1 document (trimmed to the operations a provider uses) as a request checker: the
  * path must be one of the document's, the method one of the path's; path parameters, query
@@ -69,10 +82,12 @@ export class OpenApiDescription implements Description {
   private readonly coercing: Ajv;
   private readonly compiled = new WeakMap<object, ValidateFunction>();
   private readonly compiledCoercing = new WeakMap<object, ValidateFunction>();
+  private readonly oneOfAsAnyOf: boolean;
 
   constructor(doc: Json, options: OpenApiDescriptionOptions) {
     this.doc = doc;
     this.source = options.source;
+    this.oneOfAsAnyOf = options.oneOfAsAnyOf ?? false;
     const servers = doc.servers as Array<{ url: string }> | undefined;
     this.basePath = (options.basePath ?? (servers?.[0] ? new URL(servers[0].url).pathname : '')).replace(/\/$/, '');
     const v31 = String(doc.openapi).startsWith('3.1');
@@ -80,7 +95,7 @@ export class OpenApiDescription implements Description {
       const opts = { strict: false, allErrors: true, validateSchema: false, logger: false, coerceTypes } as const;
       const ajv = v31 ? new Ajv2020(opts) : new Ajv(opts);
       addFormats(ajv);
-      ajv.addSchema(doc, 'doc');
+      ajv.addSchema(options.oneOfAsAnyOf ? (anyOfFor(doc) as Json) : doc, 'doc');
       return ajv;
     };
     this.ajv = make(false);
@@ -197,9 +212,22 @@ export class OpenApiDescription implements Description {
           return this.validate(this.ajv, this.compiled, json, payload, 'payload_json');
         }
         if (!media.schema) return [];
-        const value: Record<string, string> = { ...body.fields };
+        const value: Record<string, unknown> = { ...body.fields };
         for (const name of body.files) value[name] = '';
-        return this.validate(this.coercing, this.compiledCoercing, media.schema, value, 'form');
+        // A field the schema types as an object or an array goes as JSON text (the Telegram Bot API's
+        // rule for multipart calls): parsed, then checked as the JSON body would be.
+        const problems: string[] = [];
+        const properties = ((this.resolve(media.schema) as Json).properties ?? {}) as Record<string, unknown>;
+        for (const [name, text] of Object.entries(body.fields)) {
+          const type = (this.resolve(properties[name]) as Json | undefined)?.type;
+          if (type !== 'object' && type !== 'array') continue;
+          try {
+            value[name] = JSON.parse(text) as unknown;
+          } catch {
+            problems.push(`form/${name} is not JSON`);
+          }
+        }
+        return [...problems, ...this.validate(this.coercing, this.compiledCoercing, media.schema, value, 'form')];
       }
       default:
         return [];
@@ -242,7 +270,8 @@ export class OpenApiDescription implements Description {
     if (!node || typeof node !== 'object') return node;
     const out: Json = {};
     for (const [k, v] of Object.entries(node as Json)) {
-      out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `doc${v}` : this.rebase(v);
+      const key = k === 'oneOf' && this.oneOfAsAnyOf ? 'anyOf' : k;
+      out[key] = k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `doc${v}` : this.rebase(v);
     }
     return out;
   }
