@@ -447,7 +447,7 @@ export class RedditFake extends FakeHttpServer {
     if (sr.flairRequired && !f.flair_id) {
       return apiErrors(['SUBMIT_VALIDATION_FLAIR_REQUIRED', 'Your post must contain post flair.', 'flair']);
     }
-    if (f.flair_id && !(sr.flairs ?? []).includes(String(f.flair_id))) {
+    if (f.flair_id && !(sr.flairs ?? []).includes(typeof f.flair_id === 'string' ? f.flair_id : '')) {
       return apiErrors(['INVALID_FLAIR_TEMPLATE_ID', 'flair template not found', 'flair_template_id']);
     }
     return null;
@@ -541,7 +541,7 @@ export class RedditFake extends FakeHttpServer {
   }
 
   private async gallery(body: Record<string, unknown>): Promise<FakeReply> {
-    const sr = this.subreddit(String(body.sr ?? ''));
+    const sr = this.subreddit(typeof body.sr === 'string' ? body.sr : '');
     const refused = this.refusal(sr, body);
     if (refused) return refused;
     if (sr!.allowGalleries === false)

@@ -314,7 +314,7 @@ export class TumblrFake extends FakeHttpServer {
           ? (block.media as Array<Record<string, unknown>>)[0]
           : (block.media as Record<string, unknown>);
       if (block.type !== 'image' && block.type !== 'video') continue;
-      const file = files.get(String(media?.identifier ?? ''));
+      const file = files.get(typeof media?.identifier === 'string' ? media.identifier : '');
       if (!file) return error(400, 'The uploaded media is missing its part', 8005);
       if (block.type === 'image') {
         if (!file.type.startsWith('image/')) return error(400, 'Invalid media format', 8005);
