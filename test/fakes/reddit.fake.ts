@@ -111,14 +111,15 @@ export class RedditFake extends FakeHttpServer {
   private readonly leases = new Map<string, { assetId: string; mimetype: string; uploaded: boolean }>();
   private nextId = 1_000_000;
   private refusals: Array<[string, string, string | null]> = [];
-  private readonly mediaReads: number;
+  /** Reads of the submitted listing an image or video post stays hidden for (Reddit processing it). */
+  mediaProcessingReads: number;
 
   constructor(opts: RedditFakeOptions = {}) {
     super(opts);
     this.clientId = opts.clientId ?? 'reddit-client-id';
     this.clientSecret = opts.clientSecret ?? 'reddit-client-secret';
     this.subreddits = opts.subreddits ?? [{ name: 'test' }];
-    this.mediaReads = opts.mediaProcessingReads ?? 0;
+    this.mediaProcessingReads = opts.mediaProcessingReads ?? 0;
     this.checkAgainst(redditDescription(), {
       // Reddit answers a malformed request with a 400 and its reason.
       refuse: (problems) => ({
@@ -511,7 +512,7 @@ export class RedditFake extends FakeHttpServer {
       nsfw: f.nsfw === 'true',
       spoiler: f.spoiler === 'true',
       sendReplies: f.sendreplies !== 'false',
-      hiddenFor: kind === 'image' || kind === 'video' ? this.mediaReads : 0,
+      hiddenFor: kind === 'image' || kind === 'video' ? this.mediaProcessingReads : 0,
     });
     await this.waitIfHeld();
     if (kind === 'image' || kind === 'video') {

@@ -3,6 +3,7 @@ import { readSettings, settingsOf } from '../../src/config/settings';
 import {
   ContentRejectedError,
   InvalidCredentialsError,
+  ProcessingPendingError,
   TransientProviderError,
 } from '../../src/providers/provider.errors';
 import { REDDIT_OPTIONS_SCHEMA } from '../../src/providers/reddit/reddit.options';
@@ -243,6 +244,27 @@ describe('Reddit (against the fake)', () => {
       expect(err).toMatchObject({ code: 'PROVIDER_RATE_LIMITED', retryAfterSeconds: 42 });
       // The subreddit's about page was read; its post requirements and the submission were not sent.
       expect(reddit.requests.slice(before).map((r) => r.route)).toEqual([REDDIT_ROUTES.about]);
+    });
+
+    it('waits for an image post Reddit is processing, then finds it without submitting again', async () => {
+      reddit.mediaProcessingReads = 1;
+      const checkpoints = new Map<string, Record<string, unknown>>();
+      const attempt = () =>
+        adapter.publish(
+          input('processing', {
+            media: [mediaFrom(TINY_PNG)],
+            checkpoint: checkpoints.get('k') ?? null,
+            saveCheckpoint: async (state) => void checkpoints.set('k', state),
+          }),
+        );
+      try {
+        await expect(attempt()).rejects.toBeInstanceOf(ProcessingPendingError);
+        expect(checkpoints.get('k')).toEqual({ state: 'accepted' });
+        const found = await attempt();
+        expect(submitted('adapter processing')).toEqual([expect.objectContaining({ name: found.platformPostId })]);
+      } finally {
+        reddit.mediaProcessingReads = 0;
+      }
     });
 
     it('refuses a comment over 10,000 characters without sending it', async () => {
