@@ -6,11 +6,13 @@ import { instagramPlugin } from './instagram/instagram.provider';
 import { linkedinPlugin } from './linkedin/linkedin.provider';
 import { mastodonPlugin } from './mastodon/mastodon.provider';
 import { pinterestPlugin } from './pinterest/pinterest.provider';
+import { redditPlugin } from './reddit/reddit.provider';
 import { sandboxPlugin } from './sandbox/sandbox.provider';
 import { slackPlugin } from './slack/slack.provider';
 import { telegramPlugin } from './telegram/telegram.provider';
 import { threadsPlugin } from './threads/threads.provider';
 import { tiktokPlugin } from './tiktok/tiktok.provider';
+import { tumblrPlugin } from './tumblr/tumblr.provider';
 import { xPlugin } from './x/x.provider';
 import { youtubePlugin } from './youtube/youtube.provider';
 
@@ -34,6 +36,8 @@ export const PROVIDER_PLUGINS = [
   googleBusinessPlugin,
   youtubePlugin,
   tiktokPlugin,
+  redditPlugin,
+  tumblrPlugin,
 ] as const;
 
 /** Identifier of a registered social network ('mastodon' | 'bluesky' | ...). */

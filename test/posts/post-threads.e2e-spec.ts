@@ -279,6 +279,8 @@ describe('threads: a post with follow-up parts published as a reply chain', () =
         slack: false,
         pinterest: false,
         google_business: false,
+        reddit: true,
+        tumblr: false,
       });
     });
 

@@ -107,6 +107,7 @@ describe('provider contract', () => {
       PINTEREST_VIDEO_POLL_MS: '250',
       BLUESKY_VIDEO_POLL_MS: '250',
       X_VIDEO_POLL_MS: '250',
+      REDDIT_MEDIA_POLL_MS: '250',
     };
     for (const [id, fake] of fakes) {
       started.set(id, await fake.start());

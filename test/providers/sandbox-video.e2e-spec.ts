@@ -70,6 +70,8 @@ describe('sandbox video', () => {
       'mastodon',
       'bluesky',
       'pinterest',
+      'reddit',
+      'tumblr',
     ]);
     const res = await t.request('GET', '/api/providers', { key: ws.key });
     expect(res.status).toBe(200);

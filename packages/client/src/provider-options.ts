@@ -4,10 +4,12 @@ import type {
   GoogleBusinessOptions,
   InstagramOptions,
   PinterestOptions,
+  RedditOptions,
   SandboxOptions,
   SlackOptions,
   TelegramOptions,
   TiktokOptions,
+  TumblrOptions,
   YoutubeOptions,
 } from './generated/types.gen';
 
@@ -28,4 +30,6 @@ export interface ProviderOptions {
   google_business: GoogleBusinessOptions;
   youtube: YoutubeOptions;
   tiktok: TiktokOptions;
+  reddit: RedditOptions;
+  tumblr: TumblrOptions;
 }

@@ -146,3 +146,21 @@ export const tiktokDescription = (): Description =>
  */
 export const linkedinDescription = (): Description =>
   once('linkedin', () => ReferenceDescription.load(join(FIXTURES, 'linkedin/reference.json')));
+/** Reddit: the methods the adapter calls, written by hand from Reddit's API reference (no document exists). */
+export const redditDescription = (): Description =>
+  once('reddit', () =>
+    OpenApiDescription.load(join(FIXTURES, 'reddit/openapi.json'), {
+      source: 'Reddit API, methods written by hand from reddit.com/dev/api and PRAW (test/fixtures/networks/reddit)',
+      basePath: '',
+    }),
+  );
+
+/** Tumblr: the methods the adapter calls, written by hand from tumblr/docs (api.md, npf-spec.md). */
+export const tumblrDescription = (): Description =>
+  once('tumblr', () =>
+    OpenApiDescription.load(join(FIXTURES, 'tumblr/openapi.json'), {
+      source: 'Tumblr API v2 and NPF, written by hand from tumblr/docs 708be10 (test/fixtures/networks/tumblr)',
+      basePath: '',
+      jsonPart: 'json',
+    }),
+  );

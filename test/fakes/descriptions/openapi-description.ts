@@ -39,6 +39,11 @@ export interface OpenApiDescriptionOptions {
    * metric types, so a strict oneOf refuses every request that names it). Say why at the call.
    */
   oneOfAsAnyOf?: boolean;
+  /**
+   * The multipart field that carries the request's JSON, checked as the JSON body would be: Discord's
+   * `payload_json` (default), Tumblr's `json`.
+   */
+  jsonPart?: string;
 }
 
 const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -76,6 +81,7 @@ export class OpenApiDescription implements Description {
   readonly source: string;
   private readonly doc: Json;
   private readonly basePath: string;
+  private readonly jsonPart: string;
   private readonly operations: Array<Operation & { method: string }> = [];
   private readonly ajv: Ajv;
   /** Same document, coercing strings (query, path and form values arrive as text). */
@@ -88,6 +94,7 @@ export class OpenApiDescription implements Description {
     this.doc = doc;
     this.source = options.source;
     this.oneOfAsAnyOf = options.oneOfAsAnyOf ?? false;
+    this.jsonPart = options.jsonPart ?? 'payload_json';
     const servers = doc.servers as Array<{ url: string }> | undefined;
     this.basePath = (options.basePath ?? (servers?.[0] ? new URL(servers[0].url).pathname : '')).replace(/\/$/, '');
     const v31 = String(doc.openapi).startsWith('3.1');
@@ -200,16 +207,17 @@ export class OpenApiDescription implements Description {
           ? this.validate(this.coercing, this.compiledCoercing, media.schema, body.value, 'form')
           : [];
       case 'multipart': {
-        // Discord's way: the JSON of the request in `payload_json`, checked as the JSON body would be.
+        // The JSON of the request in one part (Discord's `payload_json`, Tumblr's `json`), checked as the JSON body would be.
         const json = described.content['application/json']?.schema;
-        if (body.fields.payload_json !== undefined && json) {
+        const part = body.fields[this.jsonPart];
+        if (part !== undefined && json) {
           let payload: unknown;
           try {
-            payload = JSON.parse(body.fields.payload_json);
+            payload = JSON.parse(part);
           } catch {
-            return ['payload_json is not JSON'];
+            return [`${this.jsonPart} is not JSON`];
           }
-          return this.validate(this.ajv, this.compiled, json, payload, 'payload_json');
+          return this.validate(this.ajv, this.compiled, json, payload, this.jsonPart);
         }
         if (!media.schema) return [];
         const value: Record<string, unknown> = { ...body.fields };

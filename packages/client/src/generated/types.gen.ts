@@ -502,7 +502,7 @@ export type ChannelLimitsDto = {
 
 export type ChannelDisconnectedDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -767,7 +767,7 @@ export type ConnectChannelDto = ({
 
 export type ChannelDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -957,7 +957,7 @@ export type TargetOverrideDto = {
      * `optionsSchema` in `GET /providers` (problems name `targets[i].options.<field>`). A network without
      * a schema takes none. On `PUT`, replaced with the rest of the entry.
      */
-    options?: SandboxOptions | InstagramOptions | FacebookOptions | TelegramOptions | DiscordOptions | SlackOptions | PinterestOptions | GoogleBusinessOptions | YoutubeOptions | TiktokOptions;
+    options?: SandboxOptions | InstagramOptions | FacebookOptions | TelegramOptions | DiscordOptions | SlackOptions | PinterestOptions | GoogleBusinessOptions | YoutubeOptions | TiktokOptions | RedditOptions | TumblrOptions;
     /**
      * This channel's first comment in place of the post's `firstComment` (`""`: none on this channel);
      * checked like the post's (problems name `targets[i].firstComment`).
@@ -1660,6 +1660,56 @@ export type TiktokOptions = {
     autoAddMusic?: boolean;
 };
 
+export type RedditOptions = {
+    /**
+     * Subreddit to submit to, without r/ (e.g. test)
+     */
+    subreddit: string;
+    /**
+     * Title of the submission (at most 300 characters; the subreddit may ask for fewer)
+     */
+    title: string;
+    /**
+     * Makes a link post to this URL (http or https); the post text goes with it as its body
+     */
+    url?: string | null;
+    /**
+     * Flair template id of the subreddit (required where the subreddit's rules ask for a flair)
+     */
+    flairId?: string | null;
+    /**
+     * Flair text, where the template lets the poster edit it (at most 64 characters)
+     */
+    flairText?: string | null;
+    /**
+     * Marks the submission NSFW (over 18)
+     */
+    nsfw?: boolean | null;
+    /**
+     * Marks the submission as a spoiler
+     */
+    spoiler?: boolean | null;
+    /**
+     * Whether replies reach the account's inbox (default true)
+     */
+    sendReplies?: boolean | null;
+};
+
+export type TumblrOptions = {
+    /**
+     * Tags of the post, without # and without commas (at most 30, each at most 140 characters)
+     */
+    tags?: Array<string> | null;
+    /**
+     * published (default), queue (added at the end of the blog's queue) or draft
+     */
+    state?: 'published' | 'queue' | 'draft';
+    /**
+     * Source attribution of the post content (http or https URL)
+     */
+    sourceUrl?: string | null;
+};
+
 /**
  * Connect a Sandbox channel.
  */
@@ -2171,7 +2221,7 @@ export type ListChannelsData = {
          */
         cursor?: string;
         status?: 'active' | 'disconnected';
-        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok';
+        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr';
     };
     url: '/channels';
 };
