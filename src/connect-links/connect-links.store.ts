@@ -30,7 +30,13 @@ export class ConnectLinksStore {
 
   page(workspaceId: string, q: { limit: number; cursor?: string }): Promise<Page<ConnectLink>> {
     const qb = this.links.createQueryBuilder('l').where('l.workspace_id = :workspaceId', { workspaceId });
-    return paginate(qb, { sortColumn: 'l.created_at', idColumn: 'l.id', direction: 'DESC', limit: q.limit, cursor: q.cursor });
+    return paginate(qb, {
+      sortColumn: 'l.created_at',
+      idColumn: 'l.id',
+      direction: 'DESC',
+      limit: q.limit,
+      cursor: q.cursor,
+    });
   }
 
   /** Sets revoked_at now unless it is set already. */

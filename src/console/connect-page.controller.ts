@@ -183,7 +183,12 @@ export class ConnectPageController {
   ): void {
     const csrf = this.csrf.connectTokenFor(req, reply, open.key);
     const fields = network.connect === 'credentials' ? this.fields(network.id) : null;
-    this.send(reply, open, hostedNetworkPage({ link: open.link, token: open.token, csrf, network, fields, error }), status);
+    this.send(
+      reply,
+      open,
+      hostedNetworkPage({ link: open.link, token: open.token, csrf, network, fields, error }),
+      status,
+    );
   }
 
   private message(reply: FastifyReply, status: number, title: string, text: string, open?: OpenLink): void {

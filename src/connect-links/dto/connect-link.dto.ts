@@ -6,7 +6,10 @@ export type ConnectLinkStatus = 'active' | 'expired' | 'revoked';
 export const CONNECT_LINK_STATUSES: ConnectLinkStatus[] = ['active', 'expired', 'revoked'];
 
 /** Whether a link may still be used now. */
-export function connectLinkStatus(link: Pick<ConnectLink, 'revokedAt' | 'expiresAt'>, now = Date.now()): ConnectLinkStatus {
+export function connectLinkStatus(
+  link: Pick<ConnectLink, 'revokedAt' | 'expiresAt'>,
+  now = Date.now(),
+): ConnectLinkStatus {
   if (link.revokedAt) return 'revoked';
   return link.expiresAt.getTime() <= now ? 'expired' : 'active';
 }

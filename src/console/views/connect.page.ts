@@ -132,11 +132,13 @@ export function connectLinksPage(
         <td>${when(l.createdAt)}</td>
         <td>${l.status === 'revoked' ? when(l.revokedAt) : when(l.expiresAt)}</td>
         <td>
-          ${l.status === 'active'
-            ? html`<a class="button danger" href="/console/connect-links/${l.id}/revoke" data-testid="revoke-link"
-                >Revoke</a
-              >`
-            : ''}
+          ${
+            l.status === 'active'
+              ? html`<a class="button danger" href="/console/connect-links/${l.id}/revoke" data-testid="revoke-link"
+                  >Revoke</a
+                >`
+              : ''
+          }
         </td>
       </tr>`,
   );
@@ -146,29 +148,31 @@ export function connectLinksPage(
     html`<h1>Connect links</h1>
       ${notice('ok', o.ok)}
       <p class="muted">
-        Pages where your customers connect their own accounts to this workspace without an account here. Make them
-        with <code>POST /api/connect-links</code>; the link is shown only then.
+        Pages where your customers connect their own accounts to this workspace without an account here. Make them with
+        <code>POST /api/connect-links</code>; the link is shown only then.
       </p>
-      ${o.links.length === 0
-        ? html`<p data-testid="no-links">No connect link yet.</p>`
-        : html`<div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>Brand</th>
-                  <th>Networks</th>
-                  <th>Returns to</th>
-                  <th>Status</th>
-                  <th>Created</th>
-                  <th>Expires / revoked</th>
-                  <th><span class="vh">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>
-          </div>`}
+      ${
+        o.links.length === 0
+          ? html`<p data-testid="no-links">No connect link yet.</p>`
+          : html`<div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th>Brand</th>
+                    <th>Networks</th>
+                    <th>Returns to</th>
+                    <th>Status</th>
+                    <th>Created</th>
+                    <th>Expires / revoked</th>
+                    <th><span class="vh">Actions</span></th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${rows}
+                </tbody>
+              </table>
+            </div>`
+      }
       ${o.more ? html`<p class="muted">Showing the newest ${o.links.length}.</p>` : ''}`,
   );
 }
