@@ -86,6 +86,12 @@ export class ConnectLinksService implements ConnectLinkGate {
     return this.store.findByTokenHash(hashLinkToken(token));
   }
 
+  /** The link whose token has this hash (as the hosted page's cookie carries it), or null. */
+  async byTokenHash(tokenHash: string): Promise<ConnectLink | null> {
+    if (!/^[0-9a-f]{64}$/.test(tokenHash)) return null;
+    return this.store.findByTokenHash(tokenHash);
+  }
+
   /** ConnectLinkGate: the link's redirect URL while it is active. */
   async usableRedirect(linkId: string): Promise<string | null> {
     const link = isUuid(linkId) ? await this.store.findById(linkId) : null;

@@ -15,17 +15,29 @@ import { ProviderRegistry } from '../providers/provider.registry';
 import { ProvidersService } from '../providers/providers.service';
 import { ConnectPageLimiter } from './connect-page-limiter.service';
 import { ConsoleCsrfService } from './console-csrf.service';
-import { field, redirect, sendPage } from './console-http';
+import {
+  CONNECT_LINK_COOKIE,
+  CONNECT_PAGE_PATH,
+  field,
+  fields as formFields,
+  readCookie,
+  redirect,
+  sendPage,
+  setCookie,
+} from './console-http';
 import { CredentialField, credentialFields, credentialValue } from './credential-fields';
-import { hostedLinkPage, hostedMessagePage, hostedNetworkPage } from './views/connect.page';
+import { hostedChoosePage, hostedLinkPage, hostedMessagePage, hostedNetworkPage } from './views/connect.page';
 import type { Html } from './views/html';
 
 const CREDENTIAL_PREFIX = 'credentials.';
+/** How long the browser remembers the link of an authorization it started (the state lives 10 minutes). */
+const CHOOSE_COOKIE_MAX_AGE_S = 3600;
 
 /** A link that may connect now, with what its token opened. */
 interface OpenLink {
   link: ConnectLink;
-  token: string;
+  /** The token of the page's URL; null on the page choosing accounts (reached through the cookie). */
+  token: string | null;
   /** The hash of the token: what the CSRF token and the rate limit are bound to (never the token). */
   key: string;
 }
@@ -54,9 +66,56 @@ export class ConnectPageController {
     private readonly limiter: ConnectPageLimiter,
   ) {}
 
+  /**
+   * The accounts an authorization started from a link reaches (a LinkedIn member and their pages,
+   * Pinterest boards): the OAuth callback sends the browser here. The link is the one whose
+   * authorization this browser started (its cookie); the connection must be of the link's workspace.
+   */
+  @Get('choose/:connectionId')
+  async chooseForm(
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('connectionId') connectionId: string,
+  ) {
+    await this.guarded(req, reply, { key: readCookie(req, CONNECT_LINK_COOKIE) ?? '' }, async (open) => {
+      const pending = await this.oauth.getConnection(open.link.workspaceId, connectionId).catch((err: unknown) => {
+        if (err instanceof AppError && (err.code === 'NOT_FOUND' || err.code === 'CONFLICT')) return null;
+        throw err;
+      });
+      if (!pending) return redirect(reply, outcomeUrl(open.link, { status: 'error', error: 'expired_state' }));
+      const csrf = this.csrf.connectTokenFor(req, reply, open.key);
+      const network = this.registry.has(pending.provider) ? this.registry.plugin(pending.provider).displayName : '';
+      this.send(
+        reply,
+        open,
+        hostedChoosePage({ link: open.link, csrf, connectionId, network, targets: pending.targets }),
+      );
+    });
+  }
+
+  @Post('choose/:connectionId')
+  async choose(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('connectionId') connectionId: string) {
+    await this.guarded(req, reply, { key: readCookie(req, CONNECT_LINK_COOKIE) ?? '' }, async (open) => {
+      if (!this.csrf.verifyConnect(req, open.key, field(req, '_csrf'))) {
+        return this.message(reply, 403, 'This form has expired', 'Start again from the link.', open);
+      }
+      try {
+        const saved = await this.oauth.chooseTargets(open.link.workspaceId, connectionId, formFields(req, 'targetIds'));
+        const url = new URL(outcomeUrl(open.link, { status: 'connected' }));
+        for (const s of saved) url.searchParams.append('channelId', s.channel.id);
+        redirect(reply, url.toString());
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        if (err.code === 'VALIDATION_ERROR') return redirect(reply, `${CONNECT_PAGE_PATH}/choose/${connectionId}`);
+        if (err.code !== 'NOT_FOUND' && err.code !== 'CONFLICT') throw err;
+        redirect(reply, outcomeUrl(open.link, { status: 'error', error: 'expired_state' }));
+      }
+    });
+  }
+
   @Get(':token')
   async landing(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('token') token: string) {
-    await this.guarded(req, reply, token, async (open) => {
+    await this.guarded(req, reply, { token }, async (open) => {
       this.send(reply, open, hostedLinkPage({ link: open.link, token, networks: this.networksOf(open.link) }));
     });
   }
@@ -64,7 +123,7 @@ export class ConnectPageController {
   /** The person gives up: back to the platform with `status=error&error=cancelled`. */
   @Get(':token/cancel')
   async cancel(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Param('token') token: string) {
-    await this.guarded(req, reply, token, async (open) => {
+    await this.guarded(req, reply, { token }, async (open) => {
       redirect(reply, outcomeUrl(open.link, { status: 'error', error: 'cancelled' }));
     });
   }
@@ -76,7 +135,7 @@ export class ConnectPageController {
     @Param('token') token: string,
     @Param('provider') provider: string,
   ) {
-    await this.guarded(req, reply, token, async (open) => {
+    await this.guarded(req, reply, { token }, async (open) => {
       const network = this.networkOf(open.link, provider);
       if (!network) return this.message(reply, 404, 'Not found', 'This link does not offer that network.', open);
       this.networkPage(req, reply, open, network, null, 200);
@@ -91,7 +150,7 @@ export class ConnectPageController {
     @Param('token') token: string,
     @Param('provider') provider: string,
   ) {
-    await this.guarded(req, reply, token, async (open) => {
+    await this.guarded(req, reply, { token }, async (open) => {
       const network = this.networkOf(open.link, provider);
       if (!network) return this.message(reply, 404, 'Not found', 'This link does not offer that network.', open);
       if (!this.csrf.verifyConnect(req, open.key, field(req, '_csrf'))) {
@@ -103,7 +162,7 @@ export class ConnectPageController {
           open,
         );
       }
-      if (network.connect === 'oauth') return this.startOAuth(reply, open, network);
+      if (network.connect === 'oauth') return this.startOAuth(req, reply, open, network);
       const body = (req.body ?? {}) as Record<string, string | string[]>;
       const credentials: Record<string, unknown> = {};
       for (const f of this.fields(network.id)) {
@@ -122,12 +181,14 @@ export class ConnectPageController {
     });
   }
 
-  private async startOAuth(reply: FastifyReply, open: OpenLink, network: ProviderDto): Promise<void> {
+  private async startOAuth(req: FastifyRequest, reply: FastifyReply, open: OpenLink, network: ProviderDto) {
     try {
       const start = await this.oauth.start(open.link.workspaceId, network.id, open.link.redirectUrl, {
         trustedRedirect: true, // the link's redirect URL, checked when the link was made
         connectLinkId: open.link.id,
       });
+      // Should the authorization reach several accounts, the choice is made on this link's page.
+      setCookie(req, reply, CONNECT_LINK_COOKIE, open.key, CHOOSE_COOKIE_MAX_AGE_S, CONNECT_PAGE_PATH);
       redirect(reply, start.authorizationUrl);
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'VALIDATION_ERROR') throw err;
@@ -142,17 +203,18 @@ export class ConnectPageController {
   private async guarded(
     req: FastifyRequest,
     reply: FastifyReply,
-    token: string,
+    by: { token: string } | { key: string },
     action: (open: OpenLink) => Promise<void>,
   ): Promise<void> {
-    const key = hashLinkToken(token);
+    const token = 'token' in by ? by.token : null;
+    const key = token !== null ? hashLinkToken(token) : (by as { key: string }).key;
     const wait = await this.limiter.take(req.ip, key);
     if (wait > 0) {
       void reply.header('retry-after', String(wait));
       return this.message(reply, 429, 'Too many requests', `Please wait ${wait} seconds and try again.`);
     }
     try {
-      const link = await this.links.byToken(token);
+      const link = token !== null ? await this.links.byToken(token) : await this.links.byTokenHash(key);
       if (!link) return this.message(reply, 404, 'Link not found', 'Check the address, or ask for a new link.');
       const status = connectLinkStatus(link);
       if (status !== 'active') {
@@ -186,7 +248,7 @@ export class ConnectPageController {
     this.send(
       reply,
       open,
-      hostedNetworkPage({ link: open.link, token: open.token, csrf, network, fields, error }),
+      hostedNetworkPage({ link: open.link, token: open.token ?? '', csrf, network, fields, error }),
       status,
     );
   }

@@ -17,6 +17,11 @@ export const FLASH_COOKIE = 'sps_flash';
 export const CONNECT_PAGE_PATH = '/connect';
 /** The random value of the hosted connect page's double-submit CSRF token (docs/adr/0055). */
 export const CONNECT_COOKIE = 'sps_connect';
+/**
+ * The link (its token's hash) an OAuth authorization was started from in this browser: the page
+ * choosing among the accounts it reaches belongs to that link.
+ */
+export const CONNECT_LINK_COOKIE = 'sps_connect_link';
 
 /** A request path fit for a log line: a connect page's token (a secret) replaced by `{token}`. */
 export function loggablePath(path: string): string {

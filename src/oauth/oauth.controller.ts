@@ -51,9 +51,10 @@ export class OAuthController {
       'lists the accounts. A ' +
       'replayed, expired or unknown state, or a `redirectUri` differing from the one the authorization was ' +
       'started with, gets a 400 HTML page and creates nothing. Other failures redirect with `error`. ' +
-      'An authorization started from a hosted connect link ends with a 303 to the link\'s `redirectUrl` with ' +
-      '`connectLinkId` and `status=connected&channelId=...` or `status=error&error=...`; a link revoked or expired ' +
-      'meanwhile gets a 410 HTML page and connects nothing.',
+      "An authorization started from a hosted connect link ends with a 303 to the link's `redirectUrl` with " +
+      '`connectLinkId` and `status=connected&channelId=...` or `status=error&error=...` (several accounts: a 303 ' +
+      "to the link's page listing them); a link revoked or expired meanwhile gets a 410 HTML page and connects " +
+      'nothing.',
     security: [],
   })
   @ApiQuery({ name: 'code', required: false, type: String })
@@ -68,7 +69,9 @@ export class OAuthController {
     content: { 'text/html': { schema: { type: 'string' } } },
   })
   @ApiFoundResponse({ description: 'Redirect to the redirectUri with channelId, connectionId or error' })
-  @ApiSeeOtherResponse({ description: "Started from a connect link: redirect to the link's redirectUrl with the outcome" })
+  @ApiSeeOtherResponse({
+    description: "Started from a connect link: redirect to the link's redirectUrl with the outcome",
+  })
   @ApiGoneResponse({
     description: 'Started from a connect link that was revoked or expired meanwhile (HTML page); nothing connected',
     content: { 'text/html': { schema: { type: 'string' } } },
@@ -108,6 +111,11 @@ export class OAuthController {
         redirectUri: pick('redirectUri'),
       });
       if (result.kind === 'choose') {
+        if (result.connectLinkId) {
+          // The connect link's own page lets the person choose (src/console/connect-page.controller.ts).
+          await reply.redirect(`/connect/choose/${result.connection.id}`, 303);
+          return;
+        }
         if (result.redirectUri) {
           await reply.redirect(withQuery(result.redirectUri, { connectionId: result.connection.id }), 302);
           return;
@@ -139,7 +147,8 @@ export class OAuthController {
         await reply
           .status(410)
           .type('text/html; charset=utf-8')
-          .send(renderOAuthPage(
+          .send(
+            renderOAuthPage(
               'This link can no longer be used',
               'The connect link was revoked or has expired: nothing was connected. Ask for a new link.',
               err.code,

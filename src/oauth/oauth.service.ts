@@ -29,9 +29,7 @@ export type OAuthCallbackErrorCode =
   | 'account_failed'
   | 'provider_disabled'
   /** The connect link the authorization started from was revoked or expired meanwhile (nothing connected). */
-  | 'link_gone'
-  /** Started from a connect link, the authorization reached several accounts (a choice links do not offer). */
-  | 'several_accounts';
+  | 'link_gone';
 
 export class OAuthCallbackError extends Error {
   constructor(
@@ -92,7 +90,7 @@ export type CallbackResult =
       /** Set when the authorization was started from a connect link (redirectUri is then the link's). */
       connectLinkId: string | null;
     }
-  | { kind: 'choose'; connection: PendingConnection; redirectUri: string | null };
+  | { kind: 'choose'; connection: PendingConnection; redirectUri: string | null; connectLinkId: string | null };
 
 export interface PurgeStats {
   states: number;
@@ -207,11 +205,8 @@ export class OAuthService {
     if (!app) throw fail('provider_disabled', `${provider} is not enabled on this server.`);
     const verifier = this.box.open(row.codeVerifier, this.aad(row.id));
     const accounts = await this.readAccounts(app, query.code, verifier, row.redirectUri, linkId);
-    if (linkId && accounts.length > 1) {
-      throw fail('several_accounts', 'This account reaches several accounts; connect links connect one.');
-    }
+    await this.checkLink(linkId); // revoked while the person was on the consent page: connect nothing
     if (accounts.length === 1) {
-      await this.checkLink(linkId); // revoked while the person was on the consent page: connect nothing
       const { channel, created } = await this.channels.saveAccount(
         row.workspaceId,
         provider as ProviderId,
@@ -237,7 +232,7 @@ export class OAuthService {
       redirectUri: row.redirectUri,
       expiresAt,
     };
-    return { kind: 'choose', connection, redirectUri: row.redirectUri };
+    return { kind: 'choose', connection, redirectUri: row.redirectUri, connectLinkId: linkId };
   }
 
   /** A pending connection of the workspace. 404 when unknown here; 409 once used or expired. */

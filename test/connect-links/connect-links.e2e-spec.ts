@@ -4,6 +4,7 @@ import { Browser, Page } from 'playwright-core';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { expectFitsWidth, launchChromium, screenshot } from '../console/browser';
 import { consoleSession } from '../console/console-session';
+import { PinterestFake } from '../fakes/pinterest.fake';
 import { XFake } from '../fakes/x.fake';
 import { freePort, TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -37,6 +38,13 @@ const pathOf = (url: string) => {
 
 describe('hosted connect links', () => {
   const x = new XFake();
+  const pinterest = new PinterestFake({
+    boards: [
+      { id: '549755885301', name: 'Recipes' },
+      { id: '549755885302', name: 'Travel' },
+      { id: '549755885303', name: 'Garden' },
+    ],
+  });
   const site = new PlatformSite();
   const receiver = new WebhookReceiver();
   let t: TestApp;
@@ -46,11 +54,16 @@ describe('hosted connect links', () => {
   let hook: { id: string; secret: string };
 
   beforeAll(async () => {
-    await Promise.all([x.start(), site.start(), receiver.start()]);
+    await Promise.all([x.start(), pinterest.start(), site.start(), receiver.start()]);
     const port = await freePort();
     t = await TestApp.start({
       port,
-      env: { ...x.appEnv(), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, WEBHOOK_SWEEP_INTERVAL_MS: '300' },
+      env: {
+        ...x.appEnv(),
+        ...pinterest.appEnv(),
+        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+        WEBHOOK_SWEEP_INTERVAL_MS: '300',
+      },
     });
     ws = await t.createWorkspace();
     other = await t.createWorkspace();
@@ -65,7 +78,7 @@ describe('hosted connect links', () => {
   afterAll(async () => {
     await browser?.close();
     await t?.close();
-    await Promise.all([x.stop(), site.stop(), receiver.stop()]);
+    await Promise.all([x.stop(), pinterest.stop(), site.stop(), receiver.stop()]);
   });
 
   const createLink = (body: Record<string, unknown>, key = ws.key) =>
@@ -229,6 +242,39 @@ describe('hosted connect links', () => {
       });
       const channel = await t.request('GET', `/api/channels/${back.searchParams.get('channelId')}`, { key: ws.key });
       expect(channel.body).toEqual(expect.objectContaining({ provider: 'x', handle: '@contract_x', status: 'active' }));
+    });
+
+    it('lets the person choose among the accounts an authorization reaches (Pinterest boards) on the link', async () => {
+      const link = (await createLink({ brandName: 'Acme Social', providers: ['pinterest'] })).body;
+      page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+      page.setDefaultTimeout(5_000);
+      await page.goto(link.url);
+      await page.locator('[data-network="pinterest"]').click();
+      await Promise.all([page.waitForURL('**/connect/choose/**'), page.getByTestId('oauth-start').click()]);
+      const choices = page.getByTestId('target-choice');
+      await expect(choices.allTextContents()).resolves.toEqual([
+        expect.stringContaining('Recipes'),
+        expect.stringContaining('Travel'),
+        expect.stringContaining('Garden'),
+      ]);
+      await expectFitsWidth(page, [page.getByRole('button', { name: 'Connect selected' })]);
+      await screenshot(page, 'connect-link-choose-phone');
+      await choices.nth(2).locator('input').check();
+      await Promise.all([
+        page.waitForURL(`${site.base}/done?**`),
+        page.getByRole('button', { name: 'Connect selected' }).click(),
+      ]);
+      const back = new URL(page.url());
+      expect(back.searchParams.get('connectLinkId')).toBe(link.id);
+      expect(back.searchParams.get('status')).toBe('connected');
+      const ids = back.searchParams.getAll('channelId');
+      expect(ids).toHaveLength(2);
+      const names = await Promise.all(
+        ids.map(async (id) => (await t.request('GET', `/api/channels/${id}`, { key: ws.key })).body.name),
+      );
+      expect(names).toEqual(['Recipes', 'Garden']);
+      // The choice page belongs to the browser that started the authorization.
+      expect((await fetch(`${t.baseUrl}/connect/choose/${ids[0]}`)).status).toBe(404);
     });
 
     it('shows a revoked and an expired link as such (410) and connects nothing', async () => {

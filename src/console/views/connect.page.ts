@@ -1,7 +1,7 @@
 import type { ConnectLinkDto } from '../../connect-links/dto/connect-link.dto';
 import type { ProviderDto } from '../../providers/dto/provider.dto';
 import type { CredentialField } from '../credential-fields';
-import { credentialInput } from './channels.page';
+import { TargetChoice, credentialInput } from './channels.page';
 import { Html, Renderable, html, when } from './html';
 import { PageContext, confirmPage, layout, notice } from './layout';
 
@@ -75,16 +75,24 @@ export function hostedNetworkPage(o: {
 }): Html {
   const action = hostedHref(o.token, o.network.id);
   const csrf = html`<input type="hidden" name="_csrf" value="${o.csrf}" />`;
+  const label = (f: CredentialField) =>
+    html`<label
+      >${f.label}${f.required ? '' : html` <span class="hint">(optional)</span>`}
+      ${f.hint ? html`<span class="hint">${f.hint}</span>` : ''} ${credentialInput(f)}</label
+    >`;
+  const optional = o.fields?.filter((f) => !f.required) ?? [];
+  // The fields a person must fill first; the optional ones (the sandbox's settings) folded away.
   const form = o.fields
     ? html`<form class="stack" method="post" action="${action}" data-testid="credentials-form">
-        ${csrf}
-        ${o.fields.map(
-          (f) =>
-            html`<label
-              >${f.label}${f.required ? '' : html` <span class="hint">(optional)</span>`}
-              ${f.hint ? html`<span class="hint">${f.hint}</span>` : ''} ${credentialInput(f)}</label
-            >`,
-        )}
+        ${csrf} ${o.fields.filter((f) => f.required).map(label)}
+        ${
+          optional.length > 0
+            ? html`<details class="stack">
+                <summary>More settings (optional)</summary>
+                ${optional.map(label)}
+              </details>`
+            : ''
+        }
         <div><button type="submit">Connect ${o.network.name}</button></div>
       </form>`
     : html`<p class="muted">You sign in on ${o.network.name} and allow access; you come back afterwards.</p>
@@ -99,6 +107,39 @@ export function hostedNetworkPage(o: {
       <h1>Connect ${o.network.name}</h1>
       ${notice('error', o.error)} ${form}
       <p><a href="${hostedHref(o.token)}">Choose another network</a></p>
+    </div>`,
+  );
+}
+
+/** The accounts an authorization started from the link reaches: each one chosen becomes a channel. */
+export function hostedChoosePage(o: {
+  link: HostedLink;
+  csrf: string;
+  connectionId: string;
+  network: string;
+  targets: TargetChoice[];
+}): Html {
+  return hostedLayout(
+    `Choose ${o.network} accounts`,
+    o.link.brandName,
+    html`<div class="card narrow">
+      <h1>Choose ${o.network} accounts</h1>
+      <p>You can publish as these accounts. Each one you choose is connected.</p>
+      <form class="stack" method="post" action="/connect/choose/${o.connectionId}">
+        <input type="hidden" name="_csrf" value="${o.csrf}" />
+        <fieldset>
+          <legend>Accounts</legend>
+          ${o.targets.map(
+            (t, i) =>
+              html`<label class="check" data-testid="target-choice"
+                ><input type="checkbox" name="targetIds" value="${t.id}" ${i === 0 ? html`checked` : ''} />
+                ${t.name}
+                <span class="muted">${t.kind === 'organization' ? 'page' : t.handle}</span></label
+              >`,
+          )}
+        </fieldset>
+        <div><button type="submit">Connect selected</button></div>
+      </form>
     </div>`,
   );
 }
