@@ -18,7 +18,7 @@ import { AuthService } from './auth/auth.service';
 import { AppError, sendError } from './common/errors';
 import { createLogger } from './common/logger';
 import { AppConfig, appConfig, HttpConfig, httpConfig, trustProxyOption } from './config';
-import { registerConsoleHttp } from './console/console-http';
+import { loggablePath, registerConsoleHttp } from './console/console-http';
 import { buildOpenApiDocument } from './docs/openapi';
 import { answerClientError } from './common/http/client-error';
 import { answerMethodNotAllowed } from './common/http/method-not-allowed';
@@ -89,6 +89,7 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
     exclude: [
       'console',
       'console/{*path}',
+      'connect/{*path}',
       'mcp',
       '.well-known/{*path}',
       'oauth/authorize',
@@ -135,7 +136,7 @@ export async function createHttpApp(role: AppRole = 'all'): Promise<NestFastifyA
         msg: 'request',
         requestId: request.id,
         method: request.method,
-        path: request.url.split('?')[0],
+        path: loggablePath(request.url.split('?')[0]),
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime),
       });

@@ -9,6 +9,8 @@ import { RequestGuard } from './auth/request.guard';
 import { ChannelsModule } from './channels/channels.module';
 import { CHANNEL_EVENT_SCHEMAS } from './channels/channel.events';
 import { CHANNEL_OAUTH } from './channels/channel-oauth.port';
+import { ConnectLinksModule } from './connect-links/connect-links.module';
+import { ConnectLinksService } from './connect-links/connect-links.service';
 import { ConsoleModule } from './console/console.module';
 import { CryptoModule } from './common/crypto/crypto.module';
 import { AllExceptionsFilter } from './common/errors';
@@ -32,6 +34,7 @@ import { MEDIA_STORAGE } from './media/storage/media-storage.interface';
 import { MEDIA_EVENT_SCHEMAS } from './media/media.events';
 import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { CONNECT_LINK_GATE } from './oauth/connect-link-gate.port';
 import { OAuthModule } from './oauth/oauth.module';
 import { OAuthService } from './oauth/oauth.service';
 import { OAuthWorkerModule } from './oauth/oauth-worker.module';
@@ -72,7 +75,14 @@ const EVENT_SCHEMAS: EventSchemas = {
  */
 @Global()
 @Module({
-  imports: [MediaModule, PostMediaUsageModule, PostSlotOccupancyModule, OAuthModule, OAuthServerModule],
+  imports: [
+    MediaModule,
+    PostMediaUsageModule,
+    PostSlotOccupancyModule,
+    OAuthModule,
+    OAuthServerModule,
+    ConnectLinksModule,
+  ],
   providers: [
     // DELETE /media/{id}: media asks whether a scheduled or publishing post uses the item (posts' tables).
     { provide: MEDIA_USAGE, useExisting: PostMediaUsageStore },
@@ -86,8 +96,10 @@ const EVENT_SCHEMAS: EventSchemas = {
     { provide: SLOT_OCCUPANCY, useExisting: PostQueueSlotsStore },
     // Every authenticated request: the key lookup asks which key an OAuth access token stands for.
     { provide: ACCESS_TOKENS, useExisting: OAuthServerService },
+    // GET /oauth/{provider}/callback: oauth asks whether the connect link an authorization started from still connects.
+    { provide: CONNECT_LINK_GATE, useExisting: ConnectLinksService },
   ],
-  exports: [MEDIA_USAGE, STORAGE_PING, VIDEO_TOOLS, CHANNEL_OAUTH, SLOT_OCCUPANCY, ACCESS_TOKENS],
+  exports: [MEDIA_USAGE, STORAGE_PING, VIDEO_TOOLS, CHANNEL_OAUTH, SLOT_OCCUPANCY, ACCESS_TOKENS, CONNECT_LINK_GATE],
 })
 class PortBindingsModule {}
 
@@ -99,6 +111,7 @@ const FEATURE_MODULES: Array<Type<unknown> | DynamicModule> = [
   EventsModule.forRoot(EVENT_SCHEMAS),
   ChannelsModule,
   OAuthModule,
+  ConnectLinksModule,
   MediaModule,
   PostsModule,
   PostingSchedulesModule,

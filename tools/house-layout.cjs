@@ -13,6 +13,7 @@ const FEATURES = [
   'auth',
   'channels',
   'cli',
+  'connect-links',
   'console',
   'docs',
   'events',

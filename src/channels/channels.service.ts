@@ -193,15 +193,26 @@ export class ChannelsService {
       disconnectedAt: null,
       disconnectReason: null,
     };
-    if (existing) return { channel: await this.channels.updateProfile(em, id, profile), created: false };
-    const channel = await this.channels.insert(em, {
-      id,
+    const saved = existing
+      ? { channel: await this.channels.updateProfile(em, id, profile), created: false }
+      : {
+          channel: await this.channels.insert(em, {
+            id,
+            workspaceId,
+            provider,
+            externalId: account.externalId,
+            ...profile,
+          }),
+          created: true,
+        };
+    // Every way in (credentials, OAuth callback or choice, console, connect link) ends here: one
+    // event per channel connected, committed with it.
+    await this.events.record(em, {
+      type: 'channel.connected',
       workspaceId,
-      provider,
-      externalId: account.externalId,
-      ...profile,
+      data: { channelId: id, provider, workspaceId },
     });
-    return { channel, created: true };
+    return saved;
   }
 
   /**

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigType } from '@nestjs/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { appConfig } from '../config';
-import { PRE_SESSION_COOKIE, readCookie, setCookie } from './console-http';
+import { CONNECT_COOKIE, CONNECT_PAGE_PATH, PRE_SESSION_COOKIE, readCookie, setCookie } from './console-http';
 
 const PRE_SESSION_MAX_AGE_S = 2 * 3600;
 
@@ -44,8 +44,31 @@ export class ConsoleCsrfService {
     return pre ? this.sign(`p:${pre}`) : null;
   }
 
+  /**
+   * The token of a hosted connect page's forms, where nobody is signed in: an HMAC of the link (its
+   * token's hash) and of a random HttpOnly cookie of this browser, set here when missing (a signed
+   * double submit, docs/adr/0055). A form of another link, or posted from another browser, fails.
+   */
+  connectTokenFor(req: FastifyRequest, reply: FastifyReply, linkKey: string): string {
+    let nonce = readCookie(req, CONNECT_COOKIE);
+    if (!nonce || nonce.length > 64) {
+      nonce = randomBytes(24).toString('base64url');
+      setCookie(req, reply, CONNECT_COOKIE, nonce, PRE_SESSION_MAX_AGE_S, CONNECT_PAGE_PATH);
+    }
+    return this.sign(`c:${linkKey}:${nonce}`);
+  }
+
+  /** Whether a hosted connect page's form carries the token of this link and this browser. */
+  verifyConnect(req: FastifyRequest, linkKey: string, given: string): boolean {
+    const nonce = readCookie(req, CONNECT_COOKIE);
+    return nonce !== undefined && this.matches(this.sign(`c:${linkKey}:${nonce}`), given);
+  }
+
   verify(req: FastifyRequest, given: string): boolean {
-    const expected = this.expected(req);
+    return this.matches(this.expected(req), given);
+  }
+
+  private matches(expected: string | null, given: string): boolean {
     if (!expected || !given) return false;
     const a = Buffer.from(expected);
     const b = Buffer.from(given);

@@ -13,6 +13,20 @@ export const CONSOLE_PATH = '/console';
 export const SESSION_COOKIE = 'sps_session';
 export const PRE_SESSION_COOKIE = 'sps_pre';
 export const FLASH_COOKIE = 'sps_flash';
+/** The hosted connect pages (no session): `/connect/{token}`, the token standing for the link. */
+export const CONNECT_PAGE_PATH = '/connect';
+/** The random value of the hosted connect page's double-submit CSRF token (docs/adr/0055). */
+export const CONNECT_COOKIE = 'sps_connect';
+/**
+ * The link (its token's hash) an OAuth authorization was started from in this browser: the page
+ * choosing among the accounts it reaches belongs to that link.
+ */
+export const CONNECT_LINK_COOKIE = 'sps_connect_link';
+
+/** A request path fit for a log line: a connect page's token (a secret) replaced by `{token}`. */
+export function loggablePath(path: string): string {
+  return path.replace(/^\/connect\/[^/?]+/, '/connect/{token}');
+}
 
 /**
  * The console's Content-Security-Policy. Forms post to the console only, except where a page names
@@ -82,17 +96,18 @@ export function readCookie(req: FastifyRequest, name: string): string | undefine
   return undefined;
 }
 
-/** HttpOnly, SameSite=Lax, path /console; Secure when the request came over HTTPS. */
+/** HttpOnly, SameSite=Lax, path /console (or `path`); Secure when the request came over HTTPS. */
 export function setCookie(
   req: FastifyRequest,
   reply: FastifyReply,
   name: string,
   value: string,
   maxAgeSeconds: number,
+  path = CONSOLE_PATH,
 ): void {
   const parts = [
     `${name}=${encodeURIComponent(value)}`,
-    `Path=${CONSOLE_PATH}`,
+    `Path=${path}`,
     `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`,
     'HttpOnly',
     'SameSite=Lax',

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { ChannelsModule } from '../channels/channels.module';
+import { ConnectLinksModule } from '../connect-links/connect-links.module';
+import { ProvidersModule } from '../providers/providers.module';
 import { MediaModule } from '../media/media.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { PostingSchedulesModule } from '../posting-schedules/posting-schedules.module';
@@ -13,6 +15,9 @@ import { ConsoleAgentsController } from './console-agents.controller';
 import { ConsoleApprovalsController } from './console-approvals.controller';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleChannelsController } from './console-channels.controller';
+import { ConsoleConnectLinksController } from './console-connect-links.controller';
+import { ConnectPageController } from './connect-page.controller';
+import { ConnectPageLimiter } from './connect-page-limiter.service';
 import { ConsoleCsrfService } from './console-csrf.service';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleGuard } from './console.guard';
@@ -32,6 +37,8 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     UsersModule,
     AuthModule,
     ChannelsModule,
+    ConnectLinksModule,
+    ProvidersModule,
     OAuthModule,
     WebhooksModule,
     PostsModule,
@@ -44,6 +51,8 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     ConsoleKeysController,
     ConsoleAgentsController,
     ConsoleChannelsController,
+    ConsoleConnectLinksController,
+    ConnectPageController,
     ConsoleWebhooksController,
     ConsolePostsController,
     ConsoleApprovalsController,
@@ -51,6 +60,6 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     ConsoleMembersController,
     ConsoleAuthController,
   ],
-  providers: [ConsoleCsrfService, ConsolePagesService, ConsoleGuard, ConsoleExceptionFilter],
+  providers: [ConsoleCsrfService, ConsolePagesService, ConsoleGuard, ConsoleExceptionFilter, ConnectPageLimiter],
 })
 export class ConsoleModule {}

@@ -52,6 +52,11 @@ const TAGS: Array<[string, string]> = [
     'Connect social accounts with their credentials or through OAuth (authorization code with PKCE), list them, ' +
       'disconnect them; give each a posting schedule (weekly slots in its time zone) for queued posts.',
   ],
+  [
+    'Connect links',
+    'Hosted pages, opened without signing in, where your customers connect their own accounts to the workspace ' +
+      'and come back to your redirect URL; revocable, expiring.',
+  ],
   ['Providers', 'The social networks this server can connect: how each connects, whether it is enabled, its limits.'],
   ['Sandbox', 'The built-in sandbox network: what it received from a sandbox channel (docs/guide.md section 11).'],
   [
@@ -75,6 +80,7 @@ const NOT_FOUND_BY_TAG: Record<string, string> = {
   Posts: 'Post not found',
   Media: 'Media not found',
   Channels: 'Channel not found',
+  'Connect links': 'Connect link not found',
   Webhooks: 'Webhook not found',
   Analytics: 'Post not found',
   'API keys': 'API key not found',

@@ -209,8 +209,8 @@ export const MCP_TOOLS: readonly McpToolSpec[] = [
     name: 'list_events',
     title: 'List events',
     description:
-      'What happened in the workspace, newest first (post.published, post.failed, channel.disconnected, ' +
-      'media.ready, ...), the same events webhooks receive; filter by `type`. Keyset-paginated.',
+      'What happened in the workspace, newest first (post.published, post.failed, channel.connected, ' +
+      'channel.disconnected, media.ready, ...), the same events webhooks receive; filter by `type`. Keyset-paginated.',
     scope: 'events:read',
     operation: { method: 'GET', path: '/events' },
     idempotent: false,

@@ -16,4 +16,12 @@ export class OAuthState extends SingleUseRecord {
   /** The PKCE code verifier, sealed (AAD: the state row id). */
   @Column({ type: 'text' })
   codeVerifier!: string;
+
+  /**
+   * The hosted connect link the authorization was started from (connect-links' table; no foreign key:
+   * a link deleted meanwhile reads as gone), or null. The callback then asks the link whether it may
+   * still connect and ends on its redirect URL.
+   */
+  @Column({ type: 'uuid', nullable: true })
+  connectLinkId!: string | null;
 }

@@ -5,7 +5,9 @@ import {
   getSchemaPath,
   ApiCreatedResponse,
   ApiFoundResponse,
+  ApiGoneResponse,
   ApiOkResponse,
+  ApiSeeOtherResponse,
   ApiOperation,
   ApiQuery,
   ApiTags,
@@ -48,7 +50,11 @@ export class OAuthController {
       '(a pending connection of that workspace, valid OAUTH_CONNECTION_TTL_SECONDS, usable once), or the page ' +
       'lists the accounts. A ' +
       'replayed, expired or unknown state, or a `redirectUri` differing from the one the authorization was ' +
-      'started with, gets a 400 HTML page and creates nothing. Other failures redirect with `error`.',
+      'started with, gets a 400 HTML page and creates nothing. Other failures redirect with `error`. ' +
+      "An authorization started from a hosted connect link ends with a 303 to the link's `redirectUrl` with " +
+      '`connectLinkId` and `status=connected&channelId=...` or `status=error&error=...` (several accounts: a 303 ' +
+      "to the link's page listing them); a link revoked or expired meanwhile gets a 410 HTML page and connects " +
+      'nothing.',
     security: [],
   })
   @ApiQuery({ name: 'code', required: false, type: String })
@@ -63,6 +69,13 @@ export class OAuthController {
     content: { 'text/html': { schema: { type: 'string' } } },
   })
   @ApiFoundResponse({ description: 'Redirect to the redirectUri with channelId, connectionId or error' })
+  @ApiSeeOtherResponse({
+    description: "Started from a connect link: redirect to the link's redirectUrl with the outcome",
+  })
+  @ApiGoneResponse({
+    description: 'Started from a connect link that was revoked or expired meanwhile (HTML page); nothing connected',
+    content: { 'text/html': { schema: { type: 'string' } } },
+  })
   @ApiBadRequestResponse({
     description:
       'Invalid, replayed, expired or foreign state, or a tampered redirectUri (HTML page naming the error code); ' +
@@ -98,11 +111,21 @@ export class OAuthController {
         redirectUri: pick('redirectUri'),
       });
       if (result.kind === 'choose') {
+        if (result.connectLinkId) {
+          // The connect link's own page lets the person choose (src/console/connect-page.controller.ts).
+          await reply.redirect(`/connect/choose/${result.connection.id}`, 303);
+          return;
+        }
         if (result.redirectUri) {
           await reply.redirect(withQuery(result.redirectUri, { connectionId: result.connection.id }), 302);
           return;
         }
         await reply.status(200).type('text/html; charset=utf-8').send(renderConnectionPage(result.connection));
+        return;
+      }
+      if (result.connectLinkId && result.redirectUri) {
+        const outcome = { connectLinkId: result.connectLinkId, status: 'connected', channelId: result.channelId };
+        await reply.redirect(withQuery(result.redirectUri, outcome), 303);
         return;
       }
       if (result.redirectUri) {
@@ -120,6 +143,24 @@ export class OAuthController {
         );
     } catch (err) {
       if (!(err instanceof OAuthCallbackError)) throw err;
+      if (err.code === 'link_gone') {
+        await reply
+          .status(410)
+          .type('text/html; charset=utf-8')
+          .send(
+            renderOAuthPage(
+              'This link can no longer be used',
+              'The connect link was revoked or has expired: nothing was connected. Ask for a new link.',
+              err.code,
+            ),
+          );
+        return;
+      }
+      if (err.connectLinkId && err.redirectUri) {
+        const outcome = { connectLinkId: err.connectLinkId, status: 'error', error: err.code };
+        await reply.redirect(withQuery(err.redirectUri, outcome), 303);
+        return;
+      }
       if (err.redirectUri) {
         await reply.redirect(withQuery(err.redirectUri, { error: err.code }), 302);
         return;

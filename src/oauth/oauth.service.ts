@@ -12,6 +12,7 @@ import { ProviderError } from '../providers/provider.errors';
 import type { ProviderId } from '../providers/provider.list';
 import { ProviderRegistry } from '../providers/provider.registry';
 import type { AccountKind, ConnectedAccount } from '../providers/social-provider.interface';
+import { CONNECT_LINK_GATE, ConnectLinkGate } from './connect-link-gate.port';
 import { OAuthApp, OAuthAppsService } from './oauth-apps.service';
 import { OAuthConnection } from './oauth-connection.entity';
 import { OAuthStore } from './oauth.store';
@@ -26,7 +27,9 @@ export type OAuthCallbackErrorCode =
   | 'access_denied'
   | 'exchange_failed'
   | 'account_failed'
-  | 'provider_disabled';
+  | 'provider_disabled'
+  /** The connect link the authorization started from was revoked or expired meanwhile (nothing connected). */
+  | 'link_gone';
 
 export class OAuthCallbackError extends Error {
   constructor(
@@ -34,6 +37,8 @@ export class OAuthCallbackError extends Error {
     message: string,
     /** Where to send the browser with the error; null when the state was not trustworthy. */
     readonly redirectUri: string | null = null,
+    /** The connect link the authorization was started from, if any. */
+    readonly connectLinkId: string | null = null,
   ) {
     super(message);
     this.name = 'OAuthCallbackError';
@@ -77,8 +82,15 @@ export interface PendingConnection {
 
 /** How a callback ended: one channel, or several accounts to choose from. */
 export type CallbackResult =
-  | { kind: 'channel'; channelId: string; created: boolean; redirectUri: string | null }
-  | { kind: 'choose'; connection: PendingConnection; redirectUri: string | null };
+  | {
+      kind: 'channel';
+      channelId: string;
+      created: boolean;
+      redirectUri: string | null;
+      /** Set when the authorization was started from a connect link (redirectUri is then the link's). */
+      connectLinkId: string | null;
+    }
+  | { kind: 'choose'; connection: PendingConnection; redirectUri: string | null; connectLinkId: string | null };
 
 export interface PurgeStats {
   states: number;
@@ -102,17 +114,19 @@ export class OAuthService {
     private readonly channels: ChannelsService,
     private readonly box: SecretBox,
     @Inject(oauthConfig.KEY) private readonly cfg: ConfigType<typeof oauthConfig>,
+    @Inject(CONNECT_LINK_GATE) private readonly links: ConnectLinkGate,
   ) {}
 
   /**
    * Starts an authorization. `redirectUri` must be on an allowed origin, unless `trustedRedirect`
-   * says the service built it itself (the console's own return page).
+   * says the service built it itself (the console's own return page) or took it from a connect link
+   * (`connectLinkId`: the link's redirect URL, checked when the link was made).
    */
   async start(
     workspaceId: string,
     provider: string,
     redirectUri?: string,
-    options: { trustedRedirect?: boolean } = {},
+    options: { trustedRedirect?: boolean; connectLinkId?: string } = {},
   ): Promise<AuthorizationStart> {
     if (!this.providers.has(provider)) throw AppError.notFound('Provider');
     if (this.providers.plugin(provider).connectKind !== 'oauth') {
@@ -141,6 +155,7 @@ export class OAuthService {
       redirectUri: redirectUri ?? null,
       expiresAt,
       usedAt: null,
+      connectLinkId: options.connectLinkId ?? null,
     });
     const url = new URL(app.spec.authorizeUrl(app.hosts));
     url.searchParams.set('response_type', 'code');
@@ -175,29 +190,29 @@ export class OAuthService {
         'The redirect address does not match the one this authorization was started with.',
       );
     }
+    const linkId = row.connectLinkId;
+    const fail = (code: OAuthCallbackErrorCode, message: string) =>
+      new OAuthCallbackError(code, message, row.redirectUri, linkId);
+    await this.checkLink(linkId);
     if (new Date(row.expiresAt).getTime() <= Date.now()) {
-      throw new OAuthCallbackError(
-        'expired_state',
-        'This authorization expired. Start the connection again.',
-        row.redirectUri,
-      );
+      throw fail('expired_state', 'This authorization expired. Start the connection again.');
     }
     if (query.error || !query.code) {
       const code = query.error === 'access_denied' || !query.code ? 'access_denied' : 'exchange_failed';
-      throw new OAuthCallbackError(code, 'The network did not grant access.', row.redirectUri);
+      throw fail(code, 'The network did not grant access.');
     }
     const app = this.apps.find(provider);
-    if (!app)
-      throw new OAuthCallbackError('provider_disabled', `${provider} is not enabled on this server.`, row.redirectUri);
+    if (!app) throw fail('provider_disabled', `${provider} is not enabled on this server.`);
     const verifier = this.box.open(row.codeVerifier, this.aad(row.id));
-    const accounts = await this.readAccounts(app, query.code, verifier, row.redirectUri);
+    const accounts = await this.readAccounts(app, query.code, verifier, row.redirectUri, linkId);
+    await this.checkLink(linkId); // revoked while the person was on the consent page: connect nothing
     if (accounts.length === 1) {
       const { channel, created } = await this.channels.saveAccount(
         row.workspaceId,
         provider as ProviderId,
         accounts[0],
       );
-      return { kind: 'channel', channelId: channel.id, created, redirectUri: row.redirectUri };
+      return { kind: 'channel', channelId: channel.id, created, redirectUri: row.redirectUri, connectLinkId: linkId };
     }
     const id = randomUUID();
     const expiresAt = new Date(Date.now() + this.cfg.connectionTtlMs);
@@ -217,7 +232,7 @@ export class OAuthService {
       redirectUri: row.redirectUri,
       expiresAt,
     };
-    return { kind: 'choose', connection, redirectUri: row.redirectUri };
+    return { kind: 'choose', connection, redirectUri: row.redirectUri, connectLinkId: linkId };
   }
 
   /** A pending connection of the workspace. 404 when unknown here; 409 once used or expired. */
@@ -298,6 +313,13 @@ export class OAuthService {
     return this.store.deleteExpired(batchSize, stop);
   }
 
+  /** Refuses the callback of an authorization started from a link that was revoked or expired since. */
+  private async checkLink(linkId: string | null): Promise<void> {
+    if (linkId && (await this.links.usableRedirect(linkId)) === null) {
+      throw new OAuthCallbackError('link_gone', 'This connect link was revoked or has expired.', null, linkId);
+    }
+  }
+
   private checkUsable(row: OAuthConnection): void {
     if (row.usedAt) {
       throw AppError.conflict('This connection was already used to create channels. Start a new connection.');
@@ -338,6 +360,7 @@ export class OAuthService {
     code: string,
     verifier: string,
     redirectUri: string | null,
+    linkId: string | null,
   ): Promise<ConnectedAccount[]> {
     let tokens;
     try {
@@ -346,7 +369,7 @@ export class OAuthService {
       this.logger.warn({ msg: 'OAuth code exchange failed', provider: app.plugin.id, err: (err as Error).message });
       const message =
         err instanceof OAuthGrantRefusedError ? err.message : `${app.plugin.displayName} could not be reached.`;
-      throw new OAuthCallbackError('exchange_failed', message, redirectUri);
+      throw new OAuthCallbackError('exchange_failed', message, redirectUri, linkId);
     }
     const credentials = {
       accessToken: tokens.accessToken,
@@ -361,7 +384,7 @@ export class OAuthService {
         ? await adapter.connectTargets(credentials)
         : [await adapter.connect(credentials)];
       if (accounts.length === 0)
-        throw new OAuthCallbackError('account_failed', 'No account was returned.', redirectUri);
+        throw new OAuthCallbackError('account_failed', 'No account was returned.', redirectUri, linkId);
       return accounts;
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
@@ -369,6 +392,7 @@ export class OAuthService {
         'account_failed',
         `${app.plugin.displayName} did not return the account: ${err.message}`,
         redirectUri,
+        linkId,
       );
     }
   }

@@ -10,11 +10,12 @@ type Row = Record<string, unknown>;
 /** A state the callback consumed. */
 export type ConsumedState = Pick<
   OAuthState,
-  'id' | 'workspaceId' | 'provider' | 'codeVerifier' | 'redirectUri' | 'expiresAt'
+  'id' | 'workspaceId' | 'provider' | 'codeVerifier' | 'redirectUri' | 'expiresAt' | 'connectLinkId'
 >;
 
 /** Columns and mapper of consumeState (raw SQL; checked against the entity by test/database/row-mappings). */
-export const CONSUMED_STATE_COLUMNS = 'id, workspace_id, provider, code_verifier, redirect_uri, expires_at';
+export const CONSUMED_STATE_COLUMNS =
+  'id, workspace_id, provider, code_verifier, redirect_uri, expires_at, connect_link_id';
 export function toConsumedState(r: Row): ConsumedState {
   return {
     id: r.id as string,
@@ -23,6 +24,7 @@ export function toConsumedState(r: Row): ConsumedState {
     codeVerifier: r.code_verifier as string,
     redirectUri: r.redirect_uri as string | null,
     expiresAt: r.expires_at as Date,
+    connectLinkId: (r.connect_link_id as string | null) ?? null,
   };
 }
 

@@ -98,6 +98,7 @@ describe('OpenAPI document completeness', () => {
     expect(lists.map((l) => l.id).sort()).toEqual([
       'listApiKeys',
       'listChannels',
+      'listConnectLinks',
       'listEvents',
       'listPosts',
       'listSandboxPosts',

@@ -23,7 +23,10 @@ describe('post events reach a subscribed webhook', () => {
 
   it('delivers post.published, post.failed and channel.disconnected from real publications, verifiable by the receiver', async () => {
     const { key } = await t.createWorkspace();
-    const hook = await t.request('POST', '/api/webhooks', { key, body: { url: receiver.url('/posts') } });
+    const hook = await t.request('POST', '/api/webhooks', {
+      key,
+      body: { url: receiver.url('/posts'), events: ['post.published', 'post.failed', 'channel.disconnected'] },
+    });
     expect(hook.status).toBe(201);
     const connect = async (token: string) =>
       (

@@ -69,7 +69,7 @@ describe('webhook delivery', () => {
 
   it('delivers channel.disconnected from a real disconnect, signed per Standard Webhooks', async () => {
     const ws = await t.createWorkspace();
-    const hook = await subscribe(ws.key, '/disconnect');
+    const hook = await subscribe(ws.key, '/disconnect', { events: ['channel.disconnected'] });
     const channel = await t.request('POST', '/api/channels', {
       key: ws.key,
       body: { provider: 'mastodon', credentials: { instanceUrl: mastodon.baseUrl, accessToken: 'tok-carol' } },

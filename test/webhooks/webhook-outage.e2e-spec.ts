@@ -43,8 +43,8 @@ describe('webhook relay under failures', () => {
     await Promise.all([receiver.stop(), mastodon.stop(), proxy.stop()]);
   });
 
-  const subscribe = async (key: string, path: string) => {
-    const res = await t.request('POST', '/api/webhooks', { key, body: { url: receiver.url(path) } });
+  const subscribe = async (key: string, path: string, extra: Record<string, unknown> = {}) => {
+    const res = await t.request('POST', '/api/webhooks', { key, body: { url: receiver.url(path), ...extra } });
     expect(res.status).toBe(201);
     return res.body as { id: string; secret: string };
   };
@@ -60,12 +60,18 @@ describe('webhook relay under failures', () => {
 
   it('keeps events recorded while Redis is unreachable in the outbox and delivers them once it is back', async () => {
     const ws = await t.createWorkspace();
-    await subscribe(ws.key, '/outage');
+    await subscribe(ws.key, '/outage', { events: ['channel.disconnected', 'post.published'] });
     const channel = await t.request('POST', '/api/channels', {
       key: ws.key,
       body: { provider: 'mastodon', credentials: { instanceUrl: mastodon.baseUrl, accessToken: 'tok-dave' } },
     });
     expect(channel.status).toBe(201);
+    // The connection's channel.connected (no subscription here) leaves the outbox before Redis goes.
+    await waitFor(
+      () => undispatched(ws.workspaceId),
+      (n) => n === 0,
+      5_000,
+    );
 
     await proxy.cut();
     const deadline = Date.now() + 5_000;

@@ -11,6 +11,7 @@ const ALL_TYPES = [
   'post.approved',
   'post.rejected',
   'post.first_comment_failed',
+  'channel.connected',
   'channel.disconnected',
   'analytics.updated',
   'media.ready',

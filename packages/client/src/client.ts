@@ -5,6 +5,9 @@ import type {
   ChannelAnalyticsDto,
   ChannelDto,
   ConnectChannelDto,
+  ConnectLinkDto,
+  CreateConnectLinkDto,
+  CreatedConnectLinkDto,
   CreateApiKeyDto,
   CreatedApiKeyDto,
   CreatePostDto,
@@ -98,6 +101,7 @@ export class SocialPublishing {
   readonly media: Media;
   readonly channels: Channels;
   readonly webhooks: Webhooks;
+  readonly connectLinks: ConnectLinks;
   readonly events: Events;
   readonly analytics: Analytics;
   readonly apiKeys: ApiKeys;
@@ -136,6 +140,7 @@ export class SocialPublishing {
     this.media = new Media(this.client, call, this.maxRetries);
     this.channels = new Channels(this.client, call);
     this.webhooks = new Webhooks(this.client, call);
+    this.connectLinks = new ConnectLinks(this.client, call);
     this.events = new Events(this.client, call);
     this.analytics = new Analytics(this.client, call);
     this.apiKeys = new ApiKeys(this.client, call);
@@ -388,6 +393,30 @@ export class Webhooks extends Resource {
   /** Sends every event of `[from, to)` (at most 7 days) to this endpoint again. */
   replay(id: string, body: ReplayInputDto, opts: CallOptions = {}): Promise<ReplayResultDto> {
     return this.call(api.replayWebhookEvents({ client: this.client, path: { id }, body, ...opts }));
+  }
+}
+
+/**
+ * Hosted connect links: a page where your customer connects their own accounts to the workspace,
+ * then comes back to your `redirectUrl` (each connection also emits `channel.connected`).
+ */
+export class ConnectLinks extends Resource {
+  /** Makes a link; its `url` is in this answer only. */
+  create(body: CreateConnectLinkDto, opts: CallOptions = {}): Promise<CreatedConnectLinkDto> {
+    return this.call(api.createConnectLink({ client: this.client, body, ...opts }));
+  }
+  list(query: PageQuery = {}, opts: CallOptions = {}): Promise<Page<ConnectLinkDto>> {
+    return this.call(api.listConnectLinks({ client: this.client, query, ...opts }));
+  }
+  iterate(query: Omit<PageQuery, 'cursor'> = {}, opts: CallOptions = {}): PageIterator<ConnectLinkDto> {
+    return new PageIterator((cursor) => this.list({ ...query, ...(cursor ? { cursor } : {}) }, opts));
+  }
+  get(id: string, opts: CallOptions = {}): Promise<ConnectLinkDto> {
+    return this.call(api.getConnectLink({ client: this.client, path: { id }, ...opts }));
+  }
+  /** The page answers 410 from now on; channels already connected stay. */
+  async revoke(id: string, opts: CallOptions = {}): Promise<void> {
+    await this.call(api.revokeConnectLink({ client: this.client, path: { id }, ...opts }));
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ChannelDto, MediaDto, PostAnalyticsDto, PostDto } from './generated/types.gen';
+import type { ChannelConnectedDto, ChannelDto, MediaDto, PostAnalyticsDto, PostDto } from './generated/types.gen';
 
 /** Why a channel was disconnected: by a user (`DELETE /channels/{id}`) or because the network refused its credentials. */
 export type ChannelDisconnectReason = 'user_request' | 'credentials_revoked' | (string & {});
@@ -23,6 +23,8 @@ export type SocialPublishingEvent =
   | Envelope<'post.approved', PostDto>
   /** A post pending approval was rejected: a draft again, with `rejection`. */
   | Envelope<'post.rejected', PostDto>
+  /** A channel was connected (new or reconnected), by any way in: API, OAuth, console, connect link. */
+  | Envelope<'channel.connected', ChannelConnectedDto>
   | Envelope<'channel.disconnected', ChannelDto & { reason: ChannelDisconnectReason }>
   | Envelope<'analytics.updated', PostAnalyticsDto>
   /** An upload from a URL that went on in the background (answered 202) is `ready`. */

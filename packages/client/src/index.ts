@@ -4,6 +4,7 @@ export {
   Media,
   Channels,
   Webhooks,
+  ConnectLinks,
   Events,
   Analytics,
   ApiKeys,

@@ -79,6 +79,25 @@ export class ChannelDto {
   }
 }
 
+/**
+ * `data` of a `channel.connected` event: which channel of which workspace was connected (a new one, or
+ * one reconnected), by any way in (credentials, OAuth, console, connect link). Read the channel itself
+ * with `GET /channels/{channelId}`.
+ */
+export class ChannelConnectedDto {
+  /** The channel, new or reactivated. */
+  @ApiProperty({ format: 'uuid' })
+  channelId!: string;
+
+  /** Its network. */
+  @ApiProperty({ enum: PROVIDER_IDS })
+  provider!: ProviderId;
+
+  /** The workspace it belongs to. */
+  @ApiProperty({ format: 'uuid' })
+  workspaceId!: string;
+}
+
 /** `data` of a `channel.disconnected` event: the channel as the API returns it, and why. */
 export class ChannelDisconnectedDto extends ChannelDto {
   /** `user_request`: DELETE /channels/{id}; `credentials_revoked`: the network refused the stored credentials. */

@@ -24,6 +24,10 @@ h2 { font-size: 1.1rem; margin: 1.5rem 0 .5rem; }
 label.inline-label { display: inline-flex; align-items: center; gap: .35rem; font-weight: 400; }
 label.inline-label select { width: auto; }
 .narrow { max-width: 26rem; margin: 2rem auto; }
+body.hosted .narrow { max-width: 34rem; margin: 1rem auto; }
+body.hosted header.top .brand { font-size: 1.1rem; }
+details.stack { display: grid; gap: .75rem; }
+details.stack summary { cursor: pointer; color: var(--accent); }
 .table-wrap { overflow-x: auto; -webkit-overflow-scrolling: touch; margin-bottom: 1rem; }
 table { width: 100%; border-collapse: collapse; background: #fff; font-size: .92rem; }
 th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }

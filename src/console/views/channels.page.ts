@@ -132,7 +132,8 @@ export function channelsPage(
   );
 }
 
-function credentialInput(f: CredentialField): Html {
+/** The input of one credentials field (shared with the hosted connect page). */
+export function credentialInput(f: CredentialField): Html {
   if (f.type === 'boolean') {
     return html`<select name="credentials.${f.name}" ${f.required ? html`required` : ''}>
       ${f.required ? '' : html`<option value="">Default</option>`}

@@ -8,7 +8,7 @@ export interface PageContext {
   csrf: string;
   memberships?: WorkspaceMembership[];
   /** Which navigation entry is the current page. */
-  current?: 'keys' | 'agents' | 'channels' | 'webhooks' | 'posts' | 'approvals' | 'members';
+  current?: 'keys' | 'agents' | 'channels' | 'connect-links' | 'webhooks' | 'posts' | 'approvals' | 'members';
 }
 
 export function csrfField(ctx: PageContext): Html {
@@ -19,6 +19,7 @@ const NAV: Array<{ id: NonNullable<PageContext['current']>; label: string; href:
   { id: 'keys', label: 'API keys', href: '/console/keys' },
   { id: 'agents', label: 'Agents', href: '/console/agents' },
   { id: 'channels', label: 'Channels', href: '/console/channels' },
+  { id: 'connect-links', label: 'Connect links', href: '/console/connect-links' },
   { id: 'webhooks', label: 'Webhooks', href: '/console/webhooks' },
   { id: 'posts', label: 'Posts', href: '/console/posts' },
   { id: 'approvals', label: 'Approvals', href: '/console/approvals' },

@@ -2,7 +2,7 @@
 
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape } from './client';
 import { client } from './client.gen';
-import type { ApprovePostData, ApprovePostErrors, ApprovePostResponses, CallbackData, CallbackErrors, CallbackResponses, ConnectChannelData, ConnectChannelErrors, ConnectChannelResponses, ConnectData, ConnectErrors, ConnectOAuthTargetsData, ConnectOAuthTargetsErrors, ConnectOAuthTargetsResponses, ConnectResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreatePostData, CreatePostErrors, CreatePostResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteMediaData, DeleteMediaErrors, DeleteMediaResponses, DeletePostData, DeletePostErrors, DeletePostResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectChannelData, DisconnectChannelErrors, DisconnectChannelResponses, FinalizeUploadData, FinalizeUploadErrors, FinalizeUploadResponses, GetChannelAnalyticsData, GetChannelAnalyticsErrors, GetChannelAnalyticsResponses, GetChannelData, GetChannelErrors, GetChannelResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetMediaData, GetMediaErrors, GetMediaResponses, GetOAuthConnectionData, GetOAuthConnectionErrors, GetOAuthConnectionResponses, GetPostAnalyticsData, GetPostAnalyticsErrors, GetPostAnalyticsResponses, GetPostData, GetPostErrors, GetPostingScheduleData, GetPostingScheduleErrors, GetPostingScheduleResponses, GetPostResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWorkspaceData, GetWorkspaceErrors, GetWorkspaceResponses, InitializeUploadData, InitializeUploadErrors, InitializeUploadResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListChannelsData, ListChannelsErrors, ListChannelsResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListFreeSlotsData, ListFreeSlotsErrors, ListFreeSlotsResponses, ListPostsData, ListPostsErrors, ListPostsResponses, ListProvidersData, ListProvidersErrors, ListProvidersResponses, ListSandboxPostsData, ListSandboxPostsErrors, ListSandboxPostsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LiveData, LiveErrors, LiveResponses, MediaContentData, MediaContentErrors, MediaContentResponses, PutPostingScheduleData, PutPostingScheduleErrors, PutPostingScheduleResponses, ReadyData, ReadyErrors, ReadyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RefreshPostAnalyticsData, RefreshPostAnalyticsErrors, RefreshPostAnalyticsResponses, RejectPostData, RejectPostErrors, RejectPostResponses, ReplayWebhookEventsData, ReplayWebhookEventsErrors, ReplayWebhookEventsResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateMediaData, UpdateMediaErrors, UpdateMediaResponses, UpdatePostData, UpdatePostErrors, UpdatePostResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UpdateWorkspaceData, UpdateWorkspaceErrors, UpdateWorkspaceResponses, UploadChunkData, UploadChunkErrors, UploadChunkResponses, UploadFromUrlData, UploadFromUrlErrors, UploadFromUrlResponses, ValidatePostData, ValidatePostErrors, ValidatePostResponses } from './types.gen';
+import type { ApprovePostData, ApprovePostErrors, ApprovePostResponses, CallbackData, CallbackErrors, CallbackResponses, ConnectChannelData, ConnectChannelErrors, ConnectChannelResponses, ConnectData, ConnectErrors, ConnectOAuthTargetsData, ConnectOAuthTargetsErrors, ConnectOAuthTargetsResponses, ConnectResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateConnectLinkData, CreateConnectLinkErrors, CreateConnectLinkResponses, CreatePostData, CreatePostErrors, CreatePostResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteMediaData, DeleteMediaErrors, DeleteMediaResponses, DeletePostData, DeletePostErrors, DeletePostResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectChannelData, DisconnectChannelErrors, DisconnectChannelResponses, FinalizeUploadData, FinalizeUploadErrors, FinalizeUploadResponses, GetChannelAnalyticsData, GetChannelAnalyticsErrors, GetChannelAnalyticsResponses, GetChannelData, GetChannelErrors, GetChannelResponses, GetConnectLinkData, GetConnectLinkErrors, GetConnectLinkResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetMediaData, GetMediaErrors, GetMediaResponses, GetOAuthConnectionData, GetOAuthConnectionErrors, GetOAuthConnectionResponses, GetPostAnalyticsData, GetPostAnalyticsErrors, GetPostAnalyticsResponses, GetPostData, GetPostErrors, GetPostingScheduleData, GetPostingScheduleErrors, GetPostingScheduleResponses, GetPostResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWorkspaceData, GetWorkspaceErrors, GetWorkspaceResponses, InitializeUploadData, InitializeUploadErrors, InitializeUploadResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListChannelsData, ListChannelsErrors, ListChannelsResponses, ListConnectLinksData, ListConnectLinksErrors, ListConnectLinksResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListFreeSlotsData, ListFreeSlotsErrors, ListFreeSlotsResponses, ListPostsData, ListPostsErrors, ListPostsResponses, ListProvidersData, ListProvidersErrors, ListProvidersResponses, ListSandboxPostsData, ListSandboxPostsErrors, ListSandboxPostsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LiveData, LiveErrors, LiveResponses, MediaContentData, MediaContentErrors, MediaContentResponses, PutPostingScheduleData, PutPostingScheduleErrors, PutPostingScheduleResponses, ReadyData, ReadyErrors, ReadyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RefreshPostAnalyticsData, RefreshPostAnalyticsErrors, RefreshPostAnalyticsResponses, RejectPostData, RejectPostErrors, RejectPostResponses, ReplayWebhookEventsData, ReplayWebhookEventsErrors, ReplayWebhookEventsResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeConnectLinkData, RevokeConnectLinkErrors, RevokeConnectLinkResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateMediaData, UpdateMediaErrors, UpdateMediaResponses, UpdatePostData, UpdatePostErrors, UpdatePostResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UpdateWorkspaceData, UpdateWorkspaceErrors, UpdateWorkspaceResponses, UploadChunkData, UploadChunkErrors, UploadChunkResponses, UploadFromUrlData, UploadFromUrlErrors, UploadFromUrlResponses, ValidatePostData, ValidatePostErrors, ValidatePostResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -202,7 +202,7 @@ export const connect = <ThrowOnError extends boolean = false>(options: Options<C
 /**
  * OAuth callback (the network redirects the browser here)
  *
- * No API key: the state authenticates the request and is consumed by it. Exchanges the code, creates or reactivates the channel in the workspace that started the authorization, then redirects (302) to the `redirectUri` given at the start with `channelId`, or shows a small HTML page when there was none. When the authorization reaches several accounts, nothing is created yet: the redirect carries `connectionId` (a pending connection of that workspace, valid OAUTH_CONNECTION_TTL_SECONDS, usable once), or the page lists the accounts. A replayed, expired or unknown state, or a `redirectUri` differing from the one the authorization was started with, gets a 400 HTML page and creates nothing. Other failures redirect with `error`.
+ * No API key: the state authenticates the request and is consumed by it. Exchanges the code, creates or reactivates the channel in the workspace that started the authorization, then redirects (302) to the `redirectUri` given at the start with `channelId`, or shows a small HTML page when there was none. When the authorization reaches several accounts, nothing is created yet: the redirect carries `connectionId` (a pending connection of that workspace, valid OAUTH_CONNECTION_TTL_SECONDS, usable once), or the page lists the accounts. A replayed, expired or unknown state, or a `redirectUri` differing from the one the authorization was started with, gets a 400 HTML page and creates nothing. Other failures redirect with `error`. An authorization started from a hosted connect link ends with a 303 to the link's `redirectUrl` with `connectLinkId` and `status=connected&channelId=...` or `status=error&error=...` (several accounts: a 303 to the link's page listing them); a link revoked or expired meanwhile gets a 410 HTML page and connects nothing.
  */
 export const callback = <ThrowOnError extends boolean = false>(options: Options<CallbackData, ThrowOnError>) => (options.client ?? client).get<CallbackResponses, CallbackErrors, ThrowOnError>({ url: '/oauth/{provider}/callback', ...options });
 
@@ -234,6 +234,60 @@ export const connectOAuthTargets = <ThrowOnError extends boolean = false>(option
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * List connect links
+ *
+ * Newest first, every status.
+ *
+ * Required scope: `channels:read` (List channels, networks, posting schedules and free slots).
+ */
+export const listConnectLinks = <ThrowOnError extends boolean = false>(options?: Options<ListConnectLinksData, ThrowOnError>) => (options?.client ?? client).get<ListConnectLinksResponses, ListConnectLinksErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
+    url: '/connect-links',
+    ...options
+});
+
+/**
+ * Make a hosted connect link
+ *
+ * A page on PUBLIC_BASE_URL, opened without signing in, listing the allowed networks: choosing one runs its OAuth flow or shows its credentials form (the sandbox: one form). Each channel connected belongs to this workspace, emits `channel.connected`, and sends the browser (303) to `redirectUrl` with `connectLinkId`, `status=connected` and `channelId`; a failure sends `status=error&error=<code>`. A revoked or expired link shows a page saying so (410) and connects nothing. `url` is returned only here.
+ *
+ * Required scope: `channels:manage` (Connect and disconnect channels; set posting schedules).
+ */
+export const createConnectLink = <ThrowOnError extends boolean = false>(options: Options<CreateConnectLinkData, ThrowOnError>) => (options.client ?? client).post<CreateConnectLinkResponses, CreateConnectLinkErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
+    url: '/connect-links',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Revoke a connect link
+ *
+ * At once: the page answers 410 and an authorization started from it connects nothing. Channels already connected stay. Repeating it is a no-op.
+ *
+ * Required scope: `channels:manage` (Connect and disconnect channels; set posting schedules).
+ */
+export const revokeConnectLink = <ThrowOnError extends boolean = false>(options: Options<RevokeConnectLinkData, ThrowOnError>) => (options.client ?? client).delete<RevokeConnectLinkResponses, RevokeConnectLinkErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
+    url: '/connect-links/{id}',
+    ...options
+});
+
+/**
+ * Get one connect link
+ *
+ * Required scope: `channels:read` (List channels, networks, posting schedules and free slots).
+ */
+export const getConnectLink = <ThrowOnError extends boolean = false>(options: Options<GetConnectLinkData, ThrowOnError>) => (options.client ?? client).get<GetConnectLinkResponses, GetConnectLinkErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
+    url: '/connect-links/{id}',
+    ...options
 });
 
 /**

@@ -477,6 +477,21 @@ export type PostDto = {
     queued: boolean;
 };
 
+export type ChannelConnectedDto = {
+    /**
+     * The channel, new or reactivated.
+     */
+    channelId: string;
+    /**
+     * Its network.
+     */
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr';
+    /**
+     * The workspace it belongs to.
+     */
+    workspaceId: string;
+};
+
 export type ChannelLimitsDto = {
     /**
      * What the channel takes as video; null when it takes none (or this service cannot publish video to it yet).
@@ -675,13 +690,13 @@ export type EventDto = {
      * Event id; also the `webhook-id` of its deliveries
      */
     id: string;
-    type: 'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
+    type: 'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.connected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
     timestamp: string;
     workspaceId: string;
     /**
-     * The post, channel (plus `reason`) or analytics object as the API returns it, by type: `post.published`: PostDto; `post.failed`: PostDto; `post.approval_requested`: PostDto; `post.approved`: PostDto; `post.rejected`: PostDto; `post.first_comment_failed`: PostDto; `channel.disconnected`: ChannelDisconnectedDto; `analytics.updated`: PostAnalyticsDto; `media.ready`: MediaDto; `media.failed`: MediaDto
+     * The post, channel (plus `reason`) or analytics object as the API returns it, by type: `post.published`: PostDto; `post.failed`: PostDto; `post.approval_requested`: PostDto; `post.approved`: PostDto; `post.rejected`: PostDto; `post.first_comment_failed`: PostDto; `channel.connected`: ChannelConnectedDto; `channel.disconnected`: ChannelDisconnectedDto; `analytics.updated`: PostAnalyticsDto; `media.ready`: MediaDto; `media.failed`: MediaDto
      */
-    data: PostDto | ChannelDisconnectedDto | PostAnalyticsDto | MediaDto;
+    data: PostDto | ChannelConnectedDto | ChannelDisconnectedDto | PostAnalyticsDto | MediaDto;
 };
 
 export type SandboxCredentialsDto = {
@@ -851,6 +866,67 @@ export type ChooseTargetsDto = {
 
 export type OAuthChannelsDto = {
     data: Array<ChannelDto>;
+};
+
+export type CreateConnectLinkDto = {
+    /**
+     * Where the person is sent back (303) when they are done, with `connectLinkId` and
+     * `status=connected&channelId=...` or `status=error&error=...` added to the query. `https`; plain
+     * `http` only to a loopback host (localhost, 127.0.0.1, [::1]) outside production.
+     */
+    redirectUrl: string;
+    /**
+     * The networks the page offers, in this order. Default: every network enabled on this server (the
+     * networks connected by OAuth only where their app is configured) and the sandbox.
+     */
+    providers?: Array<'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr'>;
+    /**
+     * Your product's name, shown on the page ("Connect your accounts to Acme").
+     */
+    brandName?: string;
+    /**
+     * How long the link may be used, in seconds: 300 (5 minutes) to 604800 (7 days). Default 3600.
+     */
+    expiresInSeconds?: number;
+};
+
+export type CreatedConnectLinkDto = {
+    id: string;
+    /**
+     * The networks the page offers.
+     */
+    providers: Array<'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr'>;
+    redirectUrl: string;
+    brandName: string | null;
+    /**
+     * `active` until it expires (`expired`) or is revoked (`revoked`); only an active link connects.
+     */
+    status: 'active' | 'expired' | 'revoked';
+    expiresAt: string;
+    revokedAt: string | null;
+    createdAt: string;
+    /**
+     * The page to hand to the person (`{PUBLIC_BASE_URL}/connect/{token}`): no sign-in, usable until
+     * `expiresAt` or revocation. Only this answer carries it; treat it as a secret.
+     */
+    url: string;
+};
+
+export type ConnectLinkDto = {
+    id: string;
+    /**
+     * The networks the page offers.
+     */
+    providers: Array<'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr'>;
+    redirectUrl: string;
+    brandName: string | null;
+    /**
+     * `active` until it expires (`expired`) or is revoked (`revoked`); only an active link connects.
+     */
+    status: 'active' | 'expired' | 'revoked';
+    expiresAt: string;
+    revokedAt: string | null;
+    createdAt: string;
 };
 
 export type InitializeUploadDto = {
@@ -1116,7 +1192,7 @@ export type WebhookInputDto = {
     /**
      * Event types to receive. Empty or absent: every type, including types added later.
      */
-    events?: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
+    events?: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.connected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
     /**
      * A note for humans, e.g. what consumes the endpoint.
      */
@@ -1133,7 +1209,7 @@ export type WebhookWithSecretDto = {
     /**
      * The event types delivered to this endpoint (every type when it subscribed with none).
      */
-    events: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
+    events: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.connected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
     description: string | null;
     /**
      * Set when the service disabled the endpoint: `gone` (it answered 410) or `failing` (every
@@ -1163,7 +1239,7 @@ export type WebhookDto = {
     /**
      * The event types delivered to this endpoint (every type when it subscribed with none).
      */
-    events: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
+    events: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.connected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
     description: string | null;
     /**
      * Set when the service disabled the endpoint: `gone` (it answered 410) or `failing` (every
@@ -2159,7 +2235,7 @@ export type ListEventsData = {
         /**
          * Only events of this type
          */
-        type?: 'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
+        type?: 'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.connected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
     };
     url: '/events';
 };
@@ -2556,6 +2632,10 @@ export type CallbackErrors = {
      */
     400: ErrorResponseDto;
     /**
+     * Started from a connect link that was revoked or expired meanwhile (HTML page); nothing connected
+     */
+    410: string;
+    /**
      * VALIDATION_ERROR: a path parameter is too long
      */
     414: ErrorResponseDto;
@@ -2715,6 +2795,243 @@ export type ConnectOAuthTargetsResponses = {
 };
 
 export type ConnectOAuthTargetsResponse = ConnectOAuthTargetsResponses[keyof ConnectOAuthTargetsResponses];
+
+export type ListConnectLinksData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page size, 1 to 100.
+         */
+        limit?: number;
+        /**
+         * Opaque cursor: the previous page's `nextCursor`, passed back as is (base64url). Absent for the first page.
+         */
+        cursor?: string;
+    };
+    url: '/connect-links';
+};
+
+export type ListConnectLinksErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
+     */
+    401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope channels:read
+     */
+    403: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
+};
+
+export type ListConnectLinksError = ListConnectLinksErrors[keyof ListConnectLinksErrors];
+
+export type ListConnectLinksResponses = {
+    /**
+     * One page of results
+     */
+    200: {
+        data: Array<ConnectLinkDto>;
+        /**
+         * Pass as `cursor` for the next page; null on the last page
+         */
+        nextCursor: string | null;
+    };
+};
+
+export type ListConnectLinksResponse = ListConnectLinksResponses[keyof ListConnectLinksResponses];
+
+export type CreateConnectLinkData = {
+    body: CreateConnectLinkDto;
+    headers?: {
+        /**
+         * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/connect-links';
+};
+
+export type CreateConnectLinkErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
+     */
+    401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope channels:manage
+     */
+    403: ErrorResponseDto;
+    /**
+     * CONFLICT: a request with this Idempotency-Key is still in progress
+     */
+    409: ErrorResponseDto;
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
+     */
+    422: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
+};
+
+export type CreateConnectLinkError = CreateConnectLinkErrors[keyof CreateConnectLinkErrors];
+
+export type CreateConnectLinkResponses = {
+    201: CreatedConnectLinkDto;
+};
+
+export type CreateConnectLinkResponse = CreateConnectLinkResponses[keyof CreateConnectLinkResponses];
+
+export type RevokeConnectLinkData = {
+    body?: never;
+    path: {
+        /**
+         * Resource id (UUID).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/connect-links/{id}';
+};
+
+export type RevokeConnectLinkErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
+     */
+    401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope channels:manage
+     */
+    403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: no such resource in this workspace
+     */
+    404: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
+};
+
+export type RevokeConnectLinkError = RevokeConnectLinkErrors[keyof RevokeConnectLinkErrors];
+
+export type RevokeConnectLinkResponses = {
+    /**
+     * Revoked
+     */
+    204: void;
+};
+
+export type RevokeConnectLinkResponse = RevokeConnectLinkResponses[keyof RevokeConnectLinkResponses];
+
+export type GetConnectLinkData = {
+    body?: never;
+    path: {
+        /**
+         * Resource id (UUID).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/connect-links/{id}';
+};
+
+export type GetConnectLinkErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
+     */
+    401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope channels:read
+     */
+    403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: no such resource in this workspace
+     */
+    404: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
+};
+
+export type GetConnectLinkError = GetConnectLinkErrors[keyof GetConnectLinkErrors];
+
+export type GetConnectLinkResponses = {
+    200: ConnectLinkDto;
+};
+
+export type GetConnectLinkResponse = GetConnectLinkResponses[keyof GetConnectLinkResponses];
 
 export type InitializeUploadData = {
     body: InitializeUploadDto;
