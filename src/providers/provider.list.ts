@@ -9,6 +9,7 @@ import { pinterestPlugin } from './pinterest/pinterest.provider';
 import { sandboxPlugin } from './sandbox/sandbox.provider';
 import { slackPlugin } from './slack/slack.provider';
 import { telegramPlugin } from './telegram/telegram.provider';
+import { wordpressPlugin } from './wordpress/wordpress.provider';
 import { threadsPlugin } from './threads/threads.provider';
 import { tiktokPlugin } from './tiktok/tiktok.provider';
 import { xPlugin } from './x/x.provider';
@@ -34,6 +35,7 @@ export const PROVIDER_PLUGINS = [
   googleBusinessPlugin,
   youtubePlugin,
   tiktokPlugin,
+  wordpressPlugin,
 ] as const;
 
 /** Identifier of a registered social network ('mastodon' | 'bluesky' | ...). */

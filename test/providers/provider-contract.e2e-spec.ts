@@ -58,6 +58,7 @@ const DESCRIPTIONS_PENDING: readonly string[] = [
   'threads',
   'tiktok',
   'youtube',
+  'wordpress',
 ];
 
 function loadContractFake(id: string): ProviderContractFake {
