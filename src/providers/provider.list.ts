@@ -3,6 +3,7 @@ import { discordPlugin } from './discord/discord.provider';
 import { facebookPlugin } from './facebook/facebook.provider';
 import { googleBusinessPlugin } from './google-business/google-business.provider';
 import { instagramPlugin } from './instagram/instagram.provider';
+import { lemmyPlugin } from './lemmy/lemmy.provider';
 import { linkedinPlugin } from './linkedin/linkedin.provider';
 import { mastodonPlugin } from './mastodon/mastodon.provider';
 import { pinterestPlugin } from './pinterest/pinterest.provider';
@@ -36,6 +37,7 @@ export const PROVIDER_PLUGINS = [
   youtubePlugin,
   tiktokPlugin,
   wordpressPlugin,
+  lemmyPlugin,
 ] as const;
 
 /** Identifier of a registered social network ('mastodon' | 'bluesky' | ...). */

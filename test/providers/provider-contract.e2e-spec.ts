@@ -59,6 +59,7 @@ const DESCRIPTIONS_PENDING: readonly string[] = [
   'tiktok',
   'youtube',
   'wordpress',
+  'lemmy',
 ];
 
 function loadContractFake(id: string): ProviderContractFake {
