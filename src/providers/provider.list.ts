@@ -6,6 +6,7 @@ import { instagramPlugin } from './instagram/instagram.provider';
 import { lemmyPlugin } from './lemmy/lemmy.provider';
 import { linkedinPlugin } from './linkedin/linkedin.provider';
 import { mastodonPlugin } from './mastodon/mastodon.provider';
+import { nostrPlugin } from './nostr/nostr.provider';
 import { pinterestPlugin } from './pinterest/pinterest.provider';
 import { sandboxPlugin } from './sandbox/sandbox.provider';
 import { slackPlugin } from './slack/slack.provider';
@@ -38,6 +39,7 @@ export const PROVIDER_PLUGINS = [
   tiktokPlugin,
   wordpressPlugin,
   lemmyPlugin,
+  nostrPlugin,
 ] as const;
 
 /** Identifier of a registered social network ('mastodon' | 'bluesky' | ...). */

@@ -60,6 +60,7 @@ const DESCRIPTIONS_PENDING: readonly string[] = [
   'youtube',
   'wordpress',
   'lemmy',
+  'nostr',
 ];
 
 function loadContractFake(id: string): ProviderContractFake {
