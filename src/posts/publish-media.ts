@@ -32,6 +32,7 @@ export function publishMediaOf(media: PostMediaPort, item: PostMediaItem, wait?:
     bitrate: item.bitrate,
     open: () => media.open(item.id),
     publicUrl: () => Promise.resolve(media.signedUrl(item.id)),
+    permanentUrl: () => Promise.resolve(media.permanentUrl(item.id)),
     // Every ready video keeps its poster frame as the variant `poster`.
     ...(item.durationMs !== null
       ? { posterUrl: () => Promise.resolve(media.signedVariantUrl(item.id, 'poster')) }
