@@ -113,7 +113,7 @@ export class WordpressFake extends FakeHttpServer {
     if (status === 401)
       return err(401, 'incorrect_password', 'The provided password is an invalid application password.');
     if (status === 429)
-      return { ...err(429, 'too_many_requests', 'Too many requests'), headers: { 'retry-after': '30' } };
+      return { ...err(429, 'too_many_requests', 'Too many requests'), headers: { 'retry-after': '1' } };
     if (status === 400)
       return err(400, 'rest_invalid_param', 'Invalid parameter(s): status', {
         params: { status: 'status is not one of publish, future, draft, pending, private.' },
