@@ -502,7 +502,7 @@ export type ChannelLimitsDto = {
 
 export type ChannelDisconnectedDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'wordpress' | 'lemmy' | 'nostr';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -750,6 +750,52 @@ export type DiscordCredentialsDto = {
     webhookUrl: string;
 };
 
+export type WordpressCredentialsDto = {
+    /**
+     * Address of the site (where WordPress is installed, path included, e.g. https://example.com/blog).
+     */
+    siteUrl: string;
+    /**
+     * The WordPress user name (login) the application password belongs to.
+     */
+    username: string;
+    /**
+     * An application password of that user: 24 letters and digits, spaces allowed as WordPress shows them.
+     */
+    applicationPassword: string;
+};
+
+export type LemmyCredentialsDto = {
+    /**
+     * Address of the Lemmy instance the account lives on.
+     */
+    instanceUrl: string;
+    /**
+     * User name (or email) of the account; with `password`, instead of `jwt`.
+     */
+    username?: string;
+    /**
+     * Password of the account; with `username`.
+     */
+    password?: string;
+    /**
+     * A session token (JWT) of the account, instead of `username` and `password`.
+     */
+    jwt?: string;
+};
+
+export type NostrCredentialsDto = {
+    /**
+     * The private key: `nsec1...` (NIP-19) or 64 hexadecimal characters.
+     */
+    privateKey: string;
+    /**
+     * Relays to publish to: `wss://` URLs (`ws://` only where the service may reach private addresses,
+     * in development and tests).
+     */
+    relays: Array<string>;
+};
+
 /**
  * A network connected by credentials and its credentials; OAuth networks connect through `POST /api/channels/connect/{provider}`. Credentials are verified with the network, stored encrypted and never returned.
  */
@@ -763,11 +809,17 @@ export type ConnectChannelDto = ({
     provider: 'telegram';
 } & ConnectTelegramChannel) | ({
     provider: 'discord';
-} & ConnectDiscordChannel);
+} & ConnectDiscordChannel) | ({
+    provider: 'wordpress';
+} & ConnectWordpressChannel) | ({
+    provider: 'lemmy';
+} & ConnectLemmyChannel) | ({
+    provider: 'nostr';
+} & ConnectNostrChannel);
 
 export type ChannelDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'wordpress' | 'lemmy' | 'nostr';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -957,7 +1009,7 @@ export type TargetOverrideDto = {
      * `optionsSchema` in `GET /providers` (problems name `targets[i].options.<field>`). A network without
      * a schema takes none. On `PUT`, replaced with the rest of the entry.
      */
-    options?: SandboxOptions | InstagramOptions | FacebookOptions | TelegramOptions | DiscordOptions | SlackOptions | PinterestOptions | GoogleBusinessOptions | YoutubeOptions | TiktokOptions;
+    options?: SandboxOptions | InstagramOptions | FacebookOptions | TelegramOptions | DiscordOptions | SlackOptions | PinterestOptions | GoogleBusinessOptions | YoutubeOptions | TiktokOptions | WordpressOptions | LemmyOptions;
     /**
      * This channel's first comment in place of the post's `firstComment` (`""`: none on this channel);
      * checked like the post's (problems name `targets[i].firstComment`).
@@ -1660,6 +1712,48 @@ export type TiktokOptions = {
     autoAddMusic?: boolean;
 };
 
+export type WordpressOptions = {
+    /**
+     * Title of the post; without it the post has none
+     */
+    title?: string | null;
+    /**
+     * publish (default): live at once; draft: saved in the site for review
+     */
+    status?: 'publish' | 'draft';
+    /**
+     * Ids of existing categories of the site (GET /wp-json/wp/v2/categories lists them)
+     */
+    categories?: Array<number> | null;
+    /**
+     * Tag names; each is matched to a tag of the site by name, or created (creating a tag needs the Editor role)
+     */
+    tags?: Array<string> | null;
+    /**
+     * A short summary shown by themes in lists and feeds
+     */
+    excerpt?: string | null;
+};
+
+export type LemmyOptions = {
+    /**
+     * Community to post to: its name (technology) or name@instance for a community of another instance
+     */
+    community: string;
+    /**
+     * Title of the post (3 to 200 characters)
+     */
+    title: string;
+    /**
+     * A link the post points to; an attached image then goes into the body
+     */
+    url?: string | null;
+    /**
+     * Mark the post NSFW
+     */
+    nsfw?: boolean | null;
+};
+
 /**
  * Connect a Sandbox channel.
  */
@@ -1698,6 +1792,30 @@ export type ConnectTelegramChannel = {
 export type ConnectDiscordChannel = {
     provider: 'discord';
     credentials: DiscordCredentialsDto;
+};
+
+/**
+ * Connect a WordPress channel.
+ */
+export type ConnectWordpressChannel = {
+    provider: 'wordpress';
+    credentials: WordpressCredentialsDto;
+};
+
+/**
+ * Connect a Lemmy channel.
+ */
+export type ConnectLemmyChannel = {
+    provider: 'lemmy';
+    credentials: LemmyCredentialsDto;
+};
+
+/**
+ * Connect a Nostr channel.
+ */
+export type ConnectNostrChannel = {
+    provider: 'nostr';
+    credentials: NostrCredentialsDto;
 };
 
 export type ListApiKeysData = {
@@ -2171,7 +2289,7 @@ export type ListChannelsData = {
          */
         cursor?: string;
         status?: 'active' | 'disconnected';
-        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok';
+        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'wordpress' | 'lemmy' | 'nostr';
     };
     url: '/channels';
 };
@@ -3148,7 +3266,7 @@ export type MediaContentData = {
          */
         variant?: string;
         /**
-         * Unix time (seconds) the URL expires at
+         * Unix time (seconds) the URL expires at, or `permanent` for a URL that does not expire (media linked by published Nostr notes)
          */
         expires: string;
     };
