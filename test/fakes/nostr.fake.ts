@@ -60,7 +60,7 @@ export class NostrRelayFake {
     });
     this.wss = new WebSocketServer({ server });
     this.wss.on('connection', (ws) => {
-      ws.on('message', (data) => {
+      ws.on('message', (data: Buffer) => {
         let msg: unknown;
         try {
           msg = JSON.parse(data.toString());

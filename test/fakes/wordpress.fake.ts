@@ -185,7 +185,7 @@ export class WordpressFake extends FakeHttpServer {
       case WORDPRESS_ROUTES.createTag: {
         if (this.opts.canCreateTags === false)
           return err(403, 'rest_cannot_create', 'Sorry, you are not allowed to create terms in this taxonomy.');
-        const name = String((this.json(req) as { name?: unknown })?.name ?? '').trim();
+        const name = this.text((this.json(req) as { name?: unknown } | undefined)?.name).trim();
         if (!name) return err(400, 'rest_missing_callback_param', 'Missing parameter(s): name', { params: ['name'] });
         const existing = [...this.tags].find(([, n]) => n.toLowerCase() === name.toLowerCase());
         if (existing)
@@ -203,6 +203,10 @@ export class WordpressFake extends FakeHttpServer {
       default:
         return err(404, 'rest_no_route', 'No route was found matching the URL and request method.');
     }
+  }
+
+  private text(value: unknown): string {
+    return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
   }
 
   private json(req: FakeRequest): unknown {
@@ -261,8 +265,8 @@ export class WordpressFake extends FakeHttpServer {
   private createPost(req: FakeRequest): FakeReply {
     const body = this.json(req) as Record<string, unknown> | undefined;
     if (!body || typeof body !== 'object') return err(400, 'rest_invalid_json', 'Invalid JSON body passed.');
-    const status = body.status ?? 'draft';
-    if (!['publish', 'future', 'draft', 'pending', 'private'].includes(String(status))) {
+    const status = body.status === undefined ? 'draft' : this.text(body.status);
+    if (!['publish', 'future', 'draft', 'pending', 'private'].includes(status)) {
       return err(400, 'rest_invalid_param', 'Invalid parameter(s): status', {
         params: { status: 'status is not one of publish, future, draft, pending, private.' },
       });
@@ -289,10 +293,10 @@ export class WordpressFake extends FakeHttpServer {
     }
     const post: FakeWordpressPost = {
       id: this.nextId++,
-      title: String(body.title ?? ''),
-      content: String(body.content ?? ''),
-      excerpt: String(body.excerpt ?? ''),
-      status: String(status),
+      title: this.text(body.title),
+      content: this.text(body.content),
+      excerpt: this.text(body.excerpt),
+      status,
       categories: categories.length ? categories : [1],
       tags,
       featuredMedia: featured,
@@ -371,7 +375,7 @@ export class WordpressFake extends FakeHttpServer {
       );
     if (post.commentStatus === 'closed')
       return err(403, 'rest_comment_closed', 'Sorry, comments are closed for this item.');
-    const content = String(body?.content ?? '');
+    const content = this.text(body?.content);
     if (!content) return err(400, 'rest_comment_content_invalid', 'Invalid comment content.');
     const comment = { id: this.nextId++, post: post.id, author: USER_ID, content };
     this.comments.push(comment);

@@ -72,8 +72,9 @@ export class NostrRelayClient {
         finish(onFailure(err instanceof SsrfBlockedError ? `not allowed: ${err.message}` : String(err)));
         return;
       }
-      ws.on('open', () => onOpen(ws!));
-      ws.on('message', (data) => {
+      const socket = ws;
+      socket.on('open', () => onOpen(socket));
+      socket.on('message', (data: Buffer) => {
         let msg: unknown;
         try {
           msg = JSON.parse(data.toString());
@@ -82,8 +83,8 @@ export class NostrRelayClient {
         }
         if (Array.isArray(msg)) onMessage(msg, finish);
       });
-      ws.on('error', (err) => finish(onFailure(err.message)));
-      ws.on('close', () => finish(onFailure('the relay closed the connection')));
+      socket.on('error', (err) => finish(onFailure(err.message)));
+      socket.on('close', () => finish(onFailure('the relay closed the connection')));
     });
   }
 
