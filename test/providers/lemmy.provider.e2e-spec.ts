@@ -55,9 +55,7 @@ describe('Lemmy through the app, against Lemmy 0.19 (/api/v3) and 1.x (/api/v4) 
 
   it('refuses credentials field by field: a login without password, a malformed jwt, nothing to sign in with, a wrong password', async () => {
     const noPassword = await connect({ instanceUrl: v3.baseUrl, username: 'release_bot' });
-    expect(noPassword.body.details).toEqual([
-      { field: 'credentials.password', message: 'is required' },
-    ]);
+    expect(noPassword.body.details).toEqual([{ field: 'credentials.password', message: 'is required' }]);
     const badJwt = await connect({ instanceUrl: v3.baseUrl, jwt: 'not-a-jwt' });
     expect(badJwt.body.details).toEqual([
       { field: 'credentials.jwt', message: expect.stringContaining('three dot-separated parts') },

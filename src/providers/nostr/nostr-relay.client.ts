@@ -103,7 +103,7 @@ export class NostrRelayClient {
   }
 
   /** Events matching `filter` that the relay holds (REQ until EOSE), or null when it could not be read. */
-  query(relay: string, filter: Filter): Promise<Event[] | null> {
+  readEvents(relay: string, filter: Filter): Promise<Event[] | null> {
     const events: Event[] = [];
     return this.session<Event[] | null>(
       relay,

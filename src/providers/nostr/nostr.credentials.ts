@@ -13,7 +13,7 @@ export const NOSTR_MAX_RELAYS = 20;
  */
 export class NostrCredentialsDto {
   /** The private key: `nsec1...` (NIP-19) or 64 hexadecimal characters. */
-  @ApiProperty({ example: 'nsec1...', format: 'password' })
+  @ApiProperty({ example: 'nsec1vl029mgpspedva04g90vltkh6fvh240zqtv9k0t9af8935ke9laqsnlfe5', format: 'password' })
   @IsString({ message: 'must be a private key: nsec1... or 64 hexadecimal characters' })
   @Matches(/^\s*(nsec1[02-9ac-hj-np-z]{58}|[0-9a-fA-F]{64})\s*$/, {
     message: 'must be a private key: nsec1... (NIP-19) or 64 hexadecimal characters',

@@ -79,7 +79,7 @@ export class NostrProvider implements SocialProvider {
   async connect(credentials: unknown): Promise<ConnectedAccount> {
     const creds = this.parse(credentials);
     const answers = await Promise.all(
-      creds.relays.map((relay) => this.relays.query(relay, { kinds: [0], authors: [creds.publicKey], limit: 1 })),
+      creds.relays.map((relay) => this.relays.readEvents(relay, { kinds: [0], authors: [creds.publicKey], limit: 1 })),
     );
     if (answers.every((a) => a === null)) {
       throw new InvalidCredentialsError(`None of the relays could be reached: ${creds.relays.join(', ')}`);
@@ -174,7 +174,7 @@ export class NostrProvider implements SocialProvider {
     const creds = this.parse(credentials);
     const answers = await Promise.all(
       creds.relays.map((relay) =>
-        this.relays.query(relay, { kinds: [1, 6, 7], '#e': [ref.platformPostId], limit: 500 }),
+        this.relays.readEvents(relay, { kinds: [1, 6, 7], '#e': [ref.platformPostId], limit: 500 }),
       ),
     );
     if (answers.every((a) => a === null)) throw new TransientProviderError('None of the relays could be reached');
