@@ -3,11 +3,13 @@ import type {
   FacebookOptions,
   GoogleBusinessOptions,
   InstagramOptions,
+  LemmyOptions,
   PinterestOptions,
   SandboxOptions,
   SlackOptions,
   TelegramOptions,
   TiktokOptions,
+  WordpressOptions,
   YoutubeOptions,
 } from './generated/types.gen';
 
@@ -28,4 +30,6 @@ export interface ProviderOptions {
   google_business: GoogleBusinessOptions;
   youtube: YoutubeOptions;
   tiktok: TiktokOptions;
+  wordpress: WordpressOptions;
+  lemmy: LemmyOptions;
 }
