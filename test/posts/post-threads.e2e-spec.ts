@@ -279,6 +279,9 @@ describe('threads: a post with follow-up parts published as a reply chain', () =
         slack: false,
         pinterest: false,
         google_business: false,
+        wordpress: false,
+        lemmy: false,
+        nostr: true,
       });
     });
 
