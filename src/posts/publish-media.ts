@@ -60,6 +60,8 @@ export function publishMediaOf(media: PostMediaPort, item: PostMediaItem, wait?:
         size: found.size,
         open: () => media.openVariant(item.id, variant),
         publicUrl: () => Promise.resolve(media.signedVariantUrl(item.id, variant)),
+        // A copy has no permanent URL of its own (the original's would serve other bytes).
+        permanentUrl: undefined,
       };
     },
     as: (mimeType) => {
@@ -95,6 +97,7 @@ async function convertedCopy(media: PostMediaPort, original: PublishMedia, mimeT
     filename: convertedFilename(original.filename, variant.mimeType),
     open: () => media.open(original.id, variant.mimeType),
     publicUrl: () => Promise.resolve(media.signedUrl(original.id, variant.mimeType)),
+    permanentUrl: undefined,
     as: (other) => (other === variant.mimeType ? Promise.resolve(converted) : original.as(other)),
   };
   return converted;
