@@ -2,8 +2,9 @@
 const swaggerPlugin = { path: '<rootDir>/test/setup/swagger-transformer.js' };
 // ESM-only packages: NestJS 12 and content-disposition 3 (used by @fastify/static, which serves
 // Swagger UI). Node loads them with require(esm), Jest's module loader does not, so Jest compiles
-// them to CommonJS (test/setup/transpile-transformer.js; docs/adr/0001).
-const esmOnly = ['@nestjs', 'content-disposition'];
+// them to CommonJS (test/setup/transpile-transformer.js; docs/adr/0001). nostr-tools' CommonJS build
+// requires the ESM-only @noble and @scure packages (docs/adr/0056).
+const esmOnly = ['@nestjs', 'content-disposition', '@noble', '@scure'];
 // Files the @nestjs/swagger plugin reads need ts-jest's whole-program compiler; every other file is
 // transpiled on its own (test/setup/transpile-transformer.js), several times faster on a first run.
 // ts-jest runs behind test/setup/ts-jest-transformer.js, whose cache key needs no TypeScript program.
@@ -15,7 +16,8 @@ const transform = {
   '^.+\\.ts$': '<rootDir>/test/setup/transpile-transformer.js',
   [`/node_modules/(${esmOnly.join('|')})/.+\\.js$`]: '<rootDir>/test/setup/transpile-transformer.js',
 };
-const transformIgnorePatterns = [`/node_modules/(?!(${esmOnly.join('|')})/)`];
+// Nested copies too (nostr-tools keeps its own @noble/hashes under its node_modules).
+const transformIgnorePatterns = [`/node_modules/(?!(${esmOnly.join('|')})/)(?!.*/node_modules/(${esmOnly.join('|')})/)`];
 // The build copies package.json into dist/ (the OpenAPI version is read from it); Jest must not see two.
 const modulePathIgnorePatterns = ['<rootDir>/dist/'];
 module.exports = {

@@ -7,8 +7,11 @@ export interface CredentialField {
   name: string;
   label: string;
   required: boolean;
-  /** How the form asks for it: `number` for integers, `boolean` a default/yes/no choice. */
-  type: 'url' | 'password' | 'text' | 'number' | 'boolean';
+  /**
+   * How the form asks for it: `number` for integers, `boolean` a default/yes/no choice, `list` a
+   * text of values separated by spaces, commas or new lines (Nostr's relays).
+   */
+  type: 'url' | 'password' | 'text' | 'number' | 'boolean' | 'list';
   placeholder: string | null;
   hint: string | null;
 }
@@ -40,15 +43,17 @@ export function credentialFields(dto: new () => object): CredentialField[] {
       name,
       label: labelOf(name),
       required: !optional,
-      type: has('isUrl')
-        ? 'url'
-        : has('isInt') || has('isNumber')
-          ? 'number'
-          : has('isBoolean')
-            ? 'boolean'
-            : /token|password|secret/i.test(name) || swagger.format === 'password'
-              ? 'password'
-              : 'text',
+      type: has('isArray')
+        ? 'list'
+        : has('isUrl')
+          ? 'url'
+          : has('isInt') || has('isNumber')
+            ? 'number'
+            : has('isBoolean')
+              ? 'boolean'
+              : /token|password|secret/i.test(name) || swagger.format === 'password'
+                ? 'password'
+                : 'text',
       placeholder: swagger.example === undefined ? null : String(swagger.example),
       hint: swagger.description ?? null,
     };
@@ -64,5 +69,6 @@ export function credentialValue(field: CredentialField, text: string): unknown {
   if (text === '') return undefined;
   if (field.type === 'number' && /^-?\d+(\.\d+)?$/.test(text)) return Number(text);
   if (field.type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+  if (field.type === 'list') return text.split(/[\s,]+/).filter((v) => v !== '');
   return text;
 }

@@ -59,6 +59,11 @@ export class MediaContentService {
     return `${this.app.publicBaseUrl}/api/media/${mediaId}/content?${this.signer.queryString(mediaId, variant)}`;
   }
 
+  /** A signed URL of the item's bytes that does not expire, the same at every call (docs/adr/0056). */
+  permanentUrl(mediaId: string): string {
+    return `${this.app.publicBaseUrl}/api/media/${mediaId}/content?${this.signer.permanentQueryString(mediaId)}`;
+  }
+
   /** A fresh signed URL of one of the item's variants by name (`poster`, `mp4...`), valid MEDIA_URL_TTL_SECONDS. */
   signedVariantUrl(mediaId: string, variant: string): string {
     return `${this.app.publicBaseUrl}/api/media/${mediaId}/content?${this.signer.queryString(mediaId, variant)}`;

@@ -21,6 +21,29 @@ describe('MediaUrlSigner', () => {
     expect(signer.sign(ID)).not.toHaveProperty('variant');
   });
 
+  it('signs a permanent URL the same at every call, valid years later with any listed key, and for its item only', () => {
+    const signer = new MediaUrlSigner([KEY_A], 60, at(NOW));
+    const query = Object.fromEntries(new URLSearchParams(signer.permanentQueryString(ID)));
+    expect(query.expires).toBe('permanent');
+    expect(new MediaUrlSigner([KEY_A], 60, at(NOW + 1000)).permanentQueryString(ID)).toBe(
+      signer.permanentQueryString(ID),
+    );
+    const years = NOW + 10 * 365 * 24 * 3600 * 1000;
+    expect(new MediaUrlSigner([KEY_B, KEY_A], 60, at(years)).verify(ID, query)).toEqual({
+      ok: true,
+      expires: years / 1000 + 60,
+      variant: null,
+    });
+    expect(signer.verify(ID.replace('0b7c', '1b7c'), query)).toEqual({ ok: false, reason: 'invalid' });
+    // A dated signature does not pass as a permanent one.
+    const dated = signer.sign(ID);
+    expect(signer.verify(ID, { expires: 'permanent', signature: dated.signature })).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
+    expect(new MediaUrlSigner([KEY_B], 60, at(NOW)).verify(ID, query)).toEqual({ ok: false, reason: 'invalid' });
+  });
+
   it('accepts its own signature until the expiry, then refuses it as expired', () => {
     const signer = new MediaUrlSigner([KEY_A], 60, at(NOW));
     const q = signer.sign(ID);

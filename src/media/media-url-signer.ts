@@ -4,6 +4,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 const MAC_BYTES = 32;
 const SIGNATURE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const EXPIRES_PATTERN = /^\d{1,12}$/;
+/**
+ * The `expires` of a URL that does not expire, for media a published post links for good (Nostr notes
+ * carry the URL itself; docs/adr/0056). Signed like the others, so it names one item (and variant) and
+ * works while a key that signed it is listed and the item is kept.
+ */
+export const PERMANENT = 'permanent';
 const VARIANT_PATTERN = /^[a-z0-9]{1,16}$/;
 /** Clocks of several instances differ a little: an expiry this far past the longest lifetime still counts. */
 const CLOCK_SKEW_SECONDS = 60;
@@ -56,6 +62,16 @@ export class MediaUrlSigner {
     }).toString();
   }
 
+  /** The query string of a URL that does not expire (`expires=permanent`), the same at every call. */
+  permanentQueryString(mediaId: string, variant: string | null = null): string {
+    const signature = mac(this.keys[0], mediaId, PERMANENT, variant).toString('base64url');
+    return new URLSearchParams({
+      expires: PERMANENT,
+      ...(variant !== null ? { variant } : {}),
+      signature,
+    }).toString();
+  }
+
   /**
    * Checks a URL's query. Every value is untrusted: anything but one string of the expected form (the
    * signature in its canonical base64url spelling) is refused before a MAC is computed. The comparison
@@ -72,7 +88,7 @@ export class MediaUrlSigner {
       };
     }
     if (
-      !EXPIRES_PATTERN.test(expires) ||
+      !(EXPIRES_PATTERN.test(expires) || expires === PERMANENT) ||
       !SIGNATURE_PATTERN.test(signature) ||
       variantValue === undefined ||
       (variantValue !== null && !VARIANT_PATTERN.test(variantValue))
@@ -90,8 +106,10 @@ export class MediaUrlSigner {
       if (timingSafeEqual(mac(key, mediaId, expires, variantValue), given)) matched = true;
     }
     if (!matched) return { ok: false, reason: 'invalid' };
-    const at = Number(expires);
     const now = this.nowMs() / 1000;
+    // A permanent URL is cached like a fresh one: for the configured lifetime.
+    if (expires === PERMANENT) return { ok: true, expires: Math.floor(now) + this.ttlSeconds, variant: variantValue };
+    const at = Number(expires);
     if (at <= now || at > now + this.ttlSeconds + CLOCK_SKEW_SECONDS) return { ok: false, reason: 'expired' };
     return { ok: true, expires: at, variant: variantValue };
   }

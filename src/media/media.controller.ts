@@ -280,7 +280,13 @@ export class MediaController {
       'valid no longer than the signature (unless `MEDIA_URL_S3_REDIRECT=false`).',
     security: [],
   })
-  @ApiQuery({ name: 'expires', required: true, type: String, description: 'Unix time (seconds) the URL expires at' })
+  @ApiQuery({
+    name: 'expires',
+    required: true,
+    type: String,
+    description:
+      'Unix time (seconds) the URL expires at, or `permanent` for a URL that does not expire (media linked by published Nostr notes)',
+  })
   @ApiQuery({
     name: 'variant',
     required: false,

@@ -85,6 +85,11 @@ export class MediaService {
     return this.content.signedVariantUrl(mediaId, variant);
   }
 
+  /** A signed public URL of the bytes that does not expire (for media a post links for good). */
+  permanentUrl(mediaId: string): string {
+    return this.content.permanentUrl(mediaId);
+  }
+
   // ---- read / delete ---------------------------------------------------------------------------
 
   async get(workspaceId: string, id: string): Promise<MediaItem> {

@@ -68,6 +68,8 @@ export interface PostMediaPort {
   openVariant(mediaId: string, variant: string): Readable;
   /** A fresh signed public URL of a variant by name. */
   signedVariantUrl(mediaId: string, variant: string): string;
+  /** A signed public URL of the bytes that does not expire, the same at every call (Nostr notes link it). */
+  permanentUrl(mediaId: string): string;
 }
 
 export const POST_MEDIA = Symbol('POST_MEDIA');

@@ -32,6 +32,7 @@ export function publishMediaOf(media: PostMediaPort, item: PostMediaItem, wait?:
     bitrate: item.bitrate,
     open: () => media.open(item.id),
     publicUrl: () => Promise.resolve(media.signedUrl(item.id)),
+    permanentUrl: () => Promise.resolve(media.permanentUrl(item.id)),
     // Every ready video keeps its poster frame as the variant `poster`.
     ...(item.durationMs !== null
       ? { posterUrl: () => Promise.resolve(media.signedVariantUrl(item.id, 'poster')) }
@@ -59,6 +60,8 @@ export function publishMediaOf(media: PostMediaPort, item: PostMediaItem, wait?:
         size: found.size,
         open: () => media.openVariant(item.id, variant),
         publicUrl: () => Promise.resolve(media.signedVariantUrl(item.id, variant)),
+        // A copy has no permanent URL of its own (the original's would serve other bytes).
+        permanentUrl: undefined,
       };
     },
     as: (mimeType) => {
@@ -94,6 +97,7 @@ async function convertedCopy(media: PostMediaPort, original: PublishMedia, mimeT
     filename: convertedFilename(original.filename, variant.mimeType),
     open: () => media.open(original.id, variant.mimeType),
     publicUrl: () => Promise.resolve(media.signedUrl(original.id, variant.mimeType)),
+    permanentUrl: undefined,
     as: (other) => (other === variant.mimeType ? Promise.resolve(converted) : original.as(other)),
   };
   return converted;

@@ -3,13 +3,16 @@ import { discordPlugin } from './discord/discord.provider';
 import { facebookPlugin } from './facebook/facebook.provider';
 import { googleBusinessPlugin } from './google-business/google-business.provider';
 import { instagramPlugin } from './instagram/instagram.provider';
+import { lemmyPlugin } from './lemmy/lemmy.provider';
 import { linkedinPlugin } from './linkedin/linkedin.provider';
 import { mastodonPlugin } from './mastodon/mastodon.provider';
+import { nostrPlugin } from './nostr/nostr.provider';
 import { pinterestPlugin } from './pinterest/pinterest.provider';
 import { redditPlugin } from './reddit/reddit.provider';
 import { sandboxPlugin } from './sandbox/sandbox.provider';
 import { slackPlugin } from './slack/slack.provider';
 import { telegramPlugin } from './telegram/telegram.provider';
+import { wordpressPlugin } from './wordpress/wordpress.provider';
 import { threadsPlugin } from './threads/threads.provider';
 import { tiktokPlugin } from './tiktok/tiktok.provider';
 import { tumblrPlugin } from './tumblr/tumblr.provider';
@@ -38,6 +41,9 @@ export const PROVIDER_PLUGINS = [
   tiktokPlugin,
   redditPlugin,
   tumblrPlugin,
+  wordpressPlugin,
+  lemmyPlugin,
+  nostrPlugin,
 ] as const;
 
 /** Identifier of a registered social network ('mastodon' | 'bluesky' | ...). */

@@ -114,6 +114,12 @@ export interface PublishMedia extends MediaDescriptor {
   /** A fresh signed public URL of the bytes (`{PUBLIC_BASE_URL}/api/media/{id}/content?...`), valid MEDIA_URL_TTL_SECONDS; for networks that fetch media themselves. */
   publicUrl(): Promise<string>;
   /**
+   * A public URL of the bytes that does not expire (`{PUBLIC_BASE_URL}/api/media/{id}/content?expires=permanent&...`),
+   * the same at every call, for networks whose posts link the media for good (Nostr notes); it works
+   * as long as the item is kept (docs/adr/0056).
+   */
+  permanentUrl?(): Promise<string>;
+  /**
    * The video as the network takes it: itself, or a copy converted once in a background job (H.264/AAC
    * MP4, index first, within the caps) and kept with the item. Throws ProcessingPendingError while the
    * copy is being made (the publisher polls again later, holding no worker) and MediaRejectedError

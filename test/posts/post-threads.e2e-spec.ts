@@ -281,6 +281,9 @@ describe('threads: a post with follow-up parts published as a reply chain', () =
         google_business: false,
         reddit: true,
         tumblr: false,
+        wordpress: false,
+        lemmy: false,
+        nostr: true,
       });
     });
 

@@ -3,6 +3,7 @@ import type {
   FacebookOptions,
   GoogleBusinessOptions,
   InstagramOptions,
+  LemmyOptions,
   PinterestOptions,
   RedditOptions,
   SandboxOptions,
@@ -10,6 +11,7 @@ import type {
   TelegramOptions,
   TiktokOptions,
   TumblrOptions,
+  WordpressOptions,
   YoutubeOptions,
 } from './generated/types.gen';
 
@@ -32,4 +34,6 @@ export interface ProviderOptions {
   tiktok: TiktokOptions;
   reddit: RedditOptions;
   tumblr: TumblrOptions;
+  wordpress: WordpressOptions;
+  lemmy: LemmyOptions;
 }

@@ -141,6 +141,14 @@ export function credentialInput(f: CredentialField): Html {
       <option value="false">No</option>
     </select>`;
   }
+  if (f.type === 'list') {
+    return html`<textarea
+      name="credentials.${f.name}"
+      rows="3"
+      ${f.required ? html`required` : ''}
+      placeholder="${f.placeholder ? `${f.placeholder} (one per line)` : 'one per line'}"
+    ></textarea>`;
+  }
   return html`<input
     name="credentials.${f.name}"
     type="${f.type}"

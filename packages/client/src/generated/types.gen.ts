@@ -485,7 +485,7 @@ export type ChannelConnectedDto = {
     /**
      * Its network.
      */
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr' | 'wordpress' | 'lemmy' | 'nostr';
     /**
      * The workspace it belongs to.
      */
@@ -517,7 +517,7 @@ export type ChannelLimitsDto = {
 
 export type ChannelDisconnectedDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr' | 'wordpress' | 'lemmy' | 'nostr';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -765,6 +765,52 @@ export type DiscordCredentialsDto = {
     webhookUrl: string;
 };
 
+export type WordpressCredentialsDto = {
+    /**
+     * Address of the site (where WordPress is installed, path included, e.g. https://example.com/blog).
+     */
+    siteUrl: string;
+    /**
+     * The WordPress user name (login) the application password belongs to.
+     */
+    username: string;
+    /**
+     * An application password of that user: 24 letters and digits, spaces allowed as WordPress shows them.
+     */
+    applicationPassword: string;
+};
+
+export type LemmyCredentialsDto = {
+    /**
+     * Address of the Lemmy instance the account lives on.
+     */
+    instanceUrl: string;
+    /**
+     * User name (or email) of the account; with `password`, instead of `jwt`.
+     */
+    username?: string;
+    /**
+     * Password of the account; with `username`.
+     */
+    password?: string;
+    /**
+     * A session token (JWT) of the account, instead of `username` and `password`.
+     */
+    jwt?: string;
+};
+
+export type NostrCredentialsDto = {
+    /**
+     * The private key: `nsec1...` (NIP-19) or 64 hexadecimal characters.
+     */
+    privateKey: string;
+    /**
+     * Relays to publish to: `wss://` URLs (`ws://` only where the service may reach private addresses,
+     * in development and tests).
+     */
+    relays: Array<string>;
+};
+
 /**
  * A network connected by credentials and its credentials; OAuth networks connect through `POST /api/channels/connect/{provider}`. Credentials are verified with the network, stored encrypted and never returned.
  */
@@ -778,11 +824,17 @@ export type ConnectChannelDto = ({
     provider: 'telegram';
 } & ConnectTelegramChannel) | ({
     provider: 'discord';
-} & ConnectDiscordChannel);
+} & ConnectDiscordChannel) | ({
+    provider: 'wordpress';
+} & ConnectWordpressChannel) | ({
+    provider: 'lemmy';
+} & ConnectLemmyChannel) | ({
+    provider: 'nostr';
+} & ConnectNostrChannel);
 
 export type ChannelDto = {
     id: string;
-    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr';
+    provider: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr' | 'wordpress' | 'lemmy' | 'nostr';
     /**
      * `@user@instance` on Mastodon, `@handle` on Bluesky.
      */
@@ -879,7 +931,7 @@ export type CreateConnectLinkDto = {
      * The networks the page offers, in this order. Default: every network enabled on this server (the
      * networks connected by OAuth only where their app is configured) and the sandbox.
      */
-    providers?: Array<'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr'>;
+    providers?: Array<'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr' | 'wordpress' | 'lemmy' | 'nostr'>;
     /**
      * Your product's name, shown on the page ("Connect your accounts to Acme").
      */
@@ -895,7 +947,7 @@ export type CreatedConnectLinkDto = {
     /**
      * The networks the page offers.
      */
-    providers: Array<'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr'>;
+    providers: Array<'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr' | 'wordpress' | 'lemmy' | 'nostr'>;
     redirectUrl: string;
     brandName: string | null;
     /**
@@ -917,7 +969,7 @@ export type ConnectLinkDto = {
     /**
      * The networks the page offers.
      */
-    providers: Array<'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr'>;
+    providers: Array<'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr' | 'wordpress' | 'lemmy' | 'nostr'>;
     redirectUrl: string;
     brandName: string | null;
     /**
@@ -1033,7 +1085,7 @@ export type TargetOverrideDto = {
      * `optionsSchema` in `GET /providers` (problems name `targets[i].options.<field>`). A network without
      * a schema takes none. On `PUT`, replaced with the rest of the entry.
      */
-    options?: SandboxOptions | InstagramOptions | FacebookOptions | TelegramOptions | DiscordOptions | SlackOptions | PinterestOptions | GoogleBusinessOptions | YoutubeOptions | TiktokOptions | RedditOptions | TumblrOptions;
+    options?: SandboxOptions | InstagramOptions | FacebookOptions | TelegramOptions | DiscordOptions | SlackOptions | PinterestOptions | GoogleBusinessOptions | YoutubeOptions | TiktokOptions | RedditOptions | TumblrOptions | WordpressOptions | LemmyOptions;
     /**
      * This channel's first comment in place of the post's `firstComment` (`""`: none on this channel);
      * checked like the post's (problems name `targets[i].firstComment`).
@@ -1786,6 +1838,48 @@ export type TumblrOptions = {
     sourceUrl?: string | null;
 };
 
+export type WordpressOptions = {
+    /**
+     * Title of the post; without it the post has none
+     */
+    title?: string | null;
+    /**
+     * publish (default): live at once; draft: saved in the site for review
+     */
+    status?: 'publish' | 'draft';
+    /**
+     * Ids of existing categories of the site (GET /wp-json/wp/v2/categories lists them)
+     */
+    categories?: Array<number> | null;
+    /**
+     * Tag names; each is matched to a tag of the site by name, or created (creating a tag needs the Editor role)
+     */
+    tags?: Array<string> | null;
+    /**
+     * A short summary shown by themes in lists and feeds
+     */
+    excerpt?: string | null;
+};
+
+export type LemmyOptions = {
+    /**
+     * Community to post to: its name (technology) or name@instance for a community of another instance
+     */
+    community: string;
+    /**
+     * Title of the post (3 to 200 characters)
+     */
+    title: string;
+    /**
+     * A link the post points to; an attached image then goes into the body
+     */
+    url?: string | null;
+    /**
+     * Mark the post NSFW
+     */
+    nsfw?: boolean | null;
+};
+
 /**
  * Connect a Sandbox channel.
  */
@@ -1824,6 +1918,30 @@ export type ConnectTelegramChannel = {
 export type ConnectDiscordChannel = {
     provider: 'discord';
     credentials: DiscordCredentialsDto;
+};
+
+/**
+ * Connect a WordPress channel.
+ */
+export type ConnectWordpressChannel = {
+    provider: 'wordpress';
+    credentials: WordpressCredentialsDto;
+};
+
+/**
+ * Connect a Lemmy channel.
+ */
+export type ConnectLemmyChannel = {
+    provider: 'lemmy';
+    credentials: LemmyCredentialsDto;
+};
+
+/**
+ * Connect a Nostr channel.
+ */
+export type ConnectNostrChannel = {
+    provider: 'nostr';
+    credentials: NostrCredentialsDto;
 };
 
 export type ListApiKeysData = {
@@ -2297,7 +2415,7 @@ export type ListChannelsData = {
          */
         cursor?: string;
         status?: 'active' | 'disconnected';
-        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr';
+        provider?: 'sandbox' | 'mastodon' | 'bluesky' | 'x' | 'linkedin' | 'threads' | 'instagram' | 'facebook' | 'telegram' | 'discord' | 'slack' | 'pinterest' | 'google_business' | 'youtube' | 'tiktok' | 'reddit' | 'tumblr' | 'wordpress' | 'lemmy' | 'nostr';
     };
     url: '/channels';
 };
@@ -3515,7 +3633,7 @@ export type MediaContentData = {
          */
         variant?: string;
         /**
-         * Unix time (seconds) the URL expires at
+         * Unix time (seconds) the URL expires at, or `permanent` for a URL that does not expire (media linked by published Nostr notes)
          */
         expires: string;
     };
