@@ -23,6 +23,7 @@ const FEATURES = [
   'metrics',
   'oauth',
   'oauth-server',
+  'platform',
   'posting-schedules',
   'posts',
   'providers',
