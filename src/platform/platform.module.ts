@@ -27,6 +27,6 @@ import { WorkspacesController } from './workspaces.controller';
   ],
   controllers: [WorkspacesController],
   providers: [WorkspaceUsageService, WorkspaceErasureService, WorkspaceErasureQueue],
-  exports: [WorkspaceUsageService, WorkspaceErasureService],
+  exports: [WorkspaceUsageService, WorkspaceErasureService, WorkspaceErasureQueue],
 })
 export class PlatformModule {}

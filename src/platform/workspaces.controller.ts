@@ -13,7 +13,7 @@ import { ApiPageResponse, Page } from '../common/pagination/pagination';
 import {
   CreateWorkspaceDto,
   ListWorkspacesQueryDto,
-  UpdateWorkspaceDto,
+  ChangeWorkspaceDto,
   UsageQueryDto,
   USAGE_DEFAULT_DAYS,
   USAGE_MAX_DAYS,
@@ -84,7 +84,7 @@ export class WorkspacesController {
   async updateWorkspaceById(
     @Auth() auth: AuthContext,
     @Param() { id }: IdParamDto,
-    @Body() body: UpdateWorkspaceDto,
+    @Body() body: ChangeWorkspaceDto,
   ): Promise<WorkspaceDto> {
     const workspace = await this.workspaces.change(auth.organizationId, id, {
       ...(body.name !== undefined ? { name: body.name.trim() } : {}),

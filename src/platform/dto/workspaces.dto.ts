@@ -38,7 +38,7 @@ export class CreateWorkspaceDto {
 }
 
 /** Changes to a workspace; absent fields stay as they are. */
-export class UpdateWorkspaceDto {
+export class ChangeWorkspaceDto {
   /** Unique in the organization (409 CONFLICT when taken). */
   @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
   @IsOptional()
