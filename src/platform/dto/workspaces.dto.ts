@@ -94,15 +94,10 @@ export class UsageQueryDto {
   to?: string;
 }
 
-/** One network's share of a usage window. */
-export class NetworkUsageDto {
-  /** Targets published in the window on channels of this network. */
-  @ApiProperty({ type: 'integer', minimum: 0 })
-  published!: number;
-
-  /** Targets that failed in the window on channels of this network. */
-  @ApiProperty({ type: 'integer', minimum: 0 })
-  failed!: number;
+/** One network's share of a usage window: targets published and failed on channels of this network. */
+export interface NetworkUsage {
+  published: number;
+  failed: number;
 }
 
 /** What a workspace did in a window: what a platform bills its customers on. */
@@ -133,10 +128,14 @@ export class WorkspaceUsageDto {
   /** The same counts per network (provider id), for the networks with any. */
   @ApiProperty({
     type: 'object',
-    additionalProperties: { $ref: '#/components/schemas/NetworkUsageDto' },
+    additionalProperties: {
+      type: 'object',
+      required: ['published', 'failed'],
+      properties: { published: { type: 'integer', minimum: 0 }, failed: { type: 'integer', minimum: 0 } },
+    },
     example: { mastodon: { published: 12, failed: 1 } },
   })
-  byNetwork!: Record<string, NetworkUsageDto>;
+  byNetwork!: Record<string, NetworkUsage>;
 
   /** Bytes the workspace's media hold in storage now (originals and converted copies), whatever the window. */
   @ApiProperty({ type: 'integer', minimum: 0 })
