@@ -5,6 +5,7 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { MediaModule } from '../media/media.module';
 import { PostsModule } from '../posts/posts.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { OrganizationOverviewService } from './organization-overview.service';
 import { WorkspaceErasureQueue } from './workspace-erasure.queue';
 import { WorkspaceErasureService } from './workspace-erasure.service';
 import { WorkspaceUsageService } from './workspace-usage.service';
@@ -26,7 +27,7 @@ import { WorkspacesController } from './workspaces.controller';
     WorkspaceErasureQueue.registration(),
   ],
   controllers: [WorkspacesController],
-  providers: [WorkspaceUsageService, WorkspaceErasureService, WorkspaceErasureQueue],
-  exports: [WorkspaceUsageService, WorkspaceErasureService, WorkspaceErasureQueue],
+  providers: [WorkspaceUsageService, WorkspaceErasureService, WorkspaceErasureQueue, OrganizationOverviewService],
+  exports: [WorkspaceUsageService, WorkspaceErasureService, WorkspaceErasureQueue, OrganizationOverviewService],
 })
 export class PlatformModule {}
