@@ -61,8 +61,9 @@ export class IdempotencyKeysStore {
   /** Deletes every stored answer whose key starts with `prefix` (of any API key); returns how many. */
   async deleteWithPrefix(prefix: string): Promise<number> {
     // A DELETE answers [rows, rowCount] through TypeORM's query().
-    const [, count] = (await this.dataSource.query('DELETE FROM idempotency_keys WHERE left(key, length($1)) = $1', [
-      prefix,
+    // The prefixes are `ws:<uuid>:`: no LIKE wildcard in them.
+    const [, count] = (await this.dataSource.query('DELETE FROM idempotency_keys WHERE key LIKE $1', [
+      `${prefix}%`,
     ])) as [unknown[], number];
     return count;
   }
