@@ -62,9 +62,10 @@ export class IdempotencyKeysStore {
   async deleteWithPrefix(prefix: string): Promise<number> {
     // A DELETE answers [rows, rowCount] through TypeORM's query().
     // The prefixes are `ws:<uuid>:`: no LIKE wildcard in them.
-    const [, count] = (await this.dataSource.query('DELETE FROM idempotency_keys WHERE key LIKE $1', [
-      `${prefix}%`,
-    ])) as [unknown[], number];
+    const [, count] = await this.dataSource.query<[unknown[], number]>(
+      'DELETE FROM idempotency_keys WHERE key LIKE $1',
+      [`${prefix}%`],
+    );
     return count;
   }
 

@@ -1,9 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AuthContext } from '../auth/auth-context';
 import { WorkspaceDto } from '../auth/dto/workspace.dto';
 import { RequiredScope } from '../auth/scope.decorator';
-import { Auth } from '../auth/workspace.decorator';
+import { OrganizationId } from '../auth/workspace.decorator';
 import { WorkspacesService } from '../auth/workspaces.service';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { Idempotent } from '../common/decorators/idempotent.decorator';
@@ -48,8 +47,11 @@ export class WorkspacesController {
   })
   @ApiCreatedResponse({ type: WorkspaceDto })
   @ApiErrors(400, 409)
-  async createWorkspace(@Auth() auth: AuthContext, @Body() body: CreateWorkspaceDto): Promise<WorkspaceDto> {
-    const workspace = await this.workspaces.create(auth.organizationId, {
+  async createWorkspace(
+    @OrganizationId() organizationId: string,
+    @Body() body: CreateWorkspaceDto,
+  ): Promise<WorkspaceDto> {
+    const workspace = await this.workspaces.create(organizationId, {
       name: body.name.trim(),
       externalId: body.externalId ?? null,
       metadata: body.metadata ?? {},
@@ -62,8 +64,11 @@ export class WorkspacesController {
   @ApiOperation({ summary: "List your organization's workspaces, oldest first (filter: `externalId`)" })
   @ApiPageResponse(WorkspaceDto)
   @ApiErrors(400)
-  async listWorkspaces(@Auth() auth: AuthContext, @Query() query: ListWorkspacesQueryDto): Promise<Page<WorkspaceDto>> {
-    const page = await this.workspaces.list(auth.organizationId, query.limit, query.cursor, query.externalId);
+  async listWorkspaces(
+    @OrganizationId() organizationId: string,
+    @Query() query: ListWorkspacesQueryDto,
+  ): Promise<Page<WorkspaceDto>> {
+    const page = await this.workspaces.list(organizationId, query.limit, query.cursor, query.externalId);
     return { data: page.data.map((w) => WorkspaceDto.from(w)), nextCursor: page.nextCursor };
   }
 
@@ -72,8 +77,8 @@ export class WorkspacesController {
   @ApiOperation({ summary: 'Get a workspace of your organization' })
   @ApiOkResponse({ type: WorkspaceDto })
   @ApiErrors(400, 404)
-  async getWorkspaceById(@Auth() auth: AuthContext, @Param() { id }: IdParamDto): Promise<WorkspaceDto> {
-    return WorkspaceDto.from(await this.workspaces.getInOrganization(auth.organizationId, id));
+  async getWorkspaceById(@OrganizationId() organizationId: string, @Param() { id }: IdParamDto): Promise<WorkspaceDto> {
+    return WorkspaceDto.from(await this.workspaces.getInOrganization(organizationId, id));
   }
 
   @Patch(':id')
@@ -82,11 +87,11 @@ export class WorkspacesController {
   @ApiOkResponse({ type: WorkspaceDto })
   @ApiErrors(400, 404, 409)
   async updateWorkspaceById(
-    @Auth() auth: AuthContext,
+    @OrganizationId() organizationId: string,
     @Param() { id }: IdParamDto,
     @Body() body: ChangeWorkspaceDto,
   ): Promise<WorkspaceDto> {
-    const workspace = await this.workspaces.change(auth.organizationId, id, {
+    const workspace = await this.workspaces.change(organizationId, id, {
       ...(body.name !== undefined ? { name: body.name.trim() } : {}),
       ...(body.externalId !== undefined ? { externalId: body.externalId } : {}),
       ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
@@ -107,8 +112,8 @@ export class WorkspacesController {
   })
   @ApiAcceptedResponse({ description: 'Erasure started' })
   @ApiErrors(400, 404)
-  async deleteWorkspaceById(@Auth() auth: AuthContext, @Param() { id }: IdParamDto): Promise<void> {
-    await this.erasure.request(auth.organizationId, id);
+  async deleteWorkspaceById(@OrganizationId() organizationId: string, @Param() { id }: IdParamDto): Promise<void> {
+    await this.erasure.request(organizationId, id);
   }
 
   @Get(':id/usage')
@@ -123,7 +128,7 @@ export class WorkspacesController {
   @ApiOkResponse({ type: WorkspaceUsageDto })
   @ApiErrors(400, 404)
   async getWorkspaceUsage(
-    @Auth() auth: AuthContext,
+    @OrganizationId() organizationId: string,
     @Param() { id }: IdParamDto,
     @Query() query: UsageQueryDto,
   ): Promise<WorkspaceUsageDto> {
@@ -135,7 +140,7 @@ export class WorkspacesController {
     if (to.getTime() - from.getTime() > USAGE_MAX_DAYS * DAY_MS) {
       throw AppError.invalid([{ field: 'from', message: `must be at most ${USAGE_MAX_DAYS} days before to` }]);
     }
-    const workspace = await this.workspaces.getInOrganization(auth.organizationId, id);
+    const workspace = await this.workspaces.getInOrganization(organizationId, id);
     const usage = await this.usage.usage(workspace.id, from, to);
     return { ...usage, from: from.toISOString(), to: to.toISOString() };
   }

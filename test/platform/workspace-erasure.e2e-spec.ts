@@ -35,7 +35,7 @@ describe('workspace usage and erasure', () => {
       return false;
     }
   };
-  const sql = <T = Row>(text: string, params: unknown[] = []) => t.dataSource.query(text, params) as Promise<T[]>;
+  const sql = <T = Row>(text: string, params: unknown[] = []) => t.dataSource.query<T[]>(text, params);
 
   /** Every row of the workspace: rows naming it in a workspace_id column, then, by foreign key, rows hanging off them. */
   async function rowsOfWorkspace(workspaceId: string): Promise<Map<string, Set<string>>> {
