@@ -1,5 +1,7 @@
 import { MEDIA_STORAGE, MediaStorage } from '../../src/media/storage/media-storage.interface';
 import { OrganizationsService } from '../../src/auth/organizations.service';
+import { WorkspacesService } from '../../src/auth/workspaces.service';
+import { WorkspaceErasureService } from '../../src/platform/workspace-erasure.service';
 import { makePng } from '../factories/png.factory';
 import { MediaClient, sha256 } from '../media/media-support';
 import { testS3Env } from '../setup/s3-server';
@@ -250,5 +252,30 @@ describe('workspace usage and erasure', () => {
     expect(delivery.headers['webhook-signature']).toEqual(expect.stringMatching(/^v1,/));
     const events = await t.request('GET', '/api/events', { key: org.key });
     expect(events.body.data.map((e: { type: string }) => e.type)).toContain('workspace.deleted');
+  }, 60_000);
+
+  it('resumes an erasure the database holds but the queue lost (a crash after the 202): the reconciler finishes it', async () => {
+    const made = await t.request('POST', '/api/workspaces', { key: org.key, body: { name: 'Crashed customer' } });
+    const acting = { key: org.key, headers: { 'x-workspace-id': made.body.id } };
+    expect(
+      (
+        await t.request('POST', '/api/channels', {
+          ...acting,
+          body: { provider: 'sandbox', credentials: { name: 'Crashed' } },
+        })
+      ).status,
+    ).toBe(201);
+    // The first step alone, as if the process died before it enqueued the job.
+    await t.app.get(WorkspacesService).markErased(org.organizationId, made.body.id);
+    expect((await t.request('GET', `/api/workspaces/${made.body.id}`, { key: org.key })).status).toBe(404);
+    expect((await sql('SELECT 1 FROM channels WHERE workspace_id = $1', [made.body.id])).length).toBe(1);
+    // What the periodic reconciler runs: every workspace still marked goes back on the queue.
+    expect(await t.app.get(WorkspaceErasureService).enqueueUnfinished()).toBe(1);
+    await waitFor(
+      () => sql('SELECT 1 FROM workspaces WHERE id = $1', [made.body.id]),
+      (rows) => rows.length === 0,
+      30_000,
+    );
+    expect(await sql('SELECT 1 FROM channels WHERE workspace_id = $1', [made.body.id])).toEqual([]);
   }, 60_000);
 });
