@@ -58,6 +58,9 @@ import { PostQueueSlotsStore } from './posts/post-queue-slots.store';
 import { PostSlotOccupancyModule } from './posts/post-slot-occupancy.module';
 import { POST_EVENT_SCHEMAS } from './posts/post.events';
 import { PostsWorkerModule } from './posts/posts-worker.module';
+import { PlatformModule } from './platform/platform.module';
+import { PlatformWorkerModule } from './platform/platform-worker.module';
+import { PLATFORM_EVENT_SCHEMAS } from './platform/platform.events';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WebhooksWorkerModule } from './webhooks/webhooks-worker.module';
 
@@ -67,6 +70,7 @@ const EVENT_SCHEMAS: EventSchemas = {
   ...CHANNEL_EVENT_SCHEMAS,
   ...ANALYTICS_EVENT_SCHEMAS,
   ...MEDIA_EVENT_SCHEMAS,
+  ...PLATFORM_EVENT_SCHEMAS,
 };
 
 /**
@@ -122,6 +126,7 @@ const FEATURE_MODULES: Array<Type<unknown> | DynamicModule> = [
   SandboxModule,
   McpModule,
   OAuthServerModule,
+  PlatformModule,
 ];
 
 /** Queue processors, relays and repeatable jobs: loaded only where the role runs workers. */
@@ -135,6 +140,7 @@ const WORKER_MODULES: Array<Type<unknown>> = [
   RetentionModule,
   OAuthWorkerModule,
   OAuthServerWorkerModule,
+  PlatformWorkerModule,
 ];
 
 /**

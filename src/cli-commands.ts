@@ -4,6 +4,7 @@ import { ApiKeyDto } from './auth/dto/api-key.dto';
 import { ApiKeysService } from './auth/api-keys.service';
 import { KEY_ENVIRONMENTS, KeyEnvironment } from './auth/api-key.format';
 import { KEY_SCOPES } from './auth/scopes.format';
+import { OrganizationsService } from './auth/organizations.service';
 import { createLogger } from './common/logger';
 import { isRfc3339 } from './common/validators';
 import { appConfig, databaseConfig, rateLimitConfig } from './config';
@@ -106,6 +107,9 @@ export async function runCommand({ command, positional, flags }: ParsedArgs): Pr
         out = { id: key.id, workspaceId: key.workspaceId, revokedAt: key.revokedAt?.toISOString() ?? null };
         break;
       }
+      case 'organizations:create':
+        out = await app.get(OrganizationsService).create(required(flags.name, '--name', command));
+        break;
       case 'users:create':
         out = await usersCreate(app, flags);
         break;

@@ -13,7 +13,8 @@ const COMMANDS: Record<string, { usage: string; about: string }> = {
       'Creates the workspace (by name) if needed and an API key in it; prints {"id","key","workspaceId","name","prefix","environment","scopes"}.\n' +
       'The key is shown this once. --rate-limit and --burst override the default limits for this key.\n' +
       '--scopes limits what the key may do (default *, every scope): posts:read, posts:write, posts:publish,\n' +
-      'posts:approve, media:write, channels:read, channels:manage, webhooks:manage, analytics:read, keys:manage, events:read.\n' +
+      'posts:approve, media:write, channels:read, channels:manage, webhooks:manage, analytics:read, keys:manage, events:read,\n' +
+      'workspaces:manage.\n' +
       'Workspace "default" is the one of the key printed at first start and of the console\'s first owner.',
   },
   'keys:list': {
@@ -29,6 +30,13 @@ const COMMANDS: Record<string, { usage: string; about: string }> = {
     about:
       'Creates the workspace (by name) if needed and a console user in it; prints {"email","workspaceId","role","setupLink",...}:\n' +
       'a one-time link where the person sets a password (an existing account is added directly).',
+  },
+  'organizations:create': {
+    usage: 'organizations:create --name <name>',
+    about:
+      'Creates an organization with one workspace of the same name and a key holding * in it; prints\n' +
+      '{"organizationId","workspaceId","key"}. The key (shown this once) manages the organization\'s workspaces\n' +
+      '(workspaces:manage): POST /api/workspaces, then X-Workspace-Id to act in each.',
   },
   help: { usage: 'help [<command>]', about: 'Prints this help, or the help of one command.' },
 };
@@ -70,6 +78,7 @@ async function main(): Promise<void> {
   // The arguments a command cannot run without are checked before anything else is loaded.
   if (command === 'keys:create' || command === 'keys:list') required(flags.workspace, '--workspace', command);
   if (command === 'keys:revoke') required(positional[0], 'a key id', command);
+  if (command === 'organizations:create') required(flags.name, '--name', command);
 
   const { runCommand } = await import('./cli-commands');
   const out = await runCommand({ command, positional, flags });

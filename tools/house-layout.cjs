@@ -24,6 +24,7 @@ const FEATURES = [
   'metrics',
   'oauth',
   'oauth-server',
+  'platform',
   'posting-schedules',
   'posts',
   'providers',

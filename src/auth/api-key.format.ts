@@ -96,6 +96,15 @@ export function revokedKeyMarker(apiKeyId: string): string {
 }
 
 /**
+ * The rate-limit bucket of a request (docs/adr/0052): the key's own, or, when the key acts in another
+ * workspace of its organization (X-Workspace-Id), one per key and acting workspace, so one noisy
+ * customer of a platform cannot starve the others.
+ */
+export function rateLimitBucketOf(auth: { apiKeyId: string; workspaceId: string; keyWorkspaceId?: string }): string {
+  return auth.keyWorkspaceId ? `${auth.apiKeyId}:ws:${auth.workspaceId}` : auth.apiKeyId;
+}
+
+/**
  * OAuth tokens (docs/adr/0043): `spo_at_` (access) or `spo_rt_` (refresh) + 30 random base62
  * characters + the 6-character checksum, so a leaked token is as easy to scan for as a key and a
  * malformed one is refused without a database round trip. Only their hashes (hashApiKey) are stored.

@@ -72,9 +72,12 @@ export class ApiKeysStore {
     };
   }
 
-  /** The key of this kind with this id (in this workspace, when given). */
+  /** The key of this kind with this id (in this workspace, when given), with its workspace. */
   find(id: string, workspaceId?: string | null, kind: ApiKeyKind = 'key'): Promise<ApiKey | null> {
-    return this.keys.findOne({ where: workspaceId ? { id, workspaceId, kind } : { id, kind } });
+    return this.keys.findOne({
+      where: workspaceId ? { id, workspaceId, kind } : { id, kind },
+      relations: { workspace: true },
+    });
   }
 
   /** When each of these keys was last used (absent: never). */
@@ -90,7 +93,17 @@ export class ApiKeysStore {
 
   /** The API key (never an OAuth grant's key: its hash belongs to no secret) with this hash. */
   findByHash(keyHash: string): Promise<ApiKey | null> {
-    return this.keys.findOne({ where: { keyHash, kind: 'key' } });
+    return this.keys.findOne({ where: { keyHash, kind: 'key' }, relations: { workspace: true } });
+  }
+
+  /** Every key of the workspace (API keys and OAuth grants' keys), to revoke them when it is erased. */
+  ofWorkspace(workspaceId: string): Promise<Pick<ApiKey, 'id' | 'keyHash'>[]> {
+    return this.keys.find({ select: { id: true, keyHash: true }, where: { workspaceId } });
+  }
+
+  /** Marks every key of the workspace revoked now (those already revoked keep their time). */
+  async revokeAllOfWorkspace(workspaceId: string): Promise<void> {
+    await this.keys.update({ workspaceId, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
   }
 
   /** Marks the key revoked now, unless it already is. */

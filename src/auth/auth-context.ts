@@ -10,7 +10,15 @@ export type Credential = 'api_key' | 'access_token';
  * idempotency and rate-limit steps. Absent on public routes.
  */
 export interface AuthContext {
+  /**
+   * The workspace the request acts in: the key's own, or the one named by `X-Workspace-Id` (a workspace
+   * of the key's organization, for a key holding `workspaces:manage`; docs/adr/0052).
+   */
   workspaceId: string;
+  /** The organization of the key's workspace (and so of the acting one). */
+  organizationId: string;
+  /** Set when the request acts in another workspace than the key's own (X-Workspace-Id): the key's own. */
+  keyWorkspaceId?: string;
   apiKeyId: string;
   rateLimitPerMinute: number | null;
   rateLimitBurst: number | null;

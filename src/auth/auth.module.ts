@@ -10,17 +10,20 @@ import { ApiKeysStore } from './api-keys.store';
 import { AuthService } from './auth.service';
 import { BootstrapKeyService } from './bootstrap-key.service';
 import { ScopedRoutesCheck } from './scoped-routes.check';
+import { Organization } from './organization.entity';
+import { OrganizationsService } from './organizations.service';
+import { OrganizationsStore } from './organizations.store';
 import { Workspace } from './workspace.entity';
 import { WorkspaceController } from './workspace.controller';
 import { WorkspacesService } from './workspaces.service';
 import { WorkspacesStore } from './workspaces.store';
 
 /**
- * Workspaces and API keys. Its RequestGuard (the API key, then its rate limit) is the one global guard,
+ * Organizations, workspaces and API keys. Its RequestGuard (the API key, then its rate limit) is the one global guard,
  * registered by the composition root (app.module.ts).
  */
 @Module({
-  imports: [DiscoveryModule, TypeOrmModule.forFeature([ApiKey, Workspace])],
+  imports: [DiscoveryModule, TypeOrmModule.forFeature([ApiKey, Workspace, Organization])],
   controllers: [ApiKeysController, WorkspaceController],
   providers: [
     ApiKeyCache,
@@ -32,7 +35,9 @@ import { WorkspacesStore } from './workspaces.store';
     ApiKeyGuard,
     ScopedRoutesCheck,
     WorkspacesService,
+    OrganizationsStore,
+    OrganizationsService,
   ],
-  exports: [AuthService, ApiKeysService, ApiKeyGuard, WorkspacesService],
+  exports: [AuthService, ApiKeysService, ApiKeyGuard, WorkspacesService, OrganizationsService],
 })
 export class AuthModule {}

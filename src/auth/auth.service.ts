@@ -18,8 +18,13 @@ import {
   isWellFormedOAuthToken,
 } from './api-key.format';
 import { ACCESS_TOKENS, type AccessTokenResolver } from './access-tokens.port';
+import { assertScope } from './scopes.format';
+import { WorkspacesStore } from './workspaces.store';
+import { isUuid } from '../common/validators';
 
 const LAST_USED_EVERY_MS = 60_000;
+/** The header that runs a request in another workspace of the key's organization (docs/adr/0052). */
+export const WORKSPACE_HEADER = 'x-workspace-id';
 /** The contract's exact message for a missing or empty key; integrators match on it. */
 export const KEY_REQUIRED = 'API key required';
 /**
@@ -73,6 +78,7 @@ export class AuthService {
 
   constructor(
     private readonly keys: ApiKeysStore,
+    private readonly workspaces: WorkspacesStore,
     private readonly cache: ApiKeyCache,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(rateLimitConfig.KEY) private readonly limits: ConfigType<typeof rateLimitConfig>,
@@ -81,9 +87,30 @@ export class AuthService {
     @Optional() @Inject(ACCESS_TOKENS) private readonly tokens?: AccessTokenResolver,
   ) {}
 
-  /** Authenticates the key of a request's headers (apiKeyOf). */
-  authenticateRequest(headers: IncomingHttpHeaders, clientIp: string): Promise<AuthContext> {
-    return this.authenticate(apiKeyOf(headers), clientIp);
+  /**
+   * Authenticates the key of a request's headers (apiKeyOf), then moves it into the workspace named by
+   * `X-Workspace-Id` when there is one (actIn).
+   */
+  async authenticateRequest(headers: IncomingHttpHeaders, clientIp: string): Promise<AuthContext> {
+    const auth = await this.authenticate(apiKeyOf(headers), clientIp);
+    const acting = first(headers[WORKSPACE_HEADER]);
+    return headers[WORKSPACE_HEADER] === undefined ? auth : this.actIn(auth, acting);
+  }
+
+  /**
+   * The principal acting in `workspaceId` (docs/adr/0052): a key holding `workspaces:manage` may act in
+   * any live workspace of its organization, with its own scopes. 403 naming the scope without it; 404
+   * for an unknown workspace, another organization's, or one being erased (read on every request: an
+   * erasure stops acting in it at once, on every instance).
+   */
+  async actIn(auth: AuthContext, workspaceId: string): Promise<AuthContext> {
+    assertScope(auth, 'workspaces:manage');
+    if (workspaceId === auth.workspaceId) return auth;
+    const target = isUuid(workspaceId)
+      ? await this.workspaces.findInOrganization(auth.organizationId, workspaceId)
+      : null;
+    if (!target) throw AppError.notFound('Workspace');
+    return { ...auth, workspaceId: target.id, keyWorkspaceId: auth.workspaceId };
   }
 
   async authenticate(header: string | string[] | undefined, clientIp: string): Promise<AuthContext> {
@@ -136,11 +163,13 @@ export class AuthService {
       }
       const keyExpiry = row?.expiresAt?.getTime() ?? null;
       if (keyExpiry !== null && (expiresAt === null || keyExpiry < expiresAt)) expiresAt = keyExpiry;
-      const revoked = grantRevoked || !!row?.revokedAt;
+      // A workspace being erased (docs/adr/0052) has its keys revoked; its row marks them too, at once.
+      const revoked = grantRevoked || !!row?.revokedAt || !!row?.workspace?.deletedAt;
       const value =
         row && !revoked && (!this.app.environment || !row.environment || row.environment === this.app.environment)
           ? {
               workspaceId: row.workspaceId,
+              organizationId: row.workspace!.organizationId,
               apiKeyId: row.id,
               rateLimitPerMinute: row.rateLimitPerMinute,
               rateLimitBurst: row.rateLimitBurst,
@@ -161,6 +190,7 @@ export class AuthService {
     }
     return {
       workspaceId: value.workspaceId,
+      organizationId: value.organizationId,
       apiKeyId: value.apiKeyId,
       rateLimitPerMinute: value.rateLimitPerMinute,
       rateLimitBurst: value.rateLimitBurst,

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyThrottlerGuard } from '../rate-limit/api-key-throttler.guard';
-import { revokedKeyMarker } from './api-key.format';
+import { rateLimitBucketOf, revokedKeyMarker } from './api-key.format';
 import { ApiKeyGuard } from './api-key.guard';
 import { revokedCredentialError } from './auth.service';
 
@@ -23,7 +23,7 @@ export class RequestGuard implements CanActivate {
     const auth = context.switchToHttp().getRequest<FastifyRequest>().auth;
     if (!auth) return true;
     const taken = await this.throttle.takeToken(context, {
-      id: auth.apiKeyId,
+      id: rateLimitBucketOf(auth),
       perMinute: auth.rateLimitPerMinute,
       burst: auth.rateLimitBurst,
       revokedMarker: revokedKeyMarker(auth.apiKeyId),

@@ -20,6 +20,7 @@ export const SCOPES = [
   'analytics:read',
   'keys:manage',
   'events:read',
+  'workspaces:manage',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -41,6 +42,8 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'analytics:read': 'Read and refresh post and channel analytics',
   'keys:manage': 'List, create and revoke API keys (never with more scopes than this key holds)',
   'events:read': 'Read the event log (GET /events)',
+  'workspaces:manage':
+    "Create, change, erase and read the usage of the organization's workspaces; act in any of them (X-Workspace-Id)",
 };
 
 export function isScope(value: string): value is Scope {

@@ -10,6 +10,13 @@ export const WorkspaceId = createParamDecorator((_: unknown, ctx: ExecutionConte
   return auth.workspaceId;
 });
 
+/** Injects the organization of the caller's key: the one whose workspaces `/workspaces` manages (docs/adr/0052). */
+export const OrganizationId = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {
+  const auth = ctx.switchToHttp().getRequest<FastifyRequest>().auth;
+  if (!auth) throw new Error('OrganizationId used on a public route');
+  return auth.organizationId;
+});
+
 export const Auth = createParamDecorator((_: unknown, ctx: ExecutionContext): AuthContext => {
   const auth = ctx.switchToHttp().getRequest<FastifyRequest>().auth;
   if (!auth) throw new Error('Auth used on a public route');

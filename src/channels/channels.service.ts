@@ -281,6 +281,57 @@ export class ChannelsService {
     return this.channels.activeOfProviders(providers, afterId, limit);
   }
 
+  /**
+   * Erases the workspace's channels (docs/adr/0052): each one's authorization is revoked at the network
+   * where its plugin offers it (best effort, at most `revokeTimeoutMs`; a failure is logged and the
+   * erasure goes on), then its row goes, with the targets, slots and schedules that hang off it. Resumable:
+   * a channel whose row is gone was done; one still there is revoked again, which networks accept.
+   */
+  async eraseWorkspace(workspaceId: string, revokeTimeoutMs: number): Promise<number> {
+    let erased = 0;
+    for (;;) {
+      const batch = await this.channels.someOfWorkspace(workspaceId, 50);
+      if (batch.length === 0) return erased;
+      for (const channel of batch) {
+        await this.revokeAtNetwork(channel, revokeTimeoutMs);
+        this.opened.forget(channel.id);
+        await this.channels.delete(channel.id);
+        erased++;
+      }
+    }
+  }
+
+  private async revokeAtNetwork(channel: Channel, timeoutMs: number): Promise<void> {
+    const provider = this.providers.has(channel.provider) ? this.providers.get(channel.provider) : null;
+    if (!provider?.revokeAccess) return;
+    let credentials: Record<string, unknown> | null;
+    try {
+      credentials = this.credentialsOf(channel);
+    } catch {
+      credentials = null;
+    }
+    if (!credentials) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      await Promise.race([
+        provider.revokeAccess(credentials, controller.signal),
+        new Promise((_, reject) =>
+          controller.signal.addEventListener('abort', () => reject(new Error(`no answer within ${timeoutMs} ms`))),
+        ),
+      ]);
+    } catch (err) {
+      this.logger.warn({
+        msg: 'Could not revoke a channel at its network while erasing its workspace',
+        channelId: channel.id,
+        provider: channel.provider,
+        err: (err as Error).message,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Disconnects at the user's request; a second call is a no-op that records nothing. */
   async disconnect(workspaceId: string, id: string): Promise<void> {
     await this.get(workspaceId, id);

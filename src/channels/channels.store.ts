@@ -103,6 +103,15 @@ export class ChannelsStore {
     });
   }
 
+  /** Up to `limit` channels of the workspace, connected or not (an erasure walks them). */
+  someOfWorkspace(workspaceId: string, limit: number): Promise<Channel[]> {
+    return this.channels.find({ where: { workspaceId }, order: { id: 'ASC' }, take: limit });
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.channels.delete({ id });
+  }
+
   find(workspaceId: string, id: string): Promise<Channel | null> {
     return this.channels.findOne({ where: { id, workspaceId } });
   }

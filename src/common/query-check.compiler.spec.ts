@@ -7,6 +7,7 @@ import { ChannelAnalyticsQueryDto } from '../analytics/dto/channel-analytics.dto
 import { ListChannelsQueryDto } from '../channels/dto/list-channels.query.dto';
 import { ListEventsQueryDto } from '../events/dto/list-events.query.dto';
 import { FreeSlotsQueryDto } from '../posting-schedules/dto/free-slots.dto';
+import { ListWorkspacesQueryDto, UsageQueryDto } from '../platform/dto/workspaces.dto';
 import { ListPostsQueryDto } from '../posts/dto/list-posts.query.dto';
 import { PageQueryDto } from './pagination/pagination';
 import { compileQueryCheck } from './query-check.compiler';
@@ -20,6 +21,8 @@ const QUERY_DTOS: Array<new () => object> = [
   ListEventsQueryDto,
   FreeSlotsQueryDto,
   ChannelAnalyticsQueryDto,
+  ListWorkspacesQueryDto,
+  UsageQueryDto,
 ];
 
 /** Values a client may send for a field: valid, invalid and borderline for every rule the DTOs use. */

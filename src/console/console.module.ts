@@ -11,6 +11,8 @@ import { SandboxModule } from '../sandbox/sandbox.module';
 import { UsersModule } from '../users/users.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { OAuthServerModule } from '../oauth-server/oauth-server.module';
+import { PlatformModule } from '../platform/platform.module';
+import { ConsoleOrganizationController } from './console-organization.controller';
 import { ConsoleAgentsController } from './console-agents.controller';
 import { ConsoleApprovalsController } from './console-approvals.controller';
 import { ConsoleAuthController } from './console-auth.controller';
@@ -46,6 +48,7 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     PostingSchedulesModule,
     SandboxModule,
     OAuthServerModule,
+    PlatformModule,
   ],
   controllers: [
     ConsoleKeysController,
@@ -58,6 +61,7 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     ConsoleApprovalsController,
     ConsoleSchedulesController,
     ConsoleMembersController,
+    ConsoleOrganizationController,
     ConsoleAuthController,
   ],
   providers: [ConsoleCsrfService, ConsolePagesService, ConsoleGuard, ConsoleExceptionFilter, ConnectPageLimiter],

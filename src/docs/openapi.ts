@@ -72,6 +72,11 @@ const TAGS: Array<[string, string]> = [
       'names the one it needs (`x-required-scope`), and a key without it answers 403 FORBIDDEN.',
   ],
   ['Workspace', "The calling key's workspace and its settings (whether posts need an approval)."],
+  [
+    'Workspaces',
+    "Platforms: your organization's workspaces, one per customer of your product. Create them, act in one with " +
+      'the header `X-Workspace-Id`, read its usage, erase it (scope `workspaces:manage`).',
+  ],
   ['Health', 'Liveness and dependency check, without an API key.'],
 ];
 
@@ -84,6 +89,8 @@ const NOT_FOUND_BY_TAG: Record<string, string> = {
   Webhooks: 'Webhook not found',
   Analytics: 'Post not found',
   'API keys': 'API key not found',
+  Workspace: 'Workspace not found',
+  Workspaces: 'Workspace not found',
 };
 
 const IDEMPOTENCY_KEY_PARAMETER: ParameterObject = {
@@ -96,6 +103,20 @@ const IDEMPOTENCY_KEY_PARAMETER: ParameterObject = {
     'body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 ' +
     '`CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).',
   schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
+};
+
+/** The reusable parameter of every authenticated operation: the workspace it acts in (docs/adr/0052). */
+export const WORKSPACE_ID_PARAMETER_NAME = 'WorkspaceId';
+const WORKSPACE_ID_PARAMETER: ParameterObject = {
+  name: 'X-Workspace-Id',
+  in: 'header',
+  required: false,
+  description:
+    "Runs the request in this workspace of your organization instead of the key's own (platforms: one " +
+    'workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a ' +
+    "workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate " +
+    'limits, Idempotency-Key and approvals are kept per workspace.',
+  schema: { type: 'string', format: 'uuid' },
 };
 
 /** The current origin: Swagger UI's default, so "Try it out" calls the server that served the page. */
@@ -164,6 +185,7 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
     operationIdFactory: (_controllerKey: string, methodKey: string) => methodKey,
     extraModels: [ErrorResponseDto],
   });
+  (doc.components!.parameters ??= {})[WORKSPACE_ID_PARAMETER_NAME] = WORKSPACE_ID_PARAMETER;
   describeProviderOptions(doc);
   describeRequestBodies(doc);
   const connect = connectChannelVariants();
@@ -209,6 +231,11 @@ export function buildOpenApiDocument(app: INestApplication, servers: ServerEnvir
       }
       const isPublic = Array.isArray(op.security) && op.security.length === 0;
       if (isPublic) continue;
+      op.parameters = [...(op.parameters ?? []), { $ref: `#/components/parameters/${WORKSPACE_ID_PARAMETER_NAME}` }];
+      op.responses['404'] ??= {
+        description: 'NOT_FOUND: X-Workspace-Id names no workspace of your organization',
+        content: errorContent({ error: 'NOT_FOUND', message: 'Workspace not found' }),
+      };
       const scope = (op as unknown as Record<string, unknown>)[REQUIRED_SCOPE_EXTENSION] as Scope | undefined;
       if (scope) {
         const line = `Required scope: \`${scope}\` (${SCOPE_DESCRIPTIONS[scope]}).`;

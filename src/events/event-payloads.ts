@@ -16,6 +16,7 @@ export const EVENT_TYPES = [
   'analytics.updated',
   'media.ready',
   'media.failed',
+  'workspace.deleted',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

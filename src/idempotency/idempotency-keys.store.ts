@@ -58,6 +58,17 @@ export class IdempotencyKeysStore {
     return row ? { ...toStoredAnswer(row), live: row.live as boolean } : undefined;
   }
 
+  /** Deletes every stored answer whose key starts with `prefix` (of any API key); returns how many. */
+  async deleteWithPrefix(prefix: string): Promise<number> {
+    // A DELETE answers [rows, rowCount] through TypeORM's query().
+    // The prefixes are `ws:<uuid>:`: no LIKE wildcard in them.
+    const [, count] = await this.dataSource.query<[unknown[], number]>(
+      'DELETE FROM idempotency_keys WHERE key LIKE $1',
+      [`${prefix}%`],
+    );
+    return count;
+  }
+
   async remove(em: EntityManager, apiKeyId: string, key: string): Promise<void> {
     await em.query(`DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`, [apiKeyId, key]);
   }

@@ -30,7 +30,14 @@ export class IdempotencyInterceptor implements IdempotentRouteHandler {
     }
     const run = async (): Promise<unknown> => {
       const outcome = await this.idempotency.execute(
-        { apiKeyId: req.auth!.apiKeyId, key, method: req.method, path: req.url, body: req.body },
+        {
+          apiKeyId: req.auth!.apiKeyId,
+          key,
+          method: req.method,
+          path: req.url,
+          body: req.body,
+          ...(req.auth!.keyWorkspaceId ? { actingWorkspaceId: req.auth!.workspaceId } : {}),
+        },
         async () => {
           const body: unknown = await lastValueFrom(next.handle(), { defaultValue: undefined });
           return { status: reply.statusCode, body };

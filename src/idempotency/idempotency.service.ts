@@ -18,6 +18,23 @@ export interface IdempotentRequest {
   /** Path and query string, as sent. */
   path: string;
   body: unknown;
+  /**
+   * The workspace the key acts in when it is not its own (X-Workspace-Id, docs/adr/0052): its keys are
+   * kept apart, so the same Idempotency-Key in two workspaces is two requests.
+   */
+  actingWorkspaceId?: string;
+}
+
+/** The prefix of the keys stored for requests acting in a workspace (see storedKey). */
+const ACTING_PREFIX = 'ws:';
+
+/**
+ * The key as stored: the client's own, or for a request acting in another workspace `ws:<workspace>:`
+ * and the SHA-256 of the client's key (so it fits the column), which an erasure of that workspace finds.
+ */
+export function storedKey(req: Pick<IdempotentRequest, 'key' | 'actingWorkspaceId'>): string {
+  if (!req.actingWorkspaceId) return req.key;
+  return `${ACTING_PREFIX}${req.actingWorkspaceId}:${createHash('sha256').update(req.key).digest('hex')}`;
 }
 
 export interface IdempotentOutcome {
@@ -73,6 +90,7 @@ export class IdempotencyService {
    */
   async execute(req: IdempotentRequest, handle: () => Promise<{ status: number; body: unknown }>) {
     IdempotencyService.checkKey(req.key);
+    req = { ...req, key: storedKey(req) };
     const hash = requestHash(req);
     return this.transactions.runForRequest(async (em): Promise<IdempotentOutcome> => {
       if (!(await this.keys.tryLock(em, req.apiKeyId, req.key))) {
@@ -105,6 +123,11 @@ export class IdempotencyService {
       );
       return { status: outcome.status, body, replayed: false };
     });
+  }
+
+  /** Forgets the answers stored for requests that acted in this workspace (its erasure, docs/adr/0052). */
+  forgetActingIn(workspaceId: string): Promise<number> {
+    return this.keys.deleteWithPrefix(`${ACTING_PREFIX}${workspaceId}:`);
   }
 
   /**

@@ -15,7 +15,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { revokedKeyMarker } from '../auth/api-key.format';
+import { rateLimitBucketOf, revokedKeyMarker } from '../auth/api-key.format';
 import { actorOfKey } from '../auth/scopes.format';
 import { AuthService, revokedCredentialError } from '../auth/auth.service';
 import { AppError, sendError, toErrorResponse } from '../common/errors';
@@ -176,6 +176,7 @@ export class McpService {
             method: spec.operation.method,
             path: `/api${spec.operation.path}`,
             body: split.body,
+            ...(principal.keyWorkspaceId ? { actingWorkspaceId: principal.workspaceId } : {}),
           },
           () => this.handlers.run(spec.name, call),
         );
@@ -215,7 +216,7 @@ export class McpService {
   private async admit(principal: McpPrincipal, scope: McpScope): Promise<void> {
     requireScope(principal, scope);
     const taken = await this.throttle.take({
-      id: principal.apiKeyId,
+      id: rateLimitBucketOf(principal),
       perMinute: principal.rateLimitPerMinute,
       burst: principal.rateLimitBurst,
       revokedMarker: revokedKeyMarker(principal.apiKeyId),

@@ -113,6 +113,28 @@ export class MediaItemsStore {
     await this.media.update({ id, workspaceId }, { altText });
   }
 
+  /** Up to `limit` item ids of the workspace, whatever their state (an erasure walks them). */
+  async someIdsOfWorkspace(workspaceId: string, limit: number): Promise<string[]> {
+    const rows = await this.media.find({
+      select: { id: true },
+      where: { workspaceId },
+      order: { id: 'ASC' },
+      take: limit,
+    });
+    return rows.map((r) => r.id);
+  }
+
+  /** The bytes the workspace's items hold in storage now: originals and their converted copies. */
+  async storedBytes(workspaceId: string): Promise<number> {
+    const rows: Array<{ bytes: string | null }> = await this.media.query(
+      `SELECT (SELECT COALESCE(SUM(m.size), 0) FROM media m WHERE m.workspace_id = $1 AND m.status = 'ready')
+            + (SELECT COALESCE(SUM(v.size), 0) FROM media_variants v JOIN media m ON m.id = v.media_id
+                WHERE m.workspace_id = $1) AS bytes`,
+      [workspaceId],
+    );
+    return Number(rows[0]?.bytes ?? 0);
+  }
+
   async delete(em: EntityManager, workspaceId: string, id: string): Promise<void> {
     await em.getRepository(MediaItem).delete({ id, workspaceId });
   }

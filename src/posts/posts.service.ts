@@ -154,6 +154,11 @@ function baseField(field: string): string {
 /** Posts: create (draft / schedule / publish now), read, replace, delete, validate. */
 @Injectable()
 export class PostsService {
+  /** What the workspace published in [from, to): posts created, targets published and failed per channel (usage). */
+  usage(workspaceId: string, from: Date, to: Date) {
+    return this.store.usage(workspaceId, from, to);
+  }
+
   constructor(
     private readonly store: PostsStore,
     private readonly transactions: Transactions,

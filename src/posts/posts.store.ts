@@ -19,6 +19,40 @@ export class PostsStore {
     @InjectRepository(PostTarget) private readonly targets: Repository<PostTarget>,
   ) {}
 
+  /**
+   * What the workspace did in [from, to) (usage, docs/adr/0052): posts created, and per channel its
+   * targets published (by publication time) and failed (by the time they last changed, which for a
+   * failed target is when it failed).
+   */
+  async usage(
+    workspaceId: string,
+    from: Date,
+    to: Date,
+  ): Promise<{ postsCreated: number; byChannel: Array<{ channelId: string; published: number; failed: number }> }> {
+    const [created]: Array<{ n: string }> = await this.posts.query(
+      'SELECT count(*) AS n FROM posts WHERE workspace_id = $1 AND created_at >= $2 AND created_at < $3',
+      [workspaceId, from, to],
+    );
+    const rows: Array<{ channel_id: string; published: string; failed: string }> = await this.posts.query(
+      `SELECT t.channel_id,
+              count(*) FILTER (WHERE t.status = 'published' AND t.published_at >= $2 AND t.published_at < $3) AS published,
+              count(*) FILTER (WHERE t.status = 'failed' AND t.updated_at >= $2 AND t.updated_at < $3) AS failed
+         FROM post_targets t JOIN posts p ON p.id = t.post_id
+        WHERE p.workspace_id = $1 AND t.status IN ('published', 'failed')
+          AND ((t.published_at >= $2 AND t.published_at < $3) OR (t.updated_at >= $2 AND t.updated_at < $3))
+        GROUP BY t.channel_id`,
+      [workspaceId, from, to],
+    );
+    return {
+      postsCreated: Number(created?.n ?? 0),
+      byChannel: rows.map((r) => ({
+        channelId: r.channel_id,
+        published: Number(r.published),
+        failed: Number(r.failed),
+      })),
+    };
+  }
+
   /** Inserts or updates the post (by id). */
   savePost(em: EntityManager, post: Partial<Post>): Promise<Post> {
     const repo = em.getRepository(Post);

@@ -292,6 +292,12 @@ export interface SocialProvider {
    */
   comment?(input: CommentInput): Promise<PublishResult>;
   fetchMetrics(credentials: Record<string, unknown>, ref: PublishedRef): Promise<MetricsResult>;
+  /**
+   * Optional: revokes the stored credentials at the network (the network forgets the authorization), for
+   * networks that offer it. Called when a workspace is erased (docs/adr/0052), best effort: `signal`
+   * aborts it when its time is up, and a failure never stops the erasure.
+   */
+  revokeAccess?(credentials: Record<string, unknown>, signal: AbortSignal): Promise<void>;
 }
 
 /** The hosts an OAuth network is reached at: the plugin's defaults or the configured overrides. */

@@ -37,6 +37,10 @@ export class SandboxTimelineStore implements SandboxTimeline {
     return this.posts.findOneByOrFail({ id });
   }
 
+  async forgetAccount(accountId: string): Promise<void> {
+    await this.posts.delete({ accountId });
+  }
+
   find(accountId: string, id: string): Promise<SandboxPost | null> {
     return this.posts
       .createQueryBuilder('p')

@@ -67,6 +67,11 @@ export class WebhooksService {
     return { webhook, secret };
   }
 
+  /** Which of these workspaces have an enabled webhook subscribed to the event type. */
+  workspacesSubscribedTo(workspaceIds: string[], eventType: EventType): Promise<string[]> {
+    return this.webhooks.workspacesSubscribedTo(workspaceIds, eventType);
+  }
+
   list(workspaceId: string, q: { limit: number; cursor?: string }): Promise<Page<Webhook>> {
     return this.webhooks.page(workspaceId, q);
   }

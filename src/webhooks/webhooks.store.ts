@@ -44,6 +44,17 @@ export class WebhooksStore {
   }
 
   /** Deletes the subscription (its deliveries and attempts cascade); false when there was none. */
+  /** Which of these workspaces have an enabled subscription to the event type. */
+  async workspacesSubscribedTo(workspaceIds: string[], eventType: string): Promise<string[]> {
+    if (workspaceIds.length === 0) return [];
+    const rows: Array<{ workspace_id: string }> = await this.webhooks.query(
+      `SELECT DISTINCT workspace_id FROM webhooks
+        WHERE workspace_id = ANY($1::uuid[]) AND enabled AND $2 = ANY(events)`,
+      [workspaceIds, eventType],
+    );
+    return rows.map((r) => r.workspace_id);
+  }
+
   async delete(workspaceId: string, id: string): Promise<boolean> {
     const result = await this.webhooks.delete({ id, workspaceId });
     return !!result.affected;

@@ -57,6 +57,27 @@ describe('command line and first-start key', () => {
     expect((await t.request('GET', '/api/api-keys', { key: created.out.key })).status).toBe(401);
   }, 180_000); // four CLI processes, each compiling with ts-node: slow on a busy machine
 
+  it('organizations:create prints one JSON line: a new organization, its workspace and a key holding *', async () => {
+    const made = await cli('organizations:create', '--name', 'CLI Platform');
+    expect(made.stdout.trim().split('\n')).toHaveLength(1);
+    expect(made.out).toEqual({
+      organizationId: expect.any(String),
+      workspaceId: expect.any(String),
+      key: expect.stringMatching(/^spk_/),
+    });
+    const own = await t.request('GET', '/api/workspace', { key: made.out.key });
+    expect(own.body).toMatchObject({ id: made.out.workspaceId, name: 'CLI Platform' });
+    // The key manages the new organization's workspaces, and only those.
+    const list = await t.request('GET', '/api/workspaces', { key: made.out.key });
+    expect(list.body.data.map((w: { id: string }) => w.id)).toEqual([made.out.workspaceId]);
+    const keys = await t.request('GET', '/api/api-keys', { key: made.out.key });
+    expect(keys.body.data[0].scopes).toEqual(['*']);
+
+    const missing = await raw('organizations:create');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('--name');
+  }, 120_000);
+
   it('creates a key with --scopes that the API holds to them, and refuses unknown scopes', async () => {
     const [scoped, bad] = await Promise.all([
       cli('keys:create', '--workspace', 'cli-scopes', '--scopes', 'posts:write,posts:read'),

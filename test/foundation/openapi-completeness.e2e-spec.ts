@@ -104,6 +104,7 @@ describe('OpenAPI document completeness', () => {
       'listSandboxPosts',
       'listWebhookDeliveries',
       'listWebhooks',
+      'listWorkspaces',
     ]);
     for (const { id, op } of lists) {
       const param = (name: string) => op.parameters?.find((p: any) => p.name === name && p.in === 'query');

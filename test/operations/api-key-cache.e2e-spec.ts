@@ -17,6 +17,7 @@ describe('API key cache across processes', () => {
   let b: ApiKeyCache;
   const entry = (apiKeyId: string) => ({
     workspaceId: 'ws',
+    organizationId: 'org',
     apiKeyId,
     rateLimitPerMinute: null,
     rateLimitBurst: null,

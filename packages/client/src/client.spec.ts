@@ -41,6 +41,40 @@ describe('SocialPublishing requests', () => {
     expect(sp.rateLimit).toEqual({ limit: 100, remaining: 99, reset: 1795000000, burst: 200 });
   });
 
+  it('acts in a workspace: the workspaceId option and forWorkspace() send X-Workspace-Id, the client without none', async () => {
+    const W = '22222222-2222-4222-8222-222222222222';
+    const s = stubFetch(() => json(200, POST));
+    const sp = client(s.fetch);
+    await sp.posts.get(POST.id);
+    await sp.forWorkspace(W).posts.get(POST.id);
+    await new SocialPublishing({
+      apiKey: 'spk_test',
+      baseUrl: 'http://api.test/api',
+      fetch: s.fetch,
+      workspaceId: W,
+    }).posts.get(POST.id);
+    expect(s.calls.map((c) => c.headers.get('x-workspace-id'))).toEqual([null, W, W]);
+    expect(s.calls.every((c) => c.headers.get('x-api-key') === 'spk_test')).toBe(true);
+  });
+
+  it('workspaces: create, list by externalId, usage and erase on the document paths', async () => {
+    const W = '22222222-2222-4222-8222-222222222222';
+    const s = stubFetch((req) =>
+      req.method === 'DELETE' ? new Response(null, { status: 202 }) : json(req.method === 'POST' ? 201 : 200, {}),
+    );
+    const sp = client(s.fetch);
+    await sp.workspaces.create({ name: 'Acme', externalId: 'c-1' });
+    await sp.workspaces.list({ externalId: 'c-1' });
+    await sp.workspaces.usage(W, { from: '2026-11-01T00:00:00Z' });
+    await sp.workspaces.delete(W);
+    expect(s.calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'POST http://api.test/api/workspaces',
+      'GET http://api.test/api/workspaces?externalId=c-1',
+      `GET http://api.test/api/workspaces/${W}/usage?from=2026-11-01T00%3A00%3A00Z`,
+      `DELETE http://api.test/api/workspaces/${W}`,
+    ]);
+  });
+
   it('refuses a baseUrl without /api', () => {
     expect(() => new SocialPublishing({ apiKey: 'k', baseUrl: 'http://api.test' })).toThrow(/end with \/api/);
   });

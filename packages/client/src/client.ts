@@ -36,6 +36,11 @@ import type {
   GetChannelAnalyticsData,
   UpdateWorkspaceDto,
   WorkspaceDto,
+  CreateWorkspaceDto,
+  ChangeWorkspaceDto,
+  ListWorkspacesData,
+  GetWorkspaceUsageData,
+  WorkspaceUsageDto,
 } from './generated/types.gen';
 import { SocialPublishingError } from './errors';
 import type { SocialPublishingEvent } from './events';
@@ -54,6 +59,11 @@ export interface SocialPublishingOptions {
   timeoutMs?: number;
   /** A fetch implementation (default: the global `fetch`). */
   fetch?: (request: Request) => Promise<Response>;
+  /**
+   * Act in this workspace of your organization instead of the key's own (sent as `X-Workspace-Id`; the key
+   * needs the scope `workspaces:manage`). See also `forWorkspace`.
+   */
+  workspaceId?: string;
 }
 
 /** `limit` (1-100, default 20) and `cursor` of every list. */
@@ -67,6 +77,8 @@ export type ListChannelsQuery = NonNullable<ListChannelsData['query']>;
 export type ListEventsQuery = NonNullable<ListEventsData['query']>;
 export type ChannelAnalyticsQuery = NonNullable<GetChannelAnalyticsData['query']>;
 export type FreeSlotsQuery = NonNullable<ListFreeSlotsData['query']>;
+export type ListWorkspacesQuery = NonNullable<ListWorkspacesData['query']>;
+export type WorkspaceUsageQuery = NonNullable<GetWorkspaceUsageData['query']>;
 export type { RateLimit };
 
 /** Per-call options. */
@@ -106,10 +118,13 @@ export class SocialPublishing {
   readonly analytics: Analytics;
   readonly apiKeys: ApiKeys;
   readonly workspace: Workspace;
+  /** Your organization's workspaces (scope `workspaces:manage`): one per customer of your product. */
+  readonly workspaces: Workspaces;
   /** The generated low-level client (every operation of the OpenAPI document, in `./generated`). */
   readonly client: Client;
   private lastRateLimit: RateLimit | undefined;
   readonly maxRetries: number;
+  private readonly options: SocialPublishingOptions;
 
   constructor(options: SocialPublishingOptions) {
     if (!options?.apiKey) throw new TypeError('SocialPublishing: apiKey is required');
@@ -118,6 +133,7 @@ export class SocialPublishing {
     if (!base.endsWith('/api')) {
       throw new TypeError(`SocialPublishing: baseUrl must end with /api (got ${options.baseUrl})`);
     }
+    this.options = options;
     this.maxRetries = options.maxRetries ?? 3;
     const userFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
     const transport = new Transport({
@@ -130,7 +146,10 @@ export class SocialPublishing {
     this.client = createClient({
       baseUrl: base,
       fetch: (input, init) => transport.fetch(input instanceof Request && !init ? input : new Request(input, init)),
-      headers: { 'X-API-Key': options.apiKey },
+      headers: {
+        'X-API-Key': options.apiKey,
+        ...(options.workspaceId ? { 'X-Workspace-Id': options.workspaceId } : {}),
+      },
     });
     this.client.interceptors.error.use((error, response) =>
       error instanceof SocialPublishingError || !response ? error : SocialPublishingError.fromResponse(response, error),
@@ -145,6 +164,15 @@ export class SocialPublishing {
     this.analytics = new Analytics(this.client, call);
     this.apiKeys = new ApiKeys(this.client, call);
     this.workspace = new Workspace(this.client, call);
+    this.workspaces = new Workspaces(this.client, call);
+  }
+
+  /**
+   * The same client acting in another workspace of your organization (`X-Workspace-Id`):
+   * `client.forWorkspace(id).posts.create(...)` publishes for that customer.
+   */
+  forWorkspace(workspaceId: string): SocialPublishing {
+    return new SocialPublishing({ ...this.options, workspaceId });
   }
 
   /** The rate-limit headers of the last answer (undefined before the first call). */
@@ -474,5 +502,33 @@ export class Workspace extends Resource {
   /** `approvalRequired: true` holds every post that would go out for an approval (scope `posts:approve`). */
   update(body: UpdateWorkspaceDto, opts: CallOptions = {}): Promise<WorkspaceDto> {
     return this.call(api.updateWorkspace({ client: this.client, body, ...opts }));
+  }
+}
+
+/** Your organization's workspaces (scope `workspaces:manage`); act in one with `forWorkspace(id)`. */
+export class Workspaces extends Resource {
+  /** A new workspace; `name` and `externalId` are unique in the organization (`CONFLICT`). */
+  create(body: CreateWorkspaceDto, opts: CallOptions = {}): Promise<WorkspaceDto> {
+    return this.call(api.createWorkspace({ client: this.client, body, ...opts }));
+  }
+  list(query: ListWorkspacesQuery = {}, opts: CallOptions = {}): Promise<Page<WorkspaceDto>> {
+    return this.call(api.listWorkspaces({ client: this.client, query, ...opts }));
+  }
+  iterate(query: Omit<ListWorkspacesQuery, 'cursor'> = {}, opts: CallOptions = {}): PageIterator<WorkspaceDto> {
+    return new PageIterator((cursor) => this.list({ ...query, ...(cursor ? { cursor } : {}) }, opts));
+  }
+  get(id: string, opts: CallOptions = {}): Promise<WorkspaceDto> {
+    return this.call(api.getWorkspaceById({ client: this.client, path: { id }, ...opts }));
+  }
+  update(id: string, body: ChangeWorkspaceDto, opts: CallOptions = {}): Promise<WorkspaceDto> {
+    return this.call(api.updateWorkspaceById({ client: this.client, path: { id }, body, ...opts }));
+  }
+  /** Erases the workspace and everything in it (in the background); its keys stop at once. */
+  async delete(id: string, opts: CallOptions = {}): Promise<void> {
+    await this.call(api.deleteWorkspaceById({ client: this.client, path: { id }, ...opts }));
+  }
+  /** Posts created, targets published and failed (per network), media bytes stored, in `[from, to)`. */
+  usage(id: string, query: WorkspaceUsageQuery = {}, opts: CallOptions = {}): Promise<WorkspaceUsageDto> {
+    return this.call(api.getWorkspaceUsage({ client: this.client, path: { id }, query, ...opts }));
   }
 }

@@ -30,7 +30,9 @@ export type SocialPublishingEvent =
   /** An upload from a URL that went on in the background (answered 202) is `ready`. */
   | Envelope<'media.ready', MediaDto>
   /** An upload from a URL that went on in the background failed; `data.error` says why. */
-  | Envelope<'media.failed', MediaDto>;
+  | Envelope<'media.failed', MediaDto>
+  /** A workspace of your organization was erased (to the other workspaces' webhooks subscribed to it). */
+  | Envelope<'workspace.deleted', { workspaceId: string }>;
 
 /** The event sent by `POST /webhooks/{id}/test` (to that endpoint only; never listed by `GET /events`). */
 export type WebhookTestEvent = Envelope<'webhook.test', { webhookId: string; url: string; message: string }>;

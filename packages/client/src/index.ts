@@ -9,6 +9,7 @@ export {
   Analytics,
   ApiKeys,
   Workspace,
+  Workspaces,
   type SocialPublishingOptions,
   type CallOptions,
   type UploadFromUrlOptions,
@@ -18,6 +19,8 @@ export {
   type ListEventsQuery,
   type ChannelAnalyticsQuery,
   type FreeSlotsQuery,
+  type ListWorkspacesQuery,
+  type WorkspaceUsageQuery,
   type RateLimit,
 } from './client';
 export { SocialPublishingError, WebhookVerificationError, type ErrorDetail } from './errors';

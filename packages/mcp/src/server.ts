@@ -75,6 +75,8 @@ export interface ServerOptions {
   baseUrl: string;
   /** A fetch implementation (default: the global `fetch`). */
   fetch?: (request: Request) => Promise<Response>;
+  /** Act in this workspace of the key's organization (`X-Workspace-Id`; the key needs `workspaces:manage`). */
+  workspaceId?: string;
 }
 
 /** The API base the client wants: the address ending with `/api`. */
@@ -123,6 +125,7 @@ export function createServer(options: ServerOptions, version = '0.1.0'): Server 
     apiKey: options.apiKey,
     baseUrl: apiBaseUrl(options.baseUrl),
     fetch: options.fetch,
+    ...(options.workspaceId ? { workspaceId: options.workspaceId } : {}),
   });
   // The low-level server: the tools' input schemas are JSON Schemas (from the API's OpenAPI document).
   const server = new Server(

@@ -8,7 +8,8 @@ export interface PageContext {
   csrf: string;
   memberships?: WorkspaceMembership[];
   /** Which navigation entry is the current page. */
-  current?: 'keys' | 'agents' | 'channels' | 'connect-links' | 'webhooks' | 'posts' | 'approvals' | 'members';
+  current?:
+    'keys' | 'agents' | 'channels' | 'connect-links' | 'webhooks' | 'posts' | 'approvals' | 'members' | 'organization';
 }
 
 export function csrfField(ctx: PageContext): Html {
@@ -24,6 +25,7 @@ const NAV: Array<{ id: NonNullable<PageContext['current']>; label: string; href:
   { id: 'posts', label: 'Posts', href: '/console/posts' },
   { id: 'approvals', label: 'Approvals', href: '/console/approvals' },
   { id: 'members', label: 'Members', href: '/console/members', ownersOnly: true },
+  { id: 'organization', label: 'Organization', href: '/console/organization', ownersOnly: true },
 ];
 
 function header(ctx: PageContext): Html {

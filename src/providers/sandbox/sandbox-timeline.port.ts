@@ -63,4 +63,6 @@ export abstract class SandboxTimeline {
   ): Promise<SandboxTimelinePost>;
   /** A published post of the account, or null. */
   abstract find(accountId: string, id: string): Promise<SandboxTimelinePost | null>;
+  /** The network forgets the account and its timeline (its authorization was revoked). */
+  abstract forgetAccount(accountId: string): Promise<void>;
 }

@@ -50,6 +50,11 @@ class MemoryTimeline implements SandboxTimeline {
   find(accountId: string, id: string): Promise<SandboxTimelinePost | null> {
     return Promise.resolve(this.rows.find((r) => r.id === id && r.accountId === accountId && r.publishedAt) ?? null);
   }
+
+  forgetAccount(accountId: string): Promise<void> {
+    for (let i = this.rows.length - 1; i >= 0; i--) if (this.rows[i].accountId === accountId) this.rows.splice(i, 1);
+    return Promise.resolve();
+  }
 }
 
 describe('SandboxProvider', () => {

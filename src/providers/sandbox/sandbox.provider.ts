@@ -152,6 +152,11 @@ export class SandboxProvider implements SocialProvider {
     });
   }
 
+  /** Revoking the sandbox account's authorization: the network forgets the account and its timeline. */
+  async revokeAccess(credentials: Record<string, unknown>): Promise<void> {
+    await this.timeline.forgetAccount(parseStoredSandboxAccount(credentials).accountId);
+  }
+
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     if (!this.options.enabled) return [{ field: 'channelIds', message: DISABLED }];
     const problems = commonDraftProblems('The sandbox', post.content, post.media, limits);

@@ -2,7 +2,7 @@
 
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape } from './client';
 import { client } from './client.gen';
-import type { ApprovePostData, ApprovePostErrors, ApprovePostResponses, CallbackData, CallbackErrors, CallbackResponses, ConnectChannelData, ConnectChannelErrors, ConnectChannelResponses, ConnectData, ConnectErrors, ConnectOAuthTargetsData, ConnectOAuthTargetsErrors, ConnectOAuthTargetsResponses, ConnectResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateConnectLinkData, CreateConnectLinkErrors, CreateConnectLinkResponses, CreatePostData, CreatePostErrors, CreatePostResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteMediaData, DeleteMediaErrors, DeleteMediaResponses, DeletePostData, DeletePostErrors, DeletePostResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectChannelData, DisconnectChannelErrors, DisconnectChannelResponses, FinalizeUploadData, FinalizeUploadErrors, FinalizeUploadResponses, GetChannelAnalyticsData, GetChannelAnalyticsErrors, GetChannelAnalyticsResponses, GetChannelData, GetChannelErrors, GetChannelResponses, GetConnectLinkData, GetConnectLinkErrors, GetConnectLinkResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetMediaData, GetMediaErrors, GetMediaResponses, GetOAuthConnectionData, GetOAuthConnectionErrors, GetOAuthConnectionResponses, GetPostAnalyticsData, GetPostAnalyticsErrors, GetPostAnalyticsResponses, GetPostData, GetPostErrors, GetPostingScheduleData, GetPostingScheduleErrors, GetPostingScheduleResponses, GetPostResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWorkspaceData, GetWorkspaceErrors, GetWorkspaceResponses, InitializeUploadData, InitializeUploadErrors, InitializeUploadResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListChannelsData, ListChannelsErrors, ListChannelsResponses, ListConnectLinksData, ListConnectLinksErrors, ListConnectLinksResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListFreeSlotsData, ListFreeSlotsErrors, ListFreeSlotsResponses, ListPostsData, ListPostsErrors, ListPostsResponses, ListProvidersData, ListProvidersErrors, ListProvidersResponses, ListSandboxPostsData, ListSandboxPostsErrors, ListSandboxPostsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LiveData, LiveErrors, LiveResponses, MediaContentData, MediaContentErrors, MediaContentResponses, PutPostingScheduleData, PutPostingScheduleErrors, PutPostingScheduleResponses, ReadyData, ReadyErrors, ReadyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RefreshPostAnalyticsData, RefreshPostAnalyticsErrors, RefreshPostAnalyticsResponses, RejectPostData, RejectPostErrors, RejectPostResponses, ReplayWebhookEventsData, ReplayWebhookEventsErrors, ReplayWebhookEventsResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeConnectLinkData, RevokeConnectLinkErrors, RevokeConnectLinkResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateMediaData, UpdateMediaErrors, UpdateMediaResponses, UpdatePostData, UpdatePostErrors, UpdatePostResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UpdateWorkspaceData, UpdateWorkspaceErrors, UpdateWorkspaceResponses, UploadChunkData, UploadChunkErrors, UploadChunkResponses, UploadFromUrlData, UploadFromUrlErrors, UploadFromUrlResponses, ValidatePostData, ValidatePostErrors, ValidatePostResponses } from './types.gen';
+import type { ApprovePostData, ApprovePostErrors, ApprovePostResponses, CallbackData, CallbackErrors, CallbackResponses, ConnectChannelData, ConnectChannelErrors, ConnectChannelResponses, ConnectData, ConnectErrors, ConnectOAuthTargetsData, ConnectOAuthTargetsErrors, ConnectOAuthTargetsResponses, ConnectResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateConnectLinkData, CreateConnectLinkErrors, CreateConnectLinkResponses, CreatePostData, CreatePostErrors, CreatePostResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, CreateWorkspaceData, CreateWorkspaceErrors, CreateWorkspaceResponses, DeleteMediaData, DeleteMediaErrors, DeleteMediaResponses, DeletePostData, DeletePostErrors, DeletePostResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DeleteWorkspaceByIdData, DeleteWorkspaceByIdErrors, DeleteWorkspaceByIdResponses, DisconnectChannelData, DisconnectChannelErrors, DisconnectChannelResponses, FinalizeUploadData, FinalizeUploadErrors, FinalizeUploadResponses, GetChannelAnalyticsData, GetChannelAnalyticsErrors, GetChannelAnalyticsResponses, GetChannelData, GetChannelErrors, GetChannelResponses, GetConnectLinkData, GetConnectLinkErrors, GetConnectLinkResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetMediaData, GetMediaErrors, GetMediaResponses, GetOAuthConnectionData, GetOAuthConnectionErrors, GetOAuthConnectionResponses, GetPostAnalyticsData, GetPostAnalyticsErrors, GetPostAnalyticsResponses, GetPostData, GetPostErrors, GetPostingScheduleData, GetPostingScheduleErrors, GetPostingScheduleResponses, GetPostResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWorkspaceByIdData, GetWorkspaceByIdErrors, GetWorkspaceByIdResponses, GetWorkspaceData, GetWorkspaceErrors, GetWorkspaceResponses, GetWorkspaceUsageData, GetWorkspaceUsageErrors, GetWorkspaceUsageResponses, InitializeUploadData, InitializeUploadErrors, InitializeUploadResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListChannelsData, ListChannelsErrors, ListChannelsResponses, ListConnectLinksData, ListConnectLinksErrors, ListConnectLinksResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListFreeSlotsData, ListFreeSlotsErrors, ListFreeSlotsResponses, ListPostsData, ListPostsErrors, ListPostsResponses, ListProvidersData, ListProvidersErrors, ListProvidersResponses, ListSandboxPostsData, ListSandboxPostsErrors, ListSandboxPostsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, ListWorkspacesData, ListWorkspacesErrors, ListWorkspacesResponses, LiveData, LiveErrors, LiveResponses, MediaContentData, MediaContentErrors, MediaContentResponses, PutPostingScheduleData, PutPostingScheduleErrors, PutPostingScheduleResponses, ReadyData, ReadyErrors, ReadyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RefreshPostAnalyticsData, RefreshPostAnalyticsErrors, RefreshPostAnalyticsResponses, RejectPostData, RejectPostErrors, RejectPostResponses, ReplayWebhookEventsData, ReplayWebhookEventsErrors, ReplayWebhookEventsResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeConnectLinkData, RevokeConnectLinkErrors, RevokeConnectLinkResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateMediaData, UpdateMediaErrors, UpdateMediaResponses, UpdatePostData, UpdatePostErrors, UpdatePostResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UpdateWorkspaceByIdData, UpdateWorkspaceByIdErrors, UpdateWorkspaceByIdResponses, UpdateWorkspaceData, UpdateWorkspaceErrors, UpdateWorkspaceResponses, UploadChunkData, UploadChunkErrors, UploadChunkResponses, UploadFromUrlData, UploadFromUrlErrors, UploadFromUrlResponses, ValidatePostData, ValidatePostErrors, ValidatePostResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -773,5 +773,85 @@ export const refreshPostAnalytics = <ThrowOnError extends boolean = false>(optio
 export const listSandboxPosts = <ThrowOnError extends boolean = false>(options: Options<ListSandboxPostsData, ThrowOnError>) => (options.client ?? client).get<ListSandboxPostsResponses, ListSandboxPostsErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
     url: '/channels/{id}/sandbox/posts',
+    ...options
+});
+
+/**
+ * List your organization's workspaces, oldest first (filter: `externalId`)
+ *
+ * Required scope: `workspaces:manage` (Create, change, erase and read the usage of the organization's workspaces; act in any of them (X-Workspace-Id)).
+ */
+export const listWorkspaces = <ThrowOnError extends boolean = false>(options?: Options<ListWorkspacesData, ThrowOnError>) => (options?.client ?? client).get<ListWorkspacesResponses, ListWorkspacesErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
+    url: '/workspaces',
+    ...options
+});
+
+/**
+ * Create a workspace in your organization
+ *
+ * A workspace per customer of your product: act in it with the header `X-Workspace-Id`. `name` and `externalId` are unique in the organization (409 CONFLICT).
+ *
+ * Required scope: `workspaces:manage` (Create, change, erase and read the usage of the organization's workspaces; act in any of them (X-Workspace-Id)).
+ */
+export const createWorkspace = <ThrowOnError extends boolean = false>(options: Options<CreateWorkspaceData, ThrowOnError>) => (options.client ?? client).post<CreateWorkspaceResponses, CreateWorkspaceErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
+    url: '/workspaces',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Erase a workspace and everything in it
+ *
+ * Answers at once: from then on the workspace is 404 and its keys answer 401 (on every instance). In the background its channels are revoked at the networks that offer it, its media bytes deleted, and every row of it removed; then `workspace.deleted` goes to the webhooks of the other workspaces of the organization that subscribe to it. Cannot be undone.
+ *
+ * Required scope: `workspaces:manage` (Create, change, erase and read the usage of the organization's workspaces; act in any of them (X-Workspace-Id)).
+ */
+export const deleteWorkspaceById = <ThrowOnError extends boolean = false>(options: Options<DeleteWorkspaceByIdData, ThrowOnError>) => (options.client ?? client).delete<DeleteWorkspaceByIdResponses, DeleteWorkspaceByIdErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
+    url: '/workspaces/{id}',
+    ...options
+});
+
+/**
+ * Get a workspace of your organization
+ *
+ * Required scope: `workspaces:manage` (Create, change, erase and read the usage of the organization's workspaces; act in any of them (X-Workspace-Id)).
+ */
+export const getWorkspaceById = <ThrowOnError extends boolean = false>(options: Options<GetWorkspaceByIdData, ThrowOnError>) => (options.client ?? client).get<GetWorkspaceByIdResponses, GetWorkspaceByIdErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
+    url: '/workspaces/{id}',
+    ...options
+});
+
+/**
+ * Change a workspace's name, externalId or metadata
+ *
+ * Required scope: `workspaces:manage` (Create, change, erase and read the usage of the organization's workspaces; act in any of them (X-Workspace-Id)).
+ */
+export const updateWorkspaceById = <ThrowOnError extends boolean = false>(options: Options<UpdateWorkspaceByIdData, ThrowOnError>) => (options.client ?? client).patch<UpdateWorkspaceByIdResponses, UpdateWorkspaceByIdErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
+    url: '/workspaces/{id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * A workspace's usage in a window: posts created, targets published and failed, media bytes
+ *
+ * The window is [from, to): `to` defaults to now, `from` to 30 days before `to`; `from` must be before `to` and the window at most 366 days (400 otherwise). `mediaBytes` is what the workspace stores now, whatever the window.
+ *
+ * Required scope: `workspaces:manage` (Create, change, erase and read the usage of the organization's workspaces; act in any of them (X-Workspace-Id)).
+ */
+export const getWorkspaceUsage = <ThrowOnError extends boolean = false>(options: Options<GetWorkspaceUsageData, ThrowOnError>) => (options.client ?? client).get<GetWorkspaceUsageResponses, GetWorkspaceUsageErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
+    url: '/workspaces/{id}/usage',
     ...options
 });

@@ -25,7 +25,7 @@ export type ApiKeyDto = {
     /**
      * What the key may do; `["*"]` is every scope (keys made before scopes have it).
      */
-    scopes: Array<'*' | 'posts:read' | 'posts:write' | 'posts:publish' | 'posts:approve' | 'media:write' | 'channels:read' | 'channels:manage' | 'webhooks:manage' | 'analytics:read' | 'keys:manage' | 'events:read'>;
+    scopes: Array<'*' | 'posts:read' | 'posts:write' | 'posts:publish' | 'posts:approve' | 'media:write' | 'channels:read' | 'channels:manage' | 'webhooks:manage' | 'analytics:read' | 'keys:manage' | 'events:read' | 'workspaces:manage'>;
     /**
      * Label given at creation.
      */
@@ -76,7 +76,7 @@ export type CreateApiKeyDto = {
      * What the key may do: any of the scopes (`posts:read`, `posts:write`, `posts:publish`, ...), or `*` for
      * every scope (the default). A key never creates a key with a scope it does not hold itself (403).
      */
-    scopes?: Array<'*' | 'posts:read' | 'posts:write' | 'posts:publish' | 'posts:approve' | 'media:write' | 'channels:read' | 'channels:manage' | 'webhooks:manage' | 'analytics:read' | 'keys:manage' | 'events:read'>;
+    scopes?: Array<'*' | 'posts:read' | 'posts:write' | 'posts:publish' | 'posts:approve' | 'media:write' | 'channels:read' | 'channels:manage' | 'webhooks:manage' | 'analytics:read' | 'keys:manage' | 'events:read' | 'workspaces:manage'>;
     /**
      * A label, e.g. "production" or "ci".
      */
@@ -108,7 +108,7 @@ export type CreatedApiKeyDto = {
     /**
      * What the key may do; `["*"]` is every scope (keys made before scopes have it).
      */
-    scopes: Array<'*' | 'posts:read' | 'posts:write' | 'posts:publish' | 'posts:approve' | 'media:write' | 'channels:read' | 'channels:manage' | 'webhooks:manage' | 'analytics:read' | 'keys:manage' | 'events:read'>;
+    scopes: Array<'*' | 'posts:read' | 'posts:write' | 'posts:publish' | 'posts:approve' | 'media:write' | 'channels:read' | 'channels:manage' | 'webhooks:manage' | 'analytics:read' | 'keys:manage' | 'events:read' | 'workspaces:manage'>;
     /**
      * The full key. Shown once: store it now.
      */
@@ -129,7 +129,20 @@ export type CreatedApiKeyDto = {
 
 export type WorkspaceDto = {
     id: string;
+    /**
+     * The platform's own id for this workspace (say, its customer's id), unique in the organization; null when none.
+     */
+    externalId: string | null;
+    /**
+     * The platform's own strings about this workspace, returned as given.
+     */
+    metadata: {
+        [key: string]: string;
+    };
     createdAt: string;
+    /**
+     * Unique in its organization.
+     */
     name: string;
     /**
      * When true, every post that would be scheduled or published waits in `pending_approval` until it is
@@ -685,18 +698,22 @@ export type MediaDto = {
     createdAt: string;
 };
 
+export type WorkspaceDeletedDto = {
+    workspaceId: string;
+};
+
 export type EventDto = {
     /**
      * Event id; also the `webhook-id` of its deliveries
      */
     id: string;
-    type: 'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.connected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
+    type: 'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.connected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed' | 'workspace.deleted';
     timestamp: string;
     workspaceId: string;
     /**
-     * The post, channel (plus `reason`) or analytics object as the API returns it, by type: `post.published`: PostDto; `post.failed`: PostDto; `post.approval_requested`: PostDto; `post.approved`: PostDto; `post.rejected`: PostDto; `post.first_comment_failed`: PostDto; `channel.connected`: ChannelConnectedDto; `channel.disconnected`: ChannelDisconnectedDto; `analytics.updated`: PostAnalyticsDto; `media.ready`: MediaDto; `media.failed`: MediaDto
+     * The post, channel (plus `reason`) or analytics object as the API returns it, by type: `post.published`: PostDto; `post.failed`: PostDto; `post.approval_requested`: PostDto; `post.approved`: PostDto; `post.rejected`: PostDto; `post.first_comment_failed`: PostDto; `channel.connected`: ChannelConnectedDto; `channel.disconnected`: ChannelDisconnectedDto; `analytics.updated`: PostAnalyticsDto; `media.ready`: MediaDto; `media.failed`: MediaDto; `workspace.deleted`: WorkspaceDeletedDto
      */
-    data: PostDto | ChannelConnectedDto | ChannelDisconnectedDto | PostAnalyticsDto | MediaDto;
+    data: PostDto | ChannelConnectedDto | ChannelDisconnectedDto | PostAnalyticsDto | MediaDto | WorkspaceDeletedDto;
 };
 
 export type SandboxCredentialsDto = {
@@ -1244,7 +1261,7 @@ export type WebhookInputDto = {
     /**
      * Event types to receive. Empty or absent: every type, including types added later.
      */
-    events?: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.connected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
+    events?: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.connected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed' | 'workspace.deleted'>;
     /**
      * A note for humans, e.g. what consumes the endpoint.
      */
@@ -1261,7 +1278,7 @@ export type WebhookWithSecretDto = {
     /**
      * The event types delivered to this endpoint (every type when it subscribed with none).
      */
-    events: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.connected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
+    events: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.connected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed' | 'workspace.deleted'>;
     description: string | null;
     /**
      * Set when the service disabled the endpoint: `gone` (it answered 410) or `failing` (every
@@ -1291,7 +1308,7 @@ export type WebhookDto = {
     /**
      * The event types delivered to this endpoint (every type when it subscribed with none).
      */
-    events: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.connected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed'>;
+    events: Array<'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.connected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed' | 'workspace.deleted'>;
     description: string | null;
     /**
      * Set when the service disabled the endpoint: `gone` (it answered 410) or `failing` (every
@@ -1531,6 +1548,77 @@ export type SandboxPostDto = {
      */
     createdAt: string;
     content: string;
+};
+
+export type CreateWorkspaceDto = {
+    /**
+     * Unique in the organization (409 CONFLICT when taken).
+     */
+    name: string;
+    /**
+     * Your own id for this workspace (say, your customer's id), unique in the organization (409 CONFLICT when taken).
+     */
+    externalId?: string;
+    /**
+     * Your own strings about the workspace, returned as given: at most 20 keys of 1 to 40 characters, each value a string of at most 500 characters.
+     */
+    metadata?: {
+        [key: string]: string;
+    };
+};
+
+export type ChangeWorkspaceDto = {
+    /**
+     * Unique in the organization (409 CONFLICT when taken).
+     */
+    name?: string;
+    /**
+     * Unique in the organization (409 CONFLICT when taken); null removes it.
+     */
+    externalId?: string | null;
+    /**
+     * Your own strings about the workspace, returned as given: at most 20 keys of 1 to 40 characters, each value a string of at most 500 characters. Replaces the whole map.
+     */
+    metadata?: {
+        [key: string]: string;
+    };
+};
+
+export type WorkspaceUsageDto = {
+    workspaceId: string;
+    /**
+     * Start of the window (inclusive).
+     */
+    from: string;
+    /**
+     * End of the window (exclusive).
+     */
+    to: string;
+    /**
+     * Posts created in the window (drafts included).
+     */
+    postsCreated: number;
+    /**
+     * Targets (a post on one channel) published in the window.
+     */
+    targetsPublished: number;
+    /**
+     * Targets that failed in the window.
+     */
+    targetsFailed: number;
+    /**
+     * The same counts per network (provider id), for the networks with any.
+     */
+    byNetwork: {
+        [key: string]: {
+            published: number;
+            failed: number;
+        };
+    };
+    /**
+     * Bytes the workspace's media hold in storage now (originals and converted copies), whatever the window.
+     */
+    mediaBytes: number;
 };
 
 export type SandboxOptions = {
@@ -1944,8 +2032,19 @@ export type ConnectNostrChannel = {
     credentials: NostrCredentialsDto;
 };
 
+/**
+ * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+ */
+export type WorkspaceId = string;
+
 export type ListApiKeysData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path?: never;
     query?: {
         /**
@@ -1973,6 +2072,10 @@ export type ListApiKeysErrors = {
      * FORBIDDEN: the API key lacks the scope keys:manage
      */
     403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: X-Workspace-Id names no workspace of your organization
+     */
+    404: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
@@ -2008,6 +2111,10 @@ export type CreateApiKeyData = {
     body: CreateApiKeyDto;
     headers?: {
         /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+        /**
          * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
          */
         'Idempotency-Key'?: string;
@@ -2030,6 +2137,10 @@ export type CreateApiKeyErrors = {
      * FORBIDDEN: the API key lacks the scope keys:manage
      */
     403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: X-Workspace-Id names no workspace of your organization
+     */
+    404: ErrorResponseDto;
     /**
      * CONFLICT: a request with this Idempotency-Key is still in progress
      */
@@ -2070,6 +2181,12 @@ export type CreateApiKeyResponse = CreateApiKeyResponses[keyof CreateApiKeyRespo
 
 export type RevokeApiKeyData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -2128,6 +2245,12 @@ export type RevokeApiKeyResponse = RevokeApiKeyResponses[keyof RevokeApiKeyRespo
 
 export type GetWorkspaceData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/workspace';
@@ -2146,6 +2269,10 @@ export type GetWorkspaceErrors = {
      * FORBIDDEN: the API key lacks the scope posts:read
      */
     403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: X-Workspace-Id names no workspace of your organization
+     */
+    404: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
@@ -2170,6 +2297,12 @@ export type GetWorkspaceResponse = GetWorkspaceResponses[keyof GetWorkspaceRespo
 
 export type UpdateWorkspaceData = {
     body: UpdateWorkspaceDto;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/workspace';
@@ -2188,6 +2321,10 @@ export type UpdateWorkspaceErrors = {
      * FORBIDDEN: the API key lacks the scope posts:approve
      */
     403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: X-Workspace-Id names no workspace of your organization
+     */
+    404: ErrorResponseDto;
     /**
      * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
      */
@@ -2298,6 +2435,12 @@ export type ReadyResponse = ReadyResponses[keyof ReadyResponses];
 
 export type ListProvidersData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/providers';
@@ -2316,6 +2459,10 @@ export type ListProvidersErrors = {
      * FORBIDDEN: the API key lacks the scope channels:read
      */
     403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: X-Workspace-Id names no workspace of your organization
+     */
+    404: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
@@ -2340,6 +2487,12 @@ export type ListProvidersResponse = ListProvidersResponses[keyof ListProvidersRe
 
 export type ListEventsData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path?: never;
     query?: {
         /**
@@ -2353,7 +2506,7 @@ export type ListEventsData = {
         /**
          * Only events of this type
          */
-        type?: 'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.connected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed';
+        type?: 'post.published' | 'post.failed' | 'post.approval_requested' | 'post.approved' | 'post.rejected' | 'post.first_comment_failed' | 'channel.connected' | 'channel.disconnected' | 'analytics.updated' | 'media.ready' | 'media.failed' | 'workspace.deleted';
     };
     url: '/events';
 };
@@ -2371,6 +2524,10 @@ export type ListEventsErrors = {
      * FORBIDDEN: the API key lacks the scope events:read
      */
     403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: X-Workspace-Id names no workspace of your organization
+     */
+    404: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
@@ -2404,6 +2561,12 @@ export type ListEventsResponse = ListEventsResponses[keyof ListEventsResponses];
 
 export type ListChannelsData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path?: never;
     query?: {
         /**
@@ -2433,6 +2596,10 @@ export type ListChannelsErrors = {
      * FORBIDDEN: the API key lacks the scope channels:read
      */
     403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: X-Workspace-Id names no workspace of your organization
+     */
+    404: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
@@ -2468,6 +2635,10 @@ export type ConnectChannelData = {
     body: ConnectChannelDto;
     headers?: {
         /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+        /**
          * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
          */
         'Idempotency-Key'?: string;
@@ -2490,6 +2661,10 @@ export type ConnectChannelErrors = {
      * FORBIDDEN: the API key lacks the scope channels:manage
      */
     403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: X-Workspace-Id names no workspace of your organization
+     */
+    404: ErrorResponseDto;
     /**
      * CONFLICT: a request with this Idempotency-Key is still in progress
      */
@@ -2537,6 +2712,12 @@ export type ConnectChannelResponse = ConnectChannelResponses[keyof ConnectChanne
 
 export type DisconnectChannelData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -2595,6 +2776,12 @@ export type DisconnectChannelResponse = DisconnectChannelResponses[keyof Disconn
 
 export type GetChannelData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -2651,6 +2838,10 @@ export type GetChannelResponse = GetChannelResponses[keyof GetChannelResponses];
 export type ConnectData = {
     body: StartOAuthDto;
     headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
         /**
          * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
          */
@@ -2780,6 +2971,12 @@ export type CallbackResponse = CallbackResponses[keyof CallbackResponses];
 
 export type GetOAuthConnectionData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -2840,6 +3037,10 @@ export type GetOAuthConnectionResponse = GetOAuthConnectionResponses[keyof GetOA
 export type ConnectOAuthTargetsData = {
     body: ChooseTargetsDto;
     headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
         /**
          * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
          */
@@ -2916,6 +3117,12 @@ export type ConnectOAuthTargetsResponse = ConnectOAuthTargetsResponses[keyof Con
 
 export type ListConnectLinksData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path?: never;
     query?: {
         /**
@@ -2943,6 +3150,10 @@ export type ListConnectLinksErrors = {
      * FORBIDDEN: the API key lacks the scope channels:read
      */
     403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: X-Workspace-Id names no workspace of your organization
+     */
+    404: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
@@ -2978,6 +3189,10 @@ export type CreateConnectLinkData = {
     body: CreateConnectLinkDto;
     headers?: {
         /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+        /**
          * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
          */
         'Idempotency-Key'?: string;
@@ -3000,6 +3215,10 @@ export type CreateConnectLinkErrors = {
      * FORBIDDEN: the API key lacks the scope channels:manage
      */
     403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: X-Workspace-Id names no workspace of your organization
+     */
+    404: ErrorResponseDto;
     /**
      * CONFLICT: a request with this Idempotency-Key is still in progress
      */
@@ -3040,6 +3259,12 @@ export type CreateConnectLinkResponse = CreateConnectLinkResponses[keyof CreateC
 
 export type RevokeConnectLinkData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -3098,6 +3323,12 @@ export type RevokeConnectLinkResponse = RevokeConnectLinkResponses[keyof RevokeC
 
 export type GetConnectLinkData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -3155,6 +3386,10 @@ export type InitializeUploadData = {
     body: InitializeUploadDto;
     headers?: {
         /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+        /**
          * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
          */
         'Idempotency-Key'?: string;
@@ -3177,6 +3412,10 @@ export type InitializeUploadErrors = {
      * FORBIDDEN: the API key lacks the scope media:write
      */
     403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: X-Workspace-Id names no workspace of your organization
+     */
+    404: ErrorResponseDto;
     /**
      * CONFLICT: a request with this Idempotency-Key is still in progress
      */
@@ -3222,6 +3461,10 @@ export type UploadFromUrlData = {
     body: UploadFromUrlDto;
     headers?: {
         /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+        /**
          * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
          */
         'Idempotency-Key'?: string;
@@ -3244,6 +3487,10 @@ export type UploadFromUrlErrors = {
      * FORBIDDEN: the API key lacks the scope media:write
      */
     403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: X-Workspace-Id names no workspace of your organization
+     */
+    404: ErrorResponseDto;
     /**
      * CONFLICT: the resource state forbids the operation
      */
@@ -3308,6 +3555,12 @@ export type UploadChunkData = {
          */
         chunk: Blob | File;
     };
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/media/upload/file';
@@ -3367,6 +3620,10 @@ export type UploadChunkResponse = UploadChunkResponses[keyof UploadChunkResponse
 export type FinalizeUploadData = {
     body: FinalizeUploadDto;
     headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
         /**
          * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
          */
@@ -3437,6 +3694,12 @@ export type FinalizeUploadResponse = FinalizeUploadResponses[keyof FinalizeUploa
 
 export type DeleteMediaData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -3499,6 +3762,12 @@ export type DeleteMediaResponse = DeleteMediaResponses[keyof DeleteMediaResponse
 
 export type GetMediaData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -3554,6 +3823,12 @@ export type GetMediaResponse = GetMediaResponses[keyof GetMediaResponses];
 
 export type UpdateMediaData = {
     body: UpdateMediaDto;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -3684,6 +3959,12 @@ export type MediaContentResponse = MediaContentResponses[keyof MediaContentRespo
 
 export type ListPostsData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path?: never;
     query?: {
         /**
@@ -3734,6 +4015,10 @@ export type ListPostsErrors = {
      */
     403: ErrorResponseDto;
     /**
+     * NOT_FOUND: X-Workspace-Id names no workspace of your organization
+     */
+    404: ErrorResponseDto;
+    /**
      * RATE_LIMIT_EXCEEDED
      */
     429: ErrorResponseDto;
@@ -3768,6 +4053,10 @@ export type CreatePostData = {
     body: CreatePostDto;
     headers?: {
         /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+        /**
          * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
          */
         'Idempotency-Key'?: string;
@@ -3790,6 +4079,10 @@ export type CreatePostErrors = {
      * FORBIDDEN: the API key lacks the scope posts:write
      */
     403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: X-Workspace-Id names no workspace of your organization
+     */
+    404: ErrorResponseDto;
     /**
      * CONFLICT: a request with this Idempotency-Key is still in progress
      */
@@ -3830,6 +4123,12 @@ export type CreatePostResponse = CreatePostResponses[keyof CreatePostResponses];
 
 export type DeletePostData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -3892,6 +4191,12 @@ export type DeletePostResponse = DeletePostResponses[keyof DeletePostResponses];
 
 export type GetPostData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -3947,6 +4252,12 @@ export type GetPostResponse = GetPostResponses[keyof GetPostResponses];
 
 export type UpdatePostData = {
     body: CreatePostDto;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -4016,6 +4327,10 @@ export type ValidatePostData = {
     body: CreatePostDto;
     headers?: {
         /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+        /**
          * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
          */
         'Idempotency-Key'?: string;
@@ -4038,6 +4353,10 @@ export type ValidatePostErrors = {
      * FORBIDDEN: the API key lacks the scope posts:write
      */
     403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: X-Workspace-Id names no workspace of your organization
+     */
+    404: ErrorResponseDto;
     /**
      * CONFLICT: a request with this Idempotency-Key is still in progress
      */
@@ -4079,6 +4398,10 @@ export type ValidatePostResponse = ValidatePostResponses[keyof ValidatePostRespo
 export type ApprovePostData = {
     body?: EmptyBodyDto;
     headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
         /**
          * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
          */
@@ -4157,6 +4480,10 @@ export type RejectPostData = {
     body: RejectPostDto;
     headers?: {
         /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+        /**
          * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
          */
         'Idempotency-Key'?: string;
@@ -4232,6 +4559,12 @@ export type RejectPostResponse = RejectPostResponses[keyof RejectPostResponses];
 
 export type GetPostingScheduleData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -4287,6 +4620,12 @@ export type GetPostingScheduleResponse = GetPostingScheduleResponses[keyof GetPo
 
 export type PutPostingScheduleData = {
     body: PutPostingScheduleDto;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -4350,6 +4689,12 @@ export type PutPostingScheduleResponse = PutPostingScheduleResponses[keyof PutPo
 
 export type ListFreeSlotsData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -4414,6 +4759,12 @@ export type ListFreeSlotsResponse = ListFreeSlotsResponses[keyof ListFreeSlotsRe
 
 export type ListWebhooksData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path?: never;
     query?: {
         /**
@@ -4441,6 +4792,10 @@ export type ListWebhooksErrors = {
      * FORBIDDEN: the API key lacks the scope webhooks:manage
      */
     403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: X-Workspace-Id names no workspace of your organization
+     */
+    404: ErrorResponseDto;
     /**
      * RATE_LIMIT_EXCEEDED
      */
@@ -4476,6 +4831,10 @@ export type CreateWebhookData = {
     body: WebhookInputDto;
     headers?: {
         /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+        /**
          * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
          */
         'Idempotency-Key'?: string;
@@ -4498,6 +4857,10 @@ export type CreateWebhookErrors = {
      * FORBIDDEN: the API key lacks the scope webhooks:manage
      */
     403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: X-Workspace-Id names no workspace of your organization
+     */
+    404: ErrorResponseDto;
     /**
      * CONFLICT: a request with this Idempotency-Key is still in progress
      */
@@ -4538,6 +4901,12 @@ export type CreateWebhookResponse = CreateWebhookResponses[keyof CreateWebhookRe
 
 export type DeleteWebhookData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -4596,6 +4965,12 @@ export type DeleteWebhookResponse = DeleteWebhookResponses[keyof DeleteWebhookRe
 
 export type GetWebhookData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -4651,6 +5026,12 @@ export type GetWebhookResponse = GetWebhookResponses[keyof GetWebhookResponses];
 
 export type UpdateWebhookData = {
     body: WebhookInputDto;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -4715,6 +5096,10 @@ export type UpdateWebhookResponse = UpdateWebhookResponses[keyof UpdateWebhookRe
 export type RotateWebhookSecretData = {
     body?: EmptyBodyDto;
     headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
         /**
          * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
          */
@@ -4793,6 +5178,10 @@ export type TestWebhookData = {
     body?: EmptyBodyDto;
     headers?: {
         /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+        /**
          * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
          */
         'Idempotency-Key'?: string;
@@ -4868,6 +5257,12 @@ export type TestWebhookResponse = TestWebhookResponses[keyof TestWebhookResponse
 
 export type ListWebhookDeliveriesData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -4942,6 +5337,10 @@ export type ListWebhookDeliveriesResponse = ListWebhookDeliveriesResponses[keyof
 export type RedeliverWebhookDeliveryData = {
     body?: EmptyBodyDto;
     headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
         /**
          * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
          */
@@ -5024,6 +5423,10 @@ export type ReplayWebhookEventsData = {
     body: ReplayInputDto;
     headers?: {
         /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+        /**
          * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
          */
         'Idempotency-Key'?: string;
@@ -5099,6 +5502,12 @@ export type ReplayWebhookEventsResponse = ReplayWebhookEventsResponses[keyof Rep
 
 export type GetPostAnalyticsData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Id of a post of the workspace (UUID).
@@ -5154,6 +5563,12 @@ export type GetPostAnalyticsResponse = GetPostAnalyticsResponses[keyof GetPostAn
 
 export type GetChannelAnalyticsData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Id of a channel of the workspace (UUID).
@@ -5219,6 +5634,10 @@ export type GetChannelAnalyticsResponse = GetChannelAnalyticsResponses[keyof Get
 export type RefreshPostAnalyticsData = {
     body?: RefreshAnalyticsBodyDto;
     headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
         /**
          * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
          */
@@ -5295,6 +5714,12 @@ export type RefreshPostAnalyticsResponse = RefreshPostAnalyticsResponses[keyof R
 
 export type ListSandboxPostsData = {
     body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
     path: {
         /**
          * Resource id (UUID).
@@ -5365,3 +5790,416 @@ export type ListSandboxPostsResponses = {
 };
 
 export type ListSandboxPostsResponse = ListSandboxPostsResponses[keyof ListSandboxPostsResponses];
+
+export type ListWorkspacesData = {
+    body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
+    path?: never;
+    query?: {
+        /**
+         * Page size, 1 to 100.
+         */
+        limit?: number;
+        /**
+         * Opaque cursor: the previous page's `nextCursor`, passed back as is (base64url). Absent for the first page.
+         */
+        cursor?: string;
+        /**
+         * Only the workspace with this `externalId`.
+         */
+        externalId?: string;
+    };
+    url: '/workspaces';
+};
+
+export type ListWorkspacesErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
+     */
+    401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope workspaces:manage
+     */
+    403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: X-Workspace-Id names no workspace of your organization
+     */
+    404: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
+};
+
+export type ListWorkspacesError = ListWorkspacesErrors[keyof ListWorkspacesErrors];
+
+export type ListWorkspacesResponses = {
+    /**
+     * One page of results
+     */
+    200: {
+        data: Array<WorkspaceDto>;
+        /**
+         * Pass as `cursor` for the next page; null on the last page
+         */
+        nextCursor: string | null;
+    };
+};
+
+export type ListWorkspacesResponse = ListWorkspacesResponses[keyof ListWorkspacesResponses];
+
+export type CreateWorkspaceData = {
+    body: CreateWorkspaceDto;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+        /**
+         * Makes a retry safe: scoped to the API key and kept 24 h. A retry with the same key and body replays the stored status and body (with `Idempotent-Replayed: true`) and does nothing again; the same key with another body or endpoint answers 422 `IDEMPOTENCY_KEY_REUSED`; while the first request is still running, 409 `CONFLICT`. Failed requests are not stored. Generate one per logical operation (a UUID).
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/workspaces';
+};
+
+export type CreateWorkspaceErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
+     */
+    401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope workspaces:manage
+     */
+    403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: X-Workspace-Id names no workspace of your organization
+     */
+    404: ErrorResponseDto;
+    /**
+     * CONFLICT: the resource state forbids the operation
+     */
+    409: ErrorResponseDto;
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
+     * IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another request
+     */
+    422: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
+};
+
+export type CreateWorkspaceError = CreateWorkspaceErrors[keyof CreateWorkspaceErrors];
+
+export type CreateWorkspaceResponses = {
+    201: WorkspaceDto;
+};
+
+export type CreateWorkspaceResponse = CreateWorkspaceResponses[keyof CreateWorkspaceResponses];
+
+export type DeleteWorkspaceByIdData = {
+    body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
+    path: {
+        /**
+         * Resource id (UUID).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/workspaces/{id}';
+};
+
+export type DeleteWorkspaceByIdErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
+     */
+    401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope workspaces:manage
+     */
+    403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: no such resource in this workspace
+     */
+    404: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
+};
+
+export type DeleteWorkspaceByIdError = DeleteWorkspaceByIdErrors[keyof DeleteWorkspaceByIdErrors];
+
+export type DeleteWorkspaceByIdResponses = {
+    /**
+     * Erasure started
+     */
+    202: unknown;
+};
+
+export type GetWorkspaceByIdData = {
+    body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
+    path: {
+        /**
+         * Resource id (UUID).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/workspaces/{id}';
+};
+
+export type GetWorkspaceByIdErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
+     */
+    401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope workspaces:manage
+     */
+    403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: no such resource in this workspace
+     */
+    404: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
+};
+
+export type GetWorkspaceByIdError = GetWorkspaceByIdErrors[keyof GetWorkspaceByIdErrors];
+
+export type GetWorkspaceByIdResponses = {
+    200: WorkspaceDto;
+};
+
+export type GetWorkspaceByIdResponse = GetWorkspaceByIdResponses[keyof GetWorkspaceByIdResponses];
+
+export type UpdateWorkspaceByIdData = {
+    body: ChangeWorkspaceDto;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
+    path: {
+        /**
+         * Resource id (UUID).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/workspaces/{id}';
+};
+
+export type UpdateWorkspaceByIdErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
+     */
+    401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope workspaces:manage
+     */
+    403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: no such resource in this workspace
+     */
+    404: ErrorResponseDto;
+    /**
+     * CONFLICT: the resource state forbids the operation
+     */
+    409: ErrorResponseDto;
+    /**
+     * PAYLOAD_TOO_LARGE: the body is over the limit (BODY_LIMIT_BYTES)
+     */
+    413: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not of the type this operation takes
+     */
+    415: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
+};
+
+export type UpdateWorkspaceByIdError = UpdateWorkspaceByIdErrors[keyof UpdateWorkspaceByIdErrors];
+
+export type UpdateWorkspaceByIdResponses = {
+    200: WorkspaceDto;
+};
+
+export type UpdateWorkspaceByIdResponse = UpdateWorkspaceByIdResponses[keyof UpdateWorkspaceByIdResponses];
+
+export type GetWorkspaceUsageData = {
+    body?: never;
+    headers?: {
+        /**
+         * Runs the request in this workspace of your organization instead of the key's own (platforms: one workspace per customer). Needs the scope `workspaces:manage` (403 FORBIDDEN naming it otherwise); a workspace of another organization, an unknown or an erased one answers 404. The key's scopes apply; rate limits, Idempotency-Key and approvals are kept per workspace.
+         */
+        'X-Workspace-Id'?: string;
+    };
+    path: {
+        /**
+         * Resource id (UUID).
+         */
+        id: string;
+    };
+    query?: {
+        /**
+         * Start of the window (inclusive). Default: 30 days before `to`. The window is at most 366 days and
+         * `from` must be before `to`.
+         */
+        from?: string;
+        /**
+         * End of the window (exclusive). Default: now.
+         */
+        to?: string;
+    };
+    url: '/workspaces/{id}/usage';
+};
+
+export type GetWorkspaceUsageErrors = {
+    /**
+     * VALIDATION_ERROR: the body, query or path is invalid
+     */
+    400: ErrorResponseDto;
+    /**
+     * UNAUTHORIZED: API key missing ("API key required"), invalid ("Invalid API key"), or X-API-Key and Authorization: Bearer naming different keys. The `WWW-Authenticate` header names both ways to send a key. An OAuth access token of a remote MCP agent is named as such: "Invalid or expired access token", "This access token's grant was revoked" (and, as a 403, "This access token lacks the scope ...").
+     */
+    401: ErrorResponseDto;
+    /**
+     * FORBIDDEN: the API key lacks the scope workspaces:manage
+     */
+    403: ErrorResponseDto;
+    /**
+     * NOT_FOUND: no such resource in this workspace
+     */
+    404: ErrorResponseDto;
+    /**
+     * VALIDATION_ERROR: a path parameter is too long
+     */
+    414: ErrorResponseDto;
+    /**
+     * RATE_LIMIT_EXCEEDED
+     */
+    429: ErrorResponseDto;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorResponseDto;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached or did not answer in time; retry after Retry-After
+     */
+    503: ErrorResponseDto;
+};
+
+export type GetWorkspaceUsageError = GetWorkspaceUsageErrors[keyof GetWorkspaceUsageErrors];
+
+export type GetWorkspaceUsageResponses = {
+    200: WorkspaceUsageDto;
+};
+
+export type GetWorkspaceUsageResponse = GetWorkspaceUsageResponses[keyof GetWorkspaceUsageResponses];
