@@ -210,6 +210,7 @@ export class PostsService {
         publishedAt: null,
         approval: null,
         rejection: null,
+        createdBy: actor.identity ? { ...actor.identity } : null,
         ...this.scheduleOf(dto, 0, queuedAt, pending),
       });
       const targets = await this.insertTargets(em, post, dto, overrides);

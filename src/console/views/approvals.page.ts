@@ -2,6 +2,7 @@ import type { Channel } from '../../channels/channel.entity';
 import type { PostDto } from '../../posts/dto/post.dto';
 import { Html, html, when } from './html';
 import { PageContext, csrfField, layout, notice } from './layout';
+import { createdByLine } from './post-parts';
 
 /** A media item as the approvals page previews it. */
 export interface MediaPreview {
@@ -58,7 +59,10 @@ export function approvalsPage(
                     value="true"
                     ${o.approvalRequired ? html`checked` : ''}
                   />
-                  Every post needs an approval before it is scheduled or published, whichever API key creates it</label
+                  <span class="check-text"
+                    >Every post needs an approval before it is scheduled or published, whichever API key creates
+                    it</span
+                  ></label
                 >
                 <div><button type="submit" class="secondary">Save setting</button></div>
               </form>`
@@ -80,7 +84,7 @@ export function approvalsPage(
                 html`<article class="card" data-testid="pending-post" aria-label="Post ${p.id}">
                   <p>
                     <span class="badge warn">pending approval</span> Publishes ${when_(p)} · created
-                    ${when(p.createdAt)}
+                    ${when(p.createdAt)} · ${createdByLine(p.createdBy)}
                   </p>
                   <ul class="targets">
                     ${p.targets.map(

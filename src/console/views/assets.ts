@@ -38,8 +38,11 @@ input, select, textarea { font: inherit; padding: .5rem; border: 1px solid #aab3
 fieldset { border: 1px solid var(--line); border-radius: 6px; padding: .5rem .75rem; }
 fieldset label { display: flex; gap: .4rem; align-items: center; font-weight: 400; }
 fieldset input { width: auto; }
-label.check { display: flex; flex-wrap: wrap; gap: .4rem; align-items: baseline; font-weight: 400; overflow-wrap: anywhere; }
-label.check input { width: auto; }
+/* A checkbox and its words: the box in a column of its own, on the first line of the words however
+   they wrap (a flex row wrapped the words under the box, beside the next scope's box). */
+label.check { display: grid; grid-template-columns: auto minmax(0, 1fr); column-gap: .5rem; align-items: baseline; font-weight: 400; overflow-wrap: anywhere; }
+label.check input { width: auto; margin: 0; align-self: start; margin-top: .2em; }
+label.check .check-text .hint { display: block; }
 blockquote { margin: .25rem 0; padding-left: .6rem; border-left: 3px solid var(--line); white-space: pre-wrap; overflow-wrap: anywhere; }
 ul.media-previews { list-style: none; display: flex; flex-wrap: wrap; gap: .4rem; margin: .25rem 0; padding: 0; }
 img.preview { width: 10rem; max-width: 100%; height: auto; max-height: 12rem; object-fit: contain; border-radius: 6px; border: 1px solid var(--line); background: #fff; }
