@@ -22,7 +22,7 @@ export const FLASH_COOKIE = 'sps_flash';
 export function consoleCsp(formActions: string[] = []): string {
   const targets = ["'self'", ...formActions].join(' ');
   return (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self'; connect-src 'self'; " +
     `form-action ${targets}; frame-ancestors 'none'; base-uri 'none'`
   );
 }

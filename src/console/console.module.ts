@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AnalyticsModule } from '../analytics/analytics.module';
 import { AuthModule } from '../auth/auth.module';
 import { ChannelsModule } from '../channels/channels.module';
 import { MediaModule } from '../media/media.module';
@@ -20,6 +21,7 @@ import { ConsoleKeysController } from './console-keys.controller';
 import { ConsoleMembersController } from './console-members.controller';
 import { ConsolePagesService } from './console-pages.service';
 import { ConsolePostsController } from './console-posts.controller';
+import { ConsolePreviewsService } from './console-previews.service';
 import { ConsoleSchedulesController } from './console-schedules.controller';
 import { ConsoleWebhooksController } from './console-webhooks.controller';
 
@@ -39,6 +41,7 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     PostingSchedulesModule,
     SandboxModule,
     OAuthServerModule,
+    AnalyticsModule,
   ],
   controllers: [
     ConsoleKeysController,
@@ -51,6 +54,6 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     ConsoleMembersController,
     ConsoleAuthController,
   ],
-  providers: [ConsoleCsrfService, ConsolePagesService, ConsoleGuard, ConsoleExceptionFilter],
+  providers: [ConsoleCsrfService, ConsolePagesService, ConsolePreviewsService, ConsoleGuard, ConsoleExceptionFilter],
 })
 export class ConsoleModule {}

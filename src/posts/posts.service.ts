@@ -17,6 +17,7 @@ import { ListPostsQueryDto } from './dto/list-posts.query.dto';
 import { PostDto, PostProblemDto } from './dto/post.dto';
 import { POST_MEDIA, PostMediaItem, PostMediaPort } from './post-media.port';
 import { PostQueueingService } from './post-queueing.service';
+import { PostCheckpoint, PostTargetCheckpointsStore } from './post-target-checkpoints.store';
 import { PostTargetPartsStore } from './post-target-parts.store';
 import { PostTarget } from './post-target.entity';
 import { Post, PostStatus, ThreadPart } from './post.entity';
@@ -165,7 +166,13 @@ export class PostsService {
     private readonly queueing: PostQueueingService,
     private readonly workspaces: WorkspacesService,
     private readonly events: EventsService,
+    private readonly checkpoints: PostTargetCheckpointsStore,
   ) {}
+
+  /** What the networks' adapters saved while publishing the post (docs/adr/0023), for its console page. */
+  checkpointsOf(workspaceId: string, postId: string): Promise<PostCheckpoint[]> {
+    return this.checkpoints.ofPost(workspaceId, postId);
+  }
 
   /**
    * POST /posts/validate: every problem, and the networks' warnings (advice that never refuses), nothing
@@ -420,6 +427,30 @@ export class PostsService {
       ),
       nextCursor,
     };
+  }
+
+  /**
+   * What a saved post breaks of its channels' limits now (the same checks as POST /posts/validate, by
+   * each network's plugin), for the console's previews; nothing saved, timing not checked. Problems name
+   * fields as validation does (`mediaIds[1]`, `targets[0].content`).
+   */
+  async limitProblems(workspaceId: string, post: PostDto): Promise<PostProblemDto[]> {
+    const dto = Object.assign(new CreatePostDto(), {
+      content: post.content,
+      channelIds: post.channelIds,
+      mediaIds: post.mediaIds,
+      thread: post.thread.map((p) => ({ content: p.content, mediaIds: p.mediaIds })),
+      firstComment: post.firstComment ?? undefined,
+      targets: post.targets
+        .filter((t) => t.content !== undefined || t.mediaIds !== undefined || t.options !== undefined)
+        .map((t) => ({ channelId: t.channelId, content: t.content, mediaIds: t.mediaIds, options: t.options })),
+    });
+    try {
+      return (await this.check(workspaceId, dto)).problems;
+    } catch (err) {
+      if (err instanceof AppError) return [];
+      throw err;
+    }
   }
 
   private checkTiming(dto: CreatePostDto): void {

@@ -45,6 +45,21 @@ label.check input { width: auto; margin: 0; align-self: start; margin-top: .2em;
 label.check .check-text .hint { display: block; }
 blockquote { margin: .25rem 0; padding-left: .6rem; border-left: 3px solid var(--line); white-space: pre-wrap; overflow-wrap: anywhere; }
 ul.media-previews { list-style: none; display: flex; flex-wrap: wrap; gap: .4rem; margin: .25rem 0; padding: 0; }
+ul.media-previews li.medium { max-width: 100%; }
+ul.media-previews figure { margin: 0; display: grid; gap: .2rem; max-width: 14rem; font-size: .85rem; }
+video.preview { width: 14rem; max-width: 100%; max-height: 14rem; border-radius: 6px; border: 1px solid var(--line); background: #000; }
+li.breaks-limit img.preview, li.breaks-limit video.preview { outline: 3px solid var(--danger); outline-offset: 1px; }
+ul.limit-problems { margin: .2rem 0; padding-left: 1rem; color: var(--danger); font-size: .85rem; max-width: 30rem; overflow-wrap: anywhere; }
+figure.chart { margin: 0 0 .5rem; max-width: 100%; }
+figure.chart svg { width: 100%; height: auto; display: block; background: #fff; border: 1px solid var(--line); border-radius: 6px; }
+figure.chart .legend { display: flex; flex-wrap: wrap; gap: .3rem .9rem; font-size: .85rem; color: var(--muted); }
+figure.chart .legend span { display: inline-flex; align-items: center; gap: .3rem; }
+svg.swatch { width: .7rem; height: .7rem; }
+.chart-with-table { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; align-items: start; }
+@media (max-width: 50rem) { .chart-with-table { grid-template-columns: minmax(0, 1fr); } }
+dl.facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .25rem .9rem; margin: 0; }
+dl.facts dt { color: var(--muted); }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 img.preview { width: 10rem; max-width: 100%; height: auto; max-height: 12rem; object-fit: contain; border-radius: 6px; border: 1px solid var(--line); background: #fff; }
 button, .button { font: inherit; display: inline-block; padding: .45rem .9rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; }
 button.secondary, .button.secondary { background: #fff; color: var(--accent); }
