@@ -14,6 +14,8 @@ import { ConsoleAgentsController } from './console-agents.controller';
 import { ConsoleApprovalsController } from './console-approvals.controller';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleChannelsController } from './console-channels.controller';
+import { ConsoleComposerController } from './console-composer.controller';
+import { ConsoleMediaController } from './console-media.controller';
 import { ConsoleCsrfService } from './console-csrf.service';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleGuard } from './console.guard';
@@ -48,6 +50,8 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     ConsoleAgentsController,
     ConsoleChannelsController,
     ConsoleWebhooksController,
+    ConsoleComposerController,
+    ConsoleMediaController,
     ConsolePostsController,
     ConsoleApprovalsController,
     ConsoleSchedulesController,

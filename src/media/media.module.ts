@@ -84,6 +84,7 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
   ],
   exports: [
     MediaService,
+    MediaFinalizeService,
     MediaContentService,
     MediaUploadService,
     MediaUrlImportService,

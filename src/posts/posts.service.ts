@@ -430,6 +430,23 @@ export class PostsService {
   }
 
   /**
+   * A text's length on each of these channels as its network's validation counts it
+   * (SocialProvider.countCharacters), with the channel's limit: the composer's counters.
+   */
+  async characterCounts(
+    workspaceId: string,
+    text: string,
+    channelIds: string[],
+  ): Promise<Array<{ channelId: string; count: number; max: number }>> {
+    const channels = await this.channels.findMany(workspaceId, channelIds);
+    return channels.map((c) => {
+      const provider = this.providers.get(c.provider);
+      const count = provider.countCharacters ? provider.countCharacters(text) : [...text].length;
+      return { channelId: c.id, count, max: c.limits.maxCharacters };
+    });
+  }
+
+  /**
    * What a saved post breaks of its channels' limits now (the same checks as POST /posts/validate, by
    * each network's plugin), for the console's previews; nothing saved, timing not checked. Problems name
    * fields as validation does (`mediaIds[1]`, `targets[0].content`).

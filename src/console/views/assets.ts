@@ -60,6 +60,14 @@ svg.swatch { width: .7rem; height: .7rem; }
 dl.facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .25rem .9rem; margin: 0; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+[hidden] { display: none !important; }
+form.composer fieldset { min-width: 0; }
+form.composer summary, form.composer .check-text { overflow-wrap: anywhere; }
+ul.field-problems { margin: -.4rem 0 0; padding-left: 1rem; color: var(--danger); font-size: .88rem; overflow-wrap: anywhere; }
+output.count { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: .85rem; color: var(--muted); margin-left: .4rem; }
+output.count.over { color: var(--danger); font-weight: 700; }
+progress { width: 100%; }
+details > summary { cursor: pointer; font-weight: 600; }
 img.preview { width: 10rem; max-width: 100%; height: auto; max-height: 12rem; object-fit: contain; border-radius: 6px; border: 1px solid var(--line); background: #fff; }
 button, .button { font: inherit; display: inline-block; padding: .45rem .9rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; }
 button.secondary, .button.secondary { background: #fff; color: var(--accent); }
@@ -130,6 +138,88 @@ document.addEventListener('click', function (event) {
   } else {
     selectText(target);
   }
+});
+/* The composer (docs/adr/0053): counts per network as one types (the server counts, with each
+   network's own validation code), and uploads in chunks through the console's upload routes. */
+function composerToken(form) {
+  var input = form.querySelector('input[name="_csrf"]');
+  return input ? input.value : '';
+}
+function postJson(url, token, body) {
+  return fetch(url, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': token },
+    body: JSON.stringify(body),
+  }).then(function (res) {
+    return res.json().then(function (data) {
+      if (!res.ok) throw new Error(data.message || 'HTTP ' + res.status);
+      return data;
+    });
+  });
+}
+function setupComposer(form) {
+  var token = composerToken(form);
+  Array.prototype.forEach.call(form.querySelectorAll('.js-only'), function (el) { el.hidden = false; });
+  var text = form.querySelector('[data-count-source]');
+  var timer = null;
+  function recount() {
+    postJson('/console/posts/count', token, { content: text.value }).then(function (data) {
+      data.counts.forEach(function (c) {
+        var out = form.querySelector('[data-count-for="' + c.channelId + '"]');
+        if (!out) return;
+        out.textContent = c.count + ' / ' + c.max;
+        out.classList.toggle('over', c.count > c.max);
+      });
+    }, function () {});
+  }
+  if (text) text.addEventListener('input', function () { clearTimeout(timer); timer = setTimeout(recount, 200); });
+  var picker = form.querySelector('[data-upload]');
+  var progress = form.querySelector('[data-upload-progress]');
+  var status = form.querySelector('[data-upload-status]');
+  var list = form.querySelector('[data-media-list]');
+  function uploadOne(file) {
+    return postJson('/console/media/upload/initialize', token, { filename: file.name, mimeType: file.type, size: file.size })
+      .then(function (item) {
+        var index = 0;
+        function next() {
+          if (index >= item.totalChunks) return postJson('/console/media/upload/finalize', token, { mediaId: item.id });
+          var data = new FormData();
+          data.append('mediaId', item.id);
+          data.append('chunkIndex', String(index));
+          data.append('chunk', file.slice(index * item.chunkSize, Math.min(file.size, (index + 1) * item.chunkSize)), file.name);
+          return fetch('/console/media/upload/file', { method: 'POST', credentials: 'same-origin', headers: { 'x-csrf-token': token }, body: data })
+            .then(function (res) {
+              if (!res.ok) return res.json().then(function (e) { throw new Error(e.message || 'HTTP ' + res.status); });
+              index += 1;
+              progress.value = Math.round((index / item.totalChunks) * 100);
+              return next();
+            });
+        }
+        return next();
+      })
+      .then(function (item) {
+        var input = document.createElement('input');
+        input.type = 'hidden';
+        input.name = 'mediaIds';
+        input.value = item.id;
+        list.appendChild(input);
+        var line = document.createElement('p');
+        line.setAttribute('data-testid', 'uploaded-media');
+        line.textContent = file.name + ': ' + item.status;
+        list.appendChild(line);
+      });
+  }
+  if (picker) picker.addEventListener('change', function () {
+    var files = Array.prototype.slice.call(picker.files);
+    progress.value = 0;
+    status.textContent = 'Uploading ' + files.length + ' file(s)…';
+    files.reduce(function (done, file) { return done.then(function () { return uploadOne(file); }); }, Promise.resolve())
+      .then(function () { status.textContent = 'Uploaded.'; }, function (err) { status.textContent = 'Upload failed: ' + err.message; });
+  });
+}
+document.addEventListener('DOMContentLoaded', function () {
+  Array.prototype.forEach.call(document.querySelectorAll('form[data-composer]'), setupComposer);
 });
 function selectText(node) {
   var range = document.createRange();
