@@ -48,7 +48,7 @@ export class ConsoleMediaController {
       const fields: Record<string, string> = {};
       for await (const part of req.parts({ limits: { fileSize: this.uploads.maxChunkBytes + 1 } })) {
         if (part.type === 'field') {
-          fields[part.fieldname] = String((part).value);
+          fields[part.fieldname] = String(part.value);
           continue;
         }
         const file = part;

@@ -430,6 +430,30 @@ export class PostsService {
   }
 
   /**
+   * Moves a scheduled post to another time (the console's calendar): the post as it is, replaced with
+   * only `scheduledAt` changed, so the same checks, approval rules and publication apply as to a PUT.
+   */
+  async reschedule(actor: Actor, id: string, scheduledAt: string): Promise<PostDto> {
+    const post = await this.get(actor.workspaceId, id);
+    if (post.status !== 'scheduled') {
+      throw AppError.conflict(`Only a scheduled post can be moved; this one is ${post.status}`);
+    }
+    const dto = Object.assign(new CreatePostDto(), {
+      content: post.content,
+      channelIds: post.channelIds,
+      mediaIds: post.mediaIds,
+      thread: post.thread.map((p) => ({ content: p.content, mediaIds: p.mediaIds })),
+      metadata: post.metadata,
+      firstComment: post.firstComment ?? undefined,
+      targets: post.targets
+        .filter((t) => t.content !== undefined || t.mediaIds !== undefined || t.options !== undefined)
+        .map((t) => ({ channelId: t.channelId, content: t.content, mediaIds: t.mediaIds, options: t.options })),
+      scheduledAt,
+    });
+    return this.update(actor, id, dto);
+  }
+
+  /**
    * A text's length on each of these channels as its network's validation counts it
    * (SocialProvider.countCharacters), with the channel's limit: the composer's counters.
    */

@@ -61,6 +61,18 @@ dl.facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 [hidden] { display: none !important; }
+ol.calendar { list-style: none; margin: .5rem 0 1rem; padding: 0; display: grid; grid-template-columns: repeat(7, minmax(0, 1fr)); gap: .4rem; }
+ol.calendar .day { padding: .4rem; margin: 0; min-height: 6rem; }
+ol.calendar .day.other { background: #f2f4f7; }
+ol.calendar .day.drop-over { outline: 3px dashed var(--accent); }
+ol.calendar h2 { font-size: .9rem; margin: 0 0 .3rem; }
+ol.calendar .entries { list-style: none; margin: 0; padding: 0; display: grid; gap: .3rem; font-size: .82rem; }
+ol.calendar .slot { border: 1px dashed var(--line); border-radius: 4px; padding: .1rem .3rem; }
+ol.calendar .slot.drop-over { border-color: var(--accent); background: #e8effa; }
+ol.calendar .entry { border-left: 3px solid var(--accent); padding-left: .3rem; overflow-wrap: anywhere; }
+ol.calendar .entry[draggable="true"] { cursor: grab; }
+ol.calendar .time { font-family: ui-monospace, Menlo, Consolas, monospace; font-weight: 600; }
+@media (max-width: 50rem) { ol.calendar { grid-template-columns: minmax(0, 1fr); } ol.calendar .day.other { display: none; } }
 form.composer fieldset { min-width: 0; }
 form.composer summary, form.composer .check-text { overflow-wrap: anywhere; }
 ul.field-problems { margin: -.4rem 0 0; padding-left: 1rem; color: var(--danger); font-size: .88rem; overflow-wrap: anywhere; }
@@ -220,6 +232,35 @@ function setupComposer(form) {
 }
 document.addEventListener('DOMContentLoaded', function () {
   Array.prototype.forEach.call(document.querySelectorAll('form[data-composer]'), setupComposer);
+});
+/* The calendar: drag a scheduled post onto a slot (its time) or a day (the post's time of day on
+   it); the drop fills and sends the post's own Move form, which works without script as well. */
+document.addEventListener('dragstart', function (event) {
+  var post = event.target.closest ? event.target.closest('[data-post-id][draggable="true"]') : null;
+  if (post) event.dataTransfer.setData('text/plain', post.getAttribute('data-post-id'));
+});
+document.addEventListener('dragover', function (event) {
+  var target = event.target.closest ? event.target.closest('[data-drop-at], [data-drop-day]') : null;
+  if (target) event.preventDefault();
+});
+document.addEventListener('drop', function (event) {
+  var target = event.target.closest ? event.target.closest('[data-drop-at], [data-drop-day]') : null;
+  if (!target) return;
+  event.preventDefault();
+  var id = event.dataTransfer.getData('text/plain');
+  var form = document.querySelector('form[data-move-form="' + id + '"]');
+  if (!form) return;
+  var at = target.getAttribute('data-drop-at');
+  if (at) {
+    var option = document.createElement('option');
+    option.value = at;
+    form.querySelector('select[name="at"]').appendChild(option);
+    form.querySelector('select[name="at"]').value = at;
+  } else {
+    var entry = document.querySelector('[data-post-id="' + id + '"] .time');
+    form.querySelector('input[name="custom"]').value = target.getAttribute('data-drop-day') + 'T' + (entry ? entry.textContent : '12:00');
+  }
+  form.submit();
 });
 function selectText(node) {
   var range = document.createRange();

@@ -8,7 +8,7 @@ export interface PageContext {
   csrf: string;
   memberships?: WorkspaceMembership[];
   /** Which navigation entry is the current page. */
-  current?: 'keys' | 'agents' | 'channels' | 'webhooks' | 'posts' | 'approvals' | 'members';
+  current?: 'keys' | 'agents' | 'channels' | 'webhooks' | 'posts' | 'calendar' | 'analytics' | 'approvals' | 'members';
 }
 
 export function csrfField(ctx: PageContext): Html {
@@ -21,6 +21,8 @@ const NAV: Array<{ id: NonNullable<PageContext['current']>; label: string; href:
   { id: 'channels', label: 'Channels', href: '/console/channels' },
   { id: 'webhooks', label: 'Webhooks', href: '/console/webhooks' },
   { id: 'posts', label: 'Posts', href: '/console/posts' },
+  { id: 'calendar', label: 'Calendar', href: '/console/calendar' },
+  { id: 'analytics', label: 'Analytics', href: '/console/analytics' },
   { id: 'approvals', label: 'Approvals', href: '/console/approvals' },
   { id: 'members', label: 'Members', href: '/console/members', ownersOnly: true },
 ];
