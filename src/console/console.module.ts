@@ -13,6 +13,7 @@ import { OAuthServerModule } from '../oauth-server/oauth-server.module';
 import { ConsoleAgentsController } from './console-agents.controller';
 import { ConsoleApprovalsController } from './console-approvals.controller';
 import { ConsoleAuthController } from './console-auth.controller';
+import { ConsoleAnalyticsController } from './console-analytics.controller';
 import { ConsoleCalendarController } from './console-calendar.controller';
 import { ConsoleChannelsController } from './console-channels.controller';
 import { ConsoleComposerController } from './console-composer.controller';
@@ -53,6 +54,7 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     ConsoleWebhooksController,
     ConsoleComposerController,
     ConsoleCalendarController,
+    ConsoleAnalyticsController,
     ConsoleMediaController,
     ConsolePostsController,
     ConsoleApprovalsController,

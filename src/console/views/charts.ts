@@ -83,3 +83,37 @@ export function lineChart(o: {
     </figcaption>
   </figure>`;
 }
+
+/** A horizontal bar chart drawn on the server as SVG; its figures are in the table beside it. */
+export function barChart(o: {
+  title: string;
+  bars: Array<{ label: string; value: number }>;
+  testId?: string;
+  describedBy?: string;
+}): Html {
+  const row = 26;
+  const labelW = 170;
+  const height = PAD.top + o.bars.length * row + 8;
+  const max = niceMax(Math.max(0, ...o.bars.map((b) => b.value)));
+  const plotW = WIDTH - labelW - PAD.right - 40;
+  return html`<figure class="chart" ${o.testId ? html`data-testid="${o.testId}"` : ''}>
+    <svg
+      viewBox="0 0 ${WIDTH} ${height}"
+      role="img"
+      aria-label="${o.title}"
+      ${o.describedBy ? html`aria-describedby="${o.describedBy}"` : ''}
+      xmlns="http://www.w3.org/2000/svg"
+    >
+      <title>${o.title}</title>
+      ${o.bars.map((b, i) => {
+        const y = PAD.top + i * row;
+        const w = Math.max(1, (b.value / max) * plotW);
+        return html`<text x="${labelW - 6}" y="${y + 16}" text-anchor="end" font-size="12" fill="#1b1f24"
+            >${b.label}</text
+          >
+          <rect x="${labelW}" y="${y + 4}" width="${w.toFixed(1)}" height="16" fill="${COLOURS[0]}" rx="2" />
+          <text x="${labelW + w + 6}" y="${y + 16}" font-size="12" fill="#5b6470">${b.value}</text>`;
+      })}
+    </svg>
+  </figure>`;
+}

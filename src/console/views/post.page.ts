@@ -256,7 +256,7 @@ export function postPage(
                 describedBy: 'post-analytics-table',
               })}
               <div class="table-wrap">
-                <table id="post-analytics-table">
+                <table class="rows" id="post-analytics-table">
                   <caption class="vh">
                     The post’s figures after each collection
                   </caption>
@@ -271,7 +271,7 @@ export function postPage(
                       (t, i) =>
                         html`<tr>
                           <th scope="row">${when(t)}</th>
-                          ${totals[i].map((v) => html`<td>${v}</td>`)}
+                          ${totals[i].map((v, j) => html`<td data-label="${METRICS[j]}">${v}</td>`)}
                         </tr>`,
                     )}
                   </tbody>
