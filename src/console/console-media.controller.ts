@@ -8,7 +8,7 @@ import { MediaDto } from '../media/dto/media.dto';
 import { InitializeUploadDto } from '../media/dto/initialize-upload.dto';
 import { parseUploadChunkFields } from '../media/dto/upload-chunk.dto';
 import { MediaFinalizeService } from '../media/media-finalize.service';
-import { ACCEPTS_MULTIPART } from '../media/media-multipart';
+import { ACCEPTS_MULTIPART } from '../media/media.module';
 import { MediaUploadService } from '../media/media-upload.service';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleGuard } from './console.guard';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { MediaContentService } from '../media/media-content.service';
 import { MediaService } from '../media/media.service';
-import { POSTER_VARIANT } from '../media/video-media.util';
 import type { PostDto, PostProblemDto } from '../posts/dto/post.dto';
 import { PostsService } from '../posts/posts.service';
 import type { MediaPreview } from './views/post-parts';
@@ -13,6 +13,7 @@ import type { MediaPreview } from './views/post-parts';
 export class ConsolePreviewsService {
   constructor(
     private readonly media: MediaService,
+    private readonly content: MediaContentService,
     private readonly posts: PostsService,
   ) {}
 
@@ -32,7 +33,7 @@ export class ConsolePreviewsService {
     for (const id of new Set(ids)) {
       const item = await this.media.get(workspaceId, id).catch(() => null);
       if (!item) continue;
-      const ready = item.status === 'ready';
+      const urls = this.content.urlsOf(item);
       previews.set(id, {
         id,
         mimeType: item.mimeType,
@@ -41,8 +42,8 @@ export class ConsolePreviewsService {
         width: item.width,
         height: item.height,
         durationMs: item.durationMs,
-        url: ready ? this.media.signedUrl(id) : null,
-        posterUrl: ready && item.durationMs !== null ? this.media.signedVariantUrl(id, POSTER_VARIANT) : null,
+        url: urls.contentUrl,
+        posterUrl: urls.posterUrl,
       });
     }
     return previews;

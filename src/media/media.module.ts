@@ -95,3 +95,6 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
   ],
 })
 export class MediaModule {}
+
+/** Marks a route that reads multipart bodies (the console's upload route too): see media-multipart.ts. */
+export { ACCEPTS_MULTIPART } from './media-multipart';

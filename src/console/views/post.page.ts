@@ -1,5 +1,4 @@
 import type { Channel } from '../../channels/channel.entity';
-import type { Figures } from '../../analytics/analytics-figures';
 import type { PostDto, PostTargetDto } from '../../posts/dto/post.dto';
 import type { PostCheckpoint } from '../../posts/post-target-checkpoints.store';
 import { lineChart } from './charts';
@@ -14,6 +13,9 @@ import {
   textProblems,
 } from './post-parts';
 import { badge, optionsText, viewLink } from './posts.page';
+
+/** A collection's figures (analytics' five, null where a network gives none). */
+type Figures = Record<'likes' | 'reposts' | 'replies' | 'quotes' | 'impressions', number | null>;
 
 /** An event about the post, as the page lists it. */
 export interface PostEventView {
