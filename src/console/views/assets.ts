@@ -54,8 +54,8 @@ figure.chart { margin: 0 0 .5rem; max-width: 100%; }
 figure.chart svg { width: 100%; height: auto; display: block; background: #fff; border: 1px solid var(--line); border-radius: 6px; }
 figure.chart .legend { display: flex; flex-wrap: wrap; gap: .3rem .9rem; font-size: .85rem; color: var(--muted); }
 figure.chart .legend span { display: inline-flex; align-items: center; gap: .3rem; }
-svg.swatch { width: .7rem; height: .7rem; }
-.chart-with-table { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; align-items: start; }
+figure.chart .legend svg.swatch { width: .7rem; height: .7rem; flex: none; border: 0; border-radius: 2px; display: inline-block; }
+.chart-with-table { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 1rem; align-items: start; }
 @media (max-width: 50rem) { .chart-with-table { grid-template-columns: minmax(0, 1fr); } }
 dl.facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .25rem .9rem; margin: 0; }
 dl.facts dt { color: var(--muted); }
