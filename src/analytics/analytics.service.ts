@@ -43,6 +43,19 @@ export class AnalyticsService {
   }
 
   /**
+   * A post's figures as they were collected over time (one point per snapshot of a target: a figure
+   * changed), oldest first; empty for a post of another workspace or never published.
+   */
+  async postHistory(
+    workspaceId: string,
+    postId: string,
+  ): Promise<Array<{ channelId: string; collectedAt: Date; figures: Figures }>> {
+    if (!(await this.published.publicationOf(workspaceId, postId))) return [];
+    const rows = await this.metrics.snapshotsOfPost(postId, 500);
+    return rows.map((r) => ({ channelId: r.channelId, collectedAt: r.collectedAt!, figures: figuresOf(r) }));
+  }
+
+  /**
    * The analytics object of each post (GET /analytics/posts/:postId, and the `analytics.updated`
    * data), read with `em` so that the collector sees its own uncommitted writes (null: on the pool).
    * Posts without a published target get an empty object.

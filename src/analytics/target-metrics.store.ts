@@ -145,6 +145,16 @@ export class TargetMetricsStore {
     return rows.map(toStoredFigures);
   }
 
+  /** A post's figures over time: every snapshot of its targets, oldest first (at most `limit`). */
+  async snapshotsOfPost(postId: string, limit: number): Promise<Array<StoredFigures & { channelId: string }>> {
+    const rows: Row[] = await this.dataSource.manager.query(
+      `SELECT ${STORED_FIGURES_COLUMNS}, channel_id FROM analytics_snapshots WHERE post_id = $1
+        ORDER BY collected_at, target_id LIMIT $2`,
+      [postId, limit],
+    );
+    return rows.map((r) => ({ ...toStoredFigures(r), channelId: r.channel_id as string }));
+  }
+
   /** One analytics_snapshots row per write. */
   async insertSnapshots(em: EntityManager, writes: FiguresWrite[]): Promise<void> {
     if (writes.length === 0) return;

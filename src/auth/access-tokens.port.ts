@@ -17,4 +17,6 @@ export interface ResolvedAccessToken {
   apiKeyId: string;
   expiresAt: Date;
   revoked: boolean;
+  /** The OAuth client the token was issued to (a post's `createdBy` names it). */
+  client?: { id: string; name: string };
 }

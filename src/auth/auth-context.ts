@@ -5,6 +5,16 @@
 export type Credential = 'api_key' | 'access_token';
 
 /**
+ * Who a request speaks for, as recorded on what it creates (a post's `createdBy`): an API key (its
+ * name), the OAuth client of an access token (its client name), or a console user (their email).
+ */
+export interface Identity {
+  kind: 'api_key' | 'oauth_client' | 'user';
+  id: string;
+  name: string;
+}
+
+/**
  * The authenticated principal of a request: set on `request.auth` by the API key check
  * (ApiKeyGuard, inside the global RequestGuard) and read by @WorkspaceId(), @Auth() and the
  * idempotency and rate-limit steps. Absent on public routes.
@@ -26,6 +36,8 @@ export interface AuthContext {
   scopes: readonly string[];
   /** What was presented: the refusals name it ("This access token lacks the scope ..."). */
   credential: Credential;
+  /** Who the request speaks for: the key, or the OAuth client of an access token. */
+  identity?: Identity;
 }
 
 declare module 'fastify' {

@@ -153,11 +153,13 @@ export class AuthService {
       let row: ApiKey | null;
       let expiresAt: number | null = null;
       let grantRevoked = false;
+      let client: { id: string; name: string } | undefined;
       if (credential === 'access_token') {
         const token = await this.tokens!.resolveAccessToken(hash);
         row = token ? await this.keys.find(token.apiKeyId, null, 'oauth') : null;
         expiresAt = token?.expiresAt.getTime() ?? null;
         grantRevoked = token?.revoked ?? false;
+        client = token?.client;
       } else {
         row = await this.keys.findByHash(hash);
       }
@@ -174,6 +176,9 @@ export class AuthService {
               rateLimitPerMinute: row.rateLimitPerMinute,
               rateLimitBurst: row.rateLimitBurst,
               scopes: Object.freeze([...row.scopes]),
+              identity: client
+                ? ({ kind: 'oauth_client', id: client.id, name: client.name } as const)
+                : ({ kind: 'api_key', id: row.id, name: row.name } as const),
               expiresAt,
               lastUsedAt: row.lastUsedAt?.getTime() ?? null,
             }
@@ -196,6 +201,7 @@ export class AuthService {
       rateLimitBurst: value.rateLimitBurst,
       scopes: value.scopes,
       credential,
+      ...(value.identity ? { identity: value.identity } : {}),
     };
   }
 

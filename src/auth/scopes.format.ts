@@ -1,5 +1,5 @@
 import { AppError } from '../common/errors';
-import type { AuthContext, Credential } from './auth-context';
+import type { AuthContext, Credential, Identity } from './auth-context';
 
 /** Which kind of credential authenticated a request (auth-context.ts), for features that word refusals by it. */
 export type { Credential } from './auth-context';
@@ -106,17 +106,20 @@ export interface Actor {
   by: ActorRef;
   /** For an API key's actor: whether a key or an access token standing for it was presented (refusals name it). */
   credential?: Credential;
+  /** Who the actor speaks for, recorded as a post's `createdBy`; absent where unknown. */
+  identity?: Identity;
 }
 
 /** The actor of a request authenticated with an API key (or an OAuth access token, which stands for one). */
 export function actorOfKey(
-  auth: Pick<AuthContext, 'workspaceId' | 'scopes' | 'apiKeyId'> & { credential?: Credential },
+  auth: Pick<AuthContext, 'workspaceId' | 'scopes' | 'apiKeyId'> & { credential?: Credential; identity?: Identity },
 ): Actor {
   return {
     workspaceId: auth.workspaceId,
     scopes: auth.scopes,
     by: { type: 'api_key', id: auth.apiKeyId },
     ...(auth.credential ? { credential: auth.credential } : {}),
+    ...(auth.identity ? { identity: auth.identity } : {}),
   };
 }
 

@@ -6,7 +6,6 @@ import { WorkspacesService } from '../auth/workspaces.service';
 import { ChannelsService } from '../channels/channels.service';
 import { Public } from '../common/decorators/public.decorator';
 import { AppError } from '../common/errors';
-import { MediaService } from '../media/media.service';
 import { ListPostsQueryDto } from '../posts/dto/list-posts.query.dto';
 import { RejectPostDto } from '../posts/dto/reject-post.dto';
 import { PostsService } from '../posts/posts.service';
@@ -14,7 +13,8 @@ import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleForbidden, ConsoleGuard } from './console.guard';
 import { field, redirect, sendPage } from './console-http';
 import { ConsolePagesService, validateForm } from './console-pages.service';
-import { approvalsPage, MediaPreview } from './views/approvals.page';
+import { ConsolePreviewsService } from './console-previews.service';
+import { approvalsPage } from './views/approvals.page';
 
 const PAGE = '/console/approvals';
 
@@ -33,7 +33,7 @@ export class ConsoleApprovalsController {
     private readonly pages: ConsolePagesService,
     private readonly posts: PostsService,
     private readonly channels: ChannelsService,
-    private readonly media: MediaService,
+    private readonly previews: ConsolePreviewsService,
     private readonly workspaces: WorkspacesService,
   ) {}
 
@@ -48,14 +48,10 @@ export class ConsoleApprovalsController {
       this.channels.list(actor.workspaceId, { limit: 100 }),
       this.workspaces.get(actor.workspaceId),
     ]);
-    const ids = new Set(page.data.flatMap((p) => [...p.mediaIds, ...p.targets.flatMap((t) => t.mediaIds ?? [])]));
-    const media = new Map<string, MediaPreview>();
-    for (const id of ids) {
-      const item = await this.media.get(actor.workspaceId, id).catch(() => null);
-      if (item?.status === 'ready') {
-        media.set(id, { id, mimeType: item.mimeType, altText: item.altText, url: this.media.signedUrl(id) });
-      }
-    }
+    const [media, limits] = await Promise.all([
+      this.previews.forPosts(actor.workspaceId, page.data),
+      this.previews.limits(actor.workspaceId, page.data),
+    ]);
     const ctx = await this.pages.context(req, reply, 'approvals');
     sendPage(
       reply,
@@ -63,6 +59,7 @@ export class ConsoleApprovalsController {
         posts: page.data,
         channels: channels.data,
         media,
+        limits,
         canApprove: holdsScope(actor.scopes, 'posts:approve'),
         approvalRequired: workspace.approvalRequired,
         error: flash.error,

@@ -18,6 +18,7 @@ import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleGuard } from './console.guard';
 import { consoleCsp, fields, redirect, sendPage } from './console-http';
 import { ConsolePagesService } from './console-pages.service';
+import { ConsolePreviewsService } from './console-previews.service';
 import { CredentialField, credentialFields, credentialValue } from './credential-fields';
 import {
   channelsPage,
@@ -55,6 +56,7 @@ export class ConsoleChannelsController {
     private readonly oauth: OAuthService,
     private readonly oauthApps: OAuthAppsService,
     @Inject(consoleConfig.KEY) private readonly cfg: ConfigType<typeof consoleConfig>,
+    private readonly previews: ConsolePreviewsService,
   ) {}
 
   @Get()
@@ -242,12 +244,17 @@ export class ConsoleChannelsController {
     const channel = await this.channels.get(workspaceId, id);
     const page = await this.sandbox.timeline(workspaceId, channel.id, { limit: TIMELINE_LIMIT });
     const ctx = await this.pages.context(req, reply, 'channels');
+    const posts = page.data.map((p) => SandboxPostDto.from(p));
     sendPage(
       reply,
       sandboxTimelinePage(ctx, {
         channel,
-        posts: page.data.map((p) => SandboxPostDto.from(p)),
+        posts,
         more: page.nextCursor !== null,
+        media: await this.previews.forIds(
+          workspaceId,
+          posts.flatMap((p) => p.media.map((m) => m.id)),
+        ),
       }),
     );
   }

@@ -36,7 +36,7 @@ export function loggablePath(path: string): string {
 export function consoleCsp(formActions: string[] = []): string {
   const targets = ["'self'", ...formActions].join(' ');
   return (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self'; connect-src 'self'; " +
     `form-action ${targets}; frame-ancestors 'none'; base-uri 'none'`
   );
 }

@@ -49,6 +49,7 @@ export class ConsolePagesService {
       workspaceId: actor.workspaceId,
       scopes: consoleRoleScopes(actor.role),
       by: { type: 'user', id: actor.userId },
+      identity: { kind: 'user', id: actor.userId, name: actor.email },
     };
   }
 

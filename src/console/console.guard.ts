@@ -38,7 +38,10 @@ export class ConsoleGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
     req.consoleActor = await this.sessions.resolve(readCookie(req, SESSION_COOKIE));
     if (access !== 'anyone' && !req.consoleActor) throw new ConsoleSignInRequired();
-    if (req.method === 'POST' && !this.csrf.verify(req, field(req, '_csrf'))) {
+    // A form carries the token as `_csrf`; the composer's script (uploads, counts) in X-CSRF-Token.
+    const header = req.headers['x-csrf-token'];
+    const token = field(req, '_csrf') || (typeof header === 'string' ? header : '');
+    if (req.method === 'POST' && !this.csrf.verify(req, token)) {
       throw new ConsoleForbidden(
         'This form has expired or did not come from this console. Reload the page and try again.',
       );

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AnalyticsModule } from '../analytics/analytics.module';
 import { AuthModule } from '../auth/auth.module';
 import { ChannelsModule } from '../channels/channels.module';
 import { ConnectLinksModule } from '../connect-links/connect-links.module';
@@ -16,10 +17,14 @@ import { ConsoleOrganizationController } from './console-organization.controller
 import { ConsoleAgentsController } from './console-agents.controller';
 import { ConsoleApprovalsController } from './console-approvals.controller';
 import { ConsoleAuthController } from './console-auth.controller';
+import { ConsoleAnalyticsController } from './console-analytics.controller';
+import { ConsoleCalendarController } from './console-calendar.controller';
 import { ConsoleChannelsController } from './console-channels.controller';
 import { ConsoleConnectLinksController } from './console-connect-links.controller';
 import { ConnectPageController } from './connect-page.controller';
 import { ConnectPageLimiter } from './connect-page-limiter.service';
+import { ConsoleComposerController } from './console-composer.controller';
+import { ConsoleMediaController } from './console-media.controller';
 import { ConsoleCsrfService } from './console-csrf.service';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleGuard } from './console.guard';
@@ -27,6 +32,7 @@ import { ConsoleKeysController } from './console-keys.controller';
 import { ConsoleMembersController } from './console-members.controller';
 import { ConsolePagesService } from './console-pages.service';
 import { ConsolePostsController } from './console-posts.controller';
+import { ConsolePreviewsService } from './console-previews.service';
 import { ConsoleSchedulesController } from './console-schedules.controller';
 import { ConsoleWebhooksController } from './console-webhooks.controller';
 
@@ -49,6 +55,7 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     SandboxModule,
     OAuthServerModule,
     PlatformModule,
+    AnalyticsModule,
   ],
   controllers: [
     ConsoleKeysController,
@@ -57,6 +64,10 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     ConsoleConnectLinksController,
     ConnectPageController,
     ConsoleWebhooksController,
+    ConsoleComposerController,
+    ConsoleCalendarController,
+    ConsoleAnalyticsController,
+    ConsoleMediaController,
     ConsolePostsController,
     ConsoleApprovalsController,
     ConsoleSchedulesController,
@@ -64,6 +75,13 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     ConsoleOrganizationController,
     ConsoleAuthController,
   ],
-  providers: [ConsoleCsrfService, ConsolePagesService, ConsoleGuard, ConsoleExceptionFilter, ConnectPageLimiter],
+  providers: [
+    ConsoleCsrfService,
+    ConsolePagesService,
+    ConsolePreviewsService,
+    ConsoleGuard,
+    ConsoleExceptionFilter,
+    ConnectPageLimiter,
+  ],
 })
 export class ConsoleModule {}

@@ -40,6 +40,11 @@ export class EventsService {
     return this.store.insertWith<R>(on, change, events);
   }
 
+  /** The events about one post, newest first (the console's post page). */
+  ofPost(workspaceId: string, postId: string, limit = 100): Promise<EventRecord[]> {
+    return this.store.ofPost(workspaceId, postId, limit);
+  }
+
   list(workspaceId: string, opts: { type?: EventType; limit: number; cursor?: string }): Promise<Page<EventRecord>> {
     return this.store.page(workspaceId, opts);
   }

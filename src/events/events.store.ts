@@ -99,6 +99,18 @@ export class EventsStore {
     });
   }
 
+  /** The workspace's events about one post (`data.id` or `data.postId`), newest first (at most `limit`). */
+  ofPost(workspaceId: string, postId: string, limit: number): Promise<EventRecord[]> {
+    return this.events
+      .createQueryBuilder('e')
+      .where('e.workspace_id = :workspaceId', { workspaceId })
+      .andWhere("(e.data->>'id' = :postId OR e.data->>'postId' = :postId)", { postId })
+      .orderBy('e.created_at', 'DESC')
+      .addOrderBy('e.id', 'DESC')
+      .limit(limit)
+      .getMany();
+  }
+
   /** Deletes dispatched events older than `days`, in batches that skip locked rows; returns how many went. */
   deleteDispatched(days: number, batchSize: number, stop?: () => boolean): Promise<number> {
     return deleteInBatches(

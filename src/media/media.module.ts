@@ -84,6 +84,7 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
   ],
   exports: [
     MediaService,
+    MediaFinalizeService,
     MediaContentService,
     MediaUploadService,
     MediaUrlImportService,
@@ -94,3 +95,6 @@ function createMediaStorage(cfg: ConfigType<typeof mediaConfig>, dataSource: Dat
   ],
 })
 export class MediaModule {}
+
+/** Marks a route that reads multipart bodies (the console's upload route too): see media-multipart.ts. */
+export { ACCEPTS_MULTIPART } from './media-multipart';

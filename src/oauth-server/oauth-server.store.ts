@@ -113,12 +113,18 @@ export class OAuthServerStore {
     const row = await this.tokens
       .createQueryBuilder('t')
       .innerJoin('t.grant', 'g')
+      .innerJoin('g.client', 'c')
       .select(['t.expiresAt', 'g.apiKeyId', 'g.revokedAt'])
-      .addSelect('g.id')
+      .addSelect(['g.id', 'c.id', 'c.name'])
       .where("t.tokenHash = :tokenHash AND t.kind = 'access' AND t.expiresAt > now()", { tokenHash })
       .getOne();
     return row?.grant
-      ? { apiKeyId: row.grant.apiKeyId, expiresAt: row.expiresAt, revoked: row.grant.revokedAt !== null }
+      ? {
+          apiKeyId: row.grant.apiKeyId,
+          expiresAt: row.expiresAt,
+          revoked: row.grant.revokedAt !== null,
+          ...(row.grant.client ? { client: { id: row.grant.client.id, name: row.grant.client.name } } : {}),
+        }
       : null;
   }
 

@@ -4,7 +4,7 @@ import { Post } from './post.entity';
 
 /** Raw-row mappers for the publishing hot path, which uses plain SQL (see PublisherService). */
 export const POST_COLUMNS =
-  'id, workspace_id, content, status, media_ids, thread, scheduled_at, timeline_at, published_at, metadata, external_id, queued, first_comment, publication, approval, rejection, created_at, updated_at';
+  'id, workspace_id, content, status, media_ids, thread, scheduled_at, timeline_at, published_at, metadata, external_id, queued, first_comment, publication, approval, rejection, created_by, created_at, updated_at';
 
 export const TARGET_COLUMNS =
   'id, post_id, channel_id, position, content_override, media_ids_override, options, status, publication, due_at, publication_started_at, claim_job_id, claimed_until, ' +
@@ -34,6 +34,7 @@ export function toPost(r: Row): Post {
     publication: r.publication,
     approval: r.approval ?? null,
     rejection: r.rejection ?? null,
+    createdBy: r.created_by ?? null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   });

@@ -38,4 +38,33 @@ export class PostTargetCheckpointsStore {
       [targetId, publication, index, json, jobId, String(claimMs)],
     );
   }
+
+  /** The checkpoints of a post's targets (of the workspace's post), by channel, publication and part. */
+  async ofPost(workspaceId: string, postId: string): Promise<PostCheckpoint[]> {
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      `SELECT t.channel_id, c.publication, c.index, c.state, c.updated_at
+         FROM post_target_checkpoints c
+         JOIN post_targets t ON t.id = c.target_id
+         JOIN posts p ON p.id = t.post_id
+        WHERE p.workspace_id = $1 AND p.id = $2
+        ORDER BY t.position, c.publication, c.index`,
+      [workspaceId, postId],
+    );
+    return rows.map((r) => ({
+      channelId: r.channel_id as string,
+      publication: r.publication as number,
+      index: r.index as number,
+      state: r.state as Record<string, unknown>,
+      updatedAt: r.updated_at as Date,
+    }));
+  }
+}
+
+/** A saved checkpoint of one part of one channel's publication, as the console's post page lists it. */
+export interface PostCheckpoint {
+  channelId: string;
+  publication: number;
+  index: number;
+  state: Record<string, unknown>;
+  updatedAt: Date;
 }

@@ -27,6 +27,16 @@ export interface PostActorRef {
   id: string;
 }
 
+/**
+ * Who asked for a post: the API key, the OAuth client (an agent) or the console user whose request
+ * created it, with its name then (the key's name, the client's name, the person's email).
+ */
+export interface PostCreator {
+  kind: 'api_key' | 'oauth_client' | 'user';
+  id: string;
+  name: string;
+}
+
 /** The last approval of a post (docs/adr/0034). */
 export interface PostApproval {
   at: string;
@@ -110,6 +120,10 @@ export class Post {
   /** Published as a comment on the post on channels that take one, unless a target overrides it; null: none. */
   @Column({ type: 'text', nullable: true })
   firstComment!: string | null;
+
+  /** Who asked for the post; null for posts made before it was recorded. */
+  @Column({ type: 'jsonb', nullable: true })
+  createdBy!: PostCreator | null;
 
   /** Incremented each time publishing is (re)started; part of every target's idempotency key. */
   @Column({ type: 'integer', default: 0 })

@@ -17,6 +17,7 @@ import { ListPostsQueryDto } from './dto/list-posts.query.dto';
 import { PostDto, PostProblemDto } from './dto/post.dto';
 import { POST_MEDIA, PostMediaItem, PostMediaPort } from './post-media.port';
 import { PostQueueingService } from './post-queueing.service';
+import { PostCheckpoint, PostTargetCheckpointsStore } from './post-target-checkpoints.store';
 import { PostTargetPartsStore } from './post-target-parts.store';
 import { PostTarget } from './post-target.entity';
 import { Post, PostStatus, ThreadPart } from './post.entity';
@@ -170,7 +171,13 @@ export class PostsService {
     private readonly queueing: PostQueueingService,
     private readonly workspaces: WorkspacesService,
     private readonly events: EventsService,
+    private readonly checkpoints: PostTargetCheckpointsStore,
   ) {}
+
+  /** What the networks' adapters saved while publishing the post (docs/adr/0023), for its console page. */
+  checkpointsOf(workspaceId: string, postId: string): Promise<PostCheckpoint[]> {
+    return this.checkpoints.ofPost(workspaceId, postId);
+  }
 
   /**
    * POST /posts/validate: every problem, and the networks' warnings (advice that never refuses), nothing
@@ -215,6 +222,7 @@ export class PostsService {
         publishedAt: null,
         approval: null,
         rejection: null,
+        createdBy: actor.identity ? { ...actor.identity } : null,
         ...this.scheduleOf(dto, 0, queuedAt, pending),
       });
       const targets = await this.insertTargets(em, post, dto, overrides);
@@ -424,6 +432,71 @@ export class PostsService {
       ),
       nextCursor,
     };
+  }
+
+  /**
+   * Moves a scheduled post to another time (the console's calendar): the post as it is, replaced with
+   * only `scheduledAt` changed, so the same checks, approval rules and publication apply as to a PUT.
+   */
+  async reschedule(actor: Actor, id: string, scheduledAt: string): Promise<PostDto> {
+    const post = await this.get(actor.workspaceId, id);
+    if (post.status !== 'scheduled') {
+      throw AppError.conflict(`Only a scheduled post can be moved; this one is ${post.status}`);
+    }
+    const dto = Object.assign(new CreatePostDto(), {
+      content: post.content,
+      channelIds: post.channelIds,
+      mediaIds: post.mediaIds,
+      thread: post.thread.map((p) => ({ content: p.content, mediaIds: p.mediaIds })),
+      metadata: post.metadata,
+      firstComment: post.firstComment ?? undefined,
+      targets: post.targets
+        .filter((t) => t.content !== undefined || t.mediaIds !== undefined || t.options !== undefined)
+        .map((t) => ({ channelId: t.channelId, content: t.content, mediaIds: t.mediaIds, options: t.options })),
+      scheduledAt,
+    });
+    return this.update(actor, id, dto);
+  }
+
+  /**
+   * A text's length on each of these channels as its network's validation counts it
+   * (SocialProvider.countCharacters), with the channel's limit: the composer's counters.
+   */
+  async characterCounts(
+    workspaceId: string,
+    text: string,
+    channelIds: string[],
+  ): Promise<Array<{ channelId: string; count: number; max: number }>> {
+    const channels = await this.channels.findMany(workspaceId, channelIds);
+    return channels.map((c) => {
+      const provider = this.providers.get(c.provider);
+      const count = provider.countCharacters ? provider.countCharacters(text) : [...text].length;
+      return { channelId: c.id, count, max: c.limits.maxCharacters };
+    });
+  }
+
+  /**
+   * What a saved post breaks of its channels' limits now (the same checks as POST /posts/validate, by
+   * each network's plugin), for the console's previews; nothing saved, timing not checked. Problems name
+   * fields as validation does (`mediaIds[1]`, `targets[0].content`).
+   */
+  async limitProblems(workspaceId: string, post: PostDto): Promise<PostProblemDto[]> {
+    const dto = Object.assign(new CreatePostDto(), {
+      content: post.content,
+      channelIds: post.channelIds,
+      mediaIds: post.mediaIds,
+      thread: post.thread.map((p) => ({ content: p.content, mediaIds: p.mediaIds })),
+      firstComment: post.firstComment ?? undefined,
+      targets: post.targets
+        .filter((t) => t.content !== undefined || t.mediaIds !== undefined || t.options !== undefined)
+        .map((t) => ({ channelId: t.channelId, content: t.content, mediaIds: t.mediaIds, options: t.options })),
+    });
+    try {
+      return (await this.check(workspaceId, dto)).problems;
+    } catch (err) {
+      if (err instanceof AppError) return [];
+      throw err;
+    }
   }
 
   private checkTiming(dto: CreatePostDto): void {

@@ -279,6 +279,12 @@ export interface SocialProvider {
   /** Pure: checks a draft against the channel's limits. */
   validate(post: PostDraft, limits: ChannelLimits): Problem[];
   /**
+   * Pure, optional: a text's length as `validate` counts it against `maxCharacters` (X weighs URLs,
+   * Bluesky counts graphemes). The console's composer shows it per network as one types; without it,
+   * code points.
+   */
+  countCharacters?(text: string): number;
+  /**
    * Pure, optional: what the user should know about a draft that is still valid (X: a link makes the
    * post cost more). `POST /api/posts/validate` lists them as `warnings`; they never refuse a post.
    */

@@ -66,6 +66,18 @@ export class WebhookDeliveryLogStore {
     private readonly dataSource: DataSource,
   ) {}
 
+  /** The delivery attempts of these events, oldest first (at most `limit`). */
+  attemptsOfEvents(workspaceId: string, eventIds: string[], limit: number): Promise<WebhookDeliveryAttempt[]> {
+    if (eventIds.length === 0) return Promise.resolve([]);
+    return this.attempts
+      .createQueryBuilder('a')
+      .where('a.workspace_id = :workspaceId', { workspaceId })
+      .andWhere('a.event_id IN (:...eventIds)', { eventIds })
+      .orderBy('a.created_at', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
   /**
    * One pending delivery per matching enabled subscription of each event (the relay), in one autocommitted
    * statement; an existing (subscription, event) delivery is returned as it is.

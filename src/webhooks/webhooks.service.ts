@@ -162,6 +162,11 @@ export class WebhooksService {
     return event;
   }
 
+  /** The delivery attempts of these events at any of the workspace's endpoints, oldest first. */
+  attemptsOfEvents(workspaceId: string, eventIds: string[]): Promise<WebhookDeliveryAttempt[]> {
+    return this.deliveries.attemptsOfEvents(workspaceId, eventIds, 200);
+  }
+
   /** The endpoint's delivery attempts, newest first. */
   async listDeliveries(
     workspaceId: string,

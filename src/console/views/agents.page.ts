@@ -73,7 +73,7 @@ export function consentPage(ctx: PageContext, o: ConsentView): Html {
                   value="${s}"
                   ${o.ticked.includes(s) && holdsScope(held, s) ? html`checked` : ''}
                 />
-                ${SCOPE_DESCRIPTIONS[s]} <code>${s}</code></label
+                <span class="check-text">${SCOPE_DESCRIPTIONS[s]} <code>${s}</code></span></label
               >`,
           )}
           <span class="hint"

@@ -2,21 +2,7 @@ import type { Channel } from '../../channels/channel.entity';
 import type { PostDto } from '../../posts/dto/post.dto';
 import { Html, html, when } from './html';
 import { PageContext, csrfField, layout, notice } from './layout';
-
-/** A media item as the approvals page previews it. */
-export interface MediaPreview {
-  id: string;
-  mimeType: string;
-  altText: string | null;
-  url: string;
-}
-
-function preview(m: MediaPreview | undefined, id: string): Html {
-  if (!m) return html`<li class="muted">media ${id} (not available)</li>`;
-  return m.mimeType.startsWith('image/')
-    ? html`<li><img class="preview" src="${m.url}" alt="${m.altText ?? `Image ${m.id}`}" loading="lazy" /></li>`
-    : html`<li><a href="${m.url}" rel="noopener noreferrer">${m.mimeType} ${m.id}</a></li>`;
-}
+import { LimitProblem, MediaPreview, createdByLine, mediaPreviews, textProblems } from './post-parts';
 
 function when_(p: PostDto): string {
   return p.scheduledAt ? `at ${when(p.scheduledAt)}` : 'now, once approved';
@@ -32,6 +18,8 @@ export function approvalsPage(
     posts: PostDto[];
     channels: Channel[];
     media: Map<string, MediaPreview>;
+    /** What each post breaks of its channels' limits, by post id. */
+    limits?: Map<string, LimitProblem[]>;
     canApprove: boolean;
     approvalRequired: boolean;
     error?: string;
@@ -58,7 +46,10 @@ export function approvalsPage(
                     value="true"
                     ${o.approvalRequired ? html`checked` : ''}
                   />
-                  Every post needs an approval before it is scheduled or published, whichever API key creates it</label
+                  <span class="check-text"
+                    >Every post needs an approval before it is scheduled or published, whichever API key creates
+                    it</span
+                  ></label
                 >
                 <div><button type="submit" class="secondary">Save setting</button></div>
               </form>`
@@ -79,8 +70,9 @@ export function approvalsPage(
               (p) =>
                 html`<article class="card" data-testid="pending-post" aria-label="Post ${p.id}">
                   <p>
+                    <a href="/console/posts/${p.id}" data-testid="post-link">Post</a>
                     <span class="badge warn">pending approval</span> Publishes ${when_(p)} · created
-                    ${when(p.createdAt)}
+                    ${when(p.createdAt)} · ${createdByLine(p.createdBy)}
                   </p>
                   <ul class="targets">
                     ${p.targets.map(
@@ -88,13 +80,8 @@ export function approvalsPage(
                         html`<li data-testid="pending-target">
                           <strong class="wrap">${names.get(t.channelId) ?? t.channelId}</strong>
                           <blockquote class="wrap">${t.content ?? p.content}</blockquote>
-                          ${
-                            (t.mediaIds ?? p.mediaIds).length
-                              ? html`<ul class="media-previews">
-                                  ${(t.mediaIds ?? p.mediaIds).map((id) => preview(o.media.get(id), id))}
-                                </ul>`
-                              : ''
-                          }
+                          ${textProblems(o.limits?.get(p.id) ?? [], t.channelId)}
+                          ${mediaPreviews(t.mediaIds ?? p.mediaIds, o.media, o.limits?.get(p.id) ?? [], t.channelId)}
                         </li>`,
                     )}
                   </ul>

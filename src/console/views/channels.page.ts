@@ -5,6 +5,7 @@ import type { CredentialField } from '../credential-fields';
 import { scheduleHref } from './schedule.page';
 import { Html, html, when } from './html';
 import { PageContext, confirmPage, csrfField, layout, notice } from './layout';
+import { MediaPreview, mediaPreviews } from './post-parts';
 
 /** One account of a pending connection, for the choice. */
 export interface TargetChoice {
@@ -225,7 +226,7 @@ export function disconnectChannelPage(ctx: PageContext, channel: Channel, networ
 /** A sandbox channel's timeline: what the sandbox network received, newest first. */
 export function sandboxTimelinePage(
   ctx: PageContext,
-  o: { channel: Channel; posts: SandboxPostDto[]; more: boolean },
+  o: { channel: Channel; posts: SandboxPostDto[]; more: boolean; media?: Map<string, MediaPreview> },
 ): Html {
   return layout(
     ctx,
@@ -246,6 +247,10 @@ export function sandboxTimelinePage(
                   html`<li class="card timeline-item" id="post-${p.id}" data-testid="timeline-item">
                     ${p.options.contentWarning ? html`<p class="badge" data-testid="content-warning">CW: ${p.options.contentWarning}</p>` : ''}
                     <p class="content">${p.content}</p>
+                    ${mediaPreviews(
+                      p.media.map((m) => m.id),
+                      o.media ?? new Map<string, MediaPreview>(),
+                    )}
                     <p class="muted">
                       ${when(p.createdAt)}${p.options.visibility !== 'public' ? ` · ${p.options.visibility}` : ''}${p.media.length ? ` · ${p.media.length} media` : ''}${
                         p.inReplyTo ? html` · reply to <a href="#post-${p.inReplyTo}">an earlier post</a>` : ''

@@ -59,8 +59,10 @@ export function keysPage(
             ${
               all
                 ? html`<label class="check"
-                    ><input type="checkbox" name="scopes" value="*" checked /> Everything
-                    <span class="hint">Every scope below, and any added later.</span></label
+                    ><input type="checkbox" name="scopes" value="*" checked />
+                    <span class="check-text"
+                      >Everything <span class="hint">Every scope below, and any added later.</span></span
+                    ></label
                   >`
                 : ''
             }
@@ -68,7 +70,7 @@ export function keysPage(
               (s) =>
                 html`<label class="check"
                   ><input type="checkbox" name="scopes" value="${s}" ${all ? '' : html`checked`} />
-                  ${SCOPE_DESCRIPTIONS[s]} <code>${s}</code></label
+                  <span class="check-text">${SCOPE_DESCRIPTIONS[s]} <code>${s}</code></span></label
                 >`,
             )}
             <span class="hint"

@@ -9,7 +9,17 @@ export interface PageContext {
   memberships?: WorkspaceMembership[];
   /** Which navigation entry is the current page. */
   current?:
-    'keys' | 'agents' | 'channels' | 'connect-links' | 'webhooks' | 'posts' | 'approvals' | 'members' | 'organization';
+    | 'keys'
+    | 'agents'
+    | 'channels'
+    | 'connect-links'
+    | 'webhooks'
+    | 'posts'
+    | 'calendar'
+    | 'analytics'
+    | 'approvals'
+    | 'members'
+    | 'organization';
 }
 
 export function csrfField(ctx: PageContext): Html {
@@ -23,6 +33,8 @@ const NAV: Array<{ id: NonNullable<PageContext['current']>; label: string; href:
   { id: 'connect-links', label: 'Connect links', href: '/console/connect-links' },
   { id: 'webhooks', label: 'Webhooks', href: '/console/webhooks' },
   { id: 'posts', label: 'Posts', href: '/console/posts' },
+  { id: 'calendar', label: 'Calendar', href: '/console/calendar' },
+  { id: 'analytics', label: 'Analytics', href: '/console/analytics' },
   { id: 'approvals', label: 'Approvals', href: '/console/approvals' },
   { id: 'members', label: 'Members', href: '/console/members', ownersOnly: true },
   { id: 'organization', label: 'Organization', href: '/console/organization', ownersOnly: true },

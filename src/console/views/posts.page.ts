@@ -4,8 +4,9 @@ import type { ProviderDto } from '../../providers/dto/provider.dto';
 import { timelineHref } from './channels.page';
 import { Html, html, when } from './html';
 import { PageContext, layout, notice } from './layout';
+import { LimitProblem, MediaPreview, createdByLine, mediaPreviews } from './post-parts';
 
-function badge(status: string): Html {
+export function badge(status: string): Html {
   const kind = ['published'].includes(status)
     ? 'ok'
     : ['failed'].includes(status)
@@ -53,7 +54,7 @@ function viewHref(t: PostTargetDto, channel: Channel | undefined): string | null
   return t.url && /^https?:\/\//i.test(t.url) ? t.url : null;
 }
 
-function viewLink(t: PostTargetDto, channel: Channel | undefined): Html | string {
+export function viewLink(t: PostTargetDto, channel: Channel | undefined): Html | string {
   const href = viewHref(t, channel);
   if (!href) return '';
   return href.startsWith('/')
@@ -73,6 +74,9 @@ export function postsPage(
     channelId?: string;
     error?: string;
     more: boolean;
+    /** Previews of the posts' media; none shown without. */
+    media?: Map<string, MediaPreview>;
+    limits?: Map<string, LimitProblem[]>;
   },
 ): Html {
   // Channels by the network's display name (YouTube, TikTok), as the channels page shows them.
@@ -84,6 +88,7 @@ export function postsPage(
     'Posts',
     html`<h1>Posts</h1>
       ${notice('error', o.error)}
+      <p><a class="button" href="/console/posts/new" data-testid="new-post">New post</a></p>
       <form class="filters" method="get" action="/console/posts">
         <label
           >Status
@@ -120,7 +125,11 @@ export function postsPage(
                       html`<tr data-testid="post-row">
                         <td data-label="Created">${when(p.createdAt)}</td>
                         <td class="wrap" data-label="Content">
-                          ${p.content.length > 140 ? `${p.content.slice(0, 140)}…` : p.content}
+                          <a href="/console/posts/${p.id}" data-testid="post-link"
+                            >${p.content.length > 140 ? `${p.content.slice(0, 140)}…` : p.content || '(no text)'}</a
+                          >
+                          ${o.media ? mediaPreviews(p.mediaIds, o.media, o.limits?.get(p.id) ?? []) : ''}
+                          <div class="muted">${createdByLine(p.createdBy)}</div>
                         </td>
                         <td data-label="Status">${badge(p.status)}</td>
                         <td data-label="Scheduled">

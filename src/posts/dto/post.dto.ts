@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { POST_STATUSES, Post, PostApproval, PostRejection, PostStatus } from '../post.entity';
+import { POST_STATUSES, Post, PostApproval, PostCreator, PostRejection, PostStatus } from '../post.entity';
 import { PostTargetPart } from '../post-target-part.entity';
 import {
   FIRST_COMMENT_STATUSES,
@@ -123,6 +123,20 @@ export class PostActorRefDto {
   id!: string;
 }
 
+/** Who asked for a post: the API key, OAuth client (agent) or console user whose request created it. */
+export class PostCreatorDto {
+  /** `api_key`: a key's request; `oauth_client`: an agent's, with an OAuth access token; `user`: someone in the console. */
+  @ApiProperty({ enum: ['api_key', 'oauth_client', 'user'] })
+  kind!: 'api_key' | 'oauth_client' | 'user';
+
+  /** The key's id, the OAuth client's `client_id`, or the user's id. */
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  /** The key's name, the OAuth client's name, or the person's email, as they were when the post was created. */
+  name!: string;
+}
+
 /** The last approval of a post. */
 export class PostApprovalDto {
   @ApiProperty({ format: 'date-time' })
@@ -193,6 +207,10 @@ export class PostDto {
   @ApiProperty({ type: [PostTargetDto] })
   targets!: PostTargetDto[];
 
+  /** Who asked for the post (the request's key, agent or console user); null for posts made before it was recorded. */
+  @ApiProperty({ type: PostCreatorDto, nullable: true })
+  createdBy!: PostCreator | null;
+
   /** The last approval, when the post needed one (null otherwise). */
   @ApiProperty({ type: PostApprovalDto, nullable: true })
   approval!: PostApproval | null;
@@ -256,6 +274,7 @@ export class PostDto {
               }
             : null,
       })),
+      createdBy: post.createdBy ?? null,
       approval: post.approval ?? null,
       rejection: post.rejection ?? null,
       createdAt: post.createdAt.toISOString(),

@@ -177,12 +177,17 @@ export class BlueskyProvider implements SocialProvider {
     };
   }
 
+  /** The text's length as validate() counts it against `maxCharacters` (the composer shows it as you type). */
+  countCharacters(text: string): number {
+    return countGraphemes(text);
+  }
+
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     const problems = commonDraftProblems(BLUESKY, post.content, post.media, limits, {
       // The publisher asks for the video as the network takes it: a faster or larger one is converted.
       convertsVideo: true,
     });
-    const graphemes = countGraphemes(post.content);
+    const graphemes = this.countCharacters(post.content);
     if (graphemes > limits.maxCharacters) {
       problems.push({
         field: 'content',

@@ -147,9 +147,14 @@ export class DiscordProvider implements SocialProvider {
     };
   }
 
+  /** The text's length as validate() counts it against `maxCharacters` (the composer shows it as you type). */
+  countCharacters(text: string): number {
+    return [...text].length;
+  }
+
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     const problems = commonDraftProblems(DISCORD, post.content, post.media, limits);
-    const length = [...post.content].length;
+    const length = this.countCharacters(post.content);
     if (length > limits.maxCharacters) {
       problems.push({
         field: 'content',

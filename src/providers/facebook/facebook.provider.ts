@@ -198,6 +198,11 @@ export class FacebookProvider implements SocialProvider {
     return pages;
   }
 
+  /** The text's length as validate() counts it against `maxCharacters` (the composer shows it as you type). */
+  countCharacters(text: string): number {
+    return [...text].length;
+  }
+
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     const problems = commonDraftProblems(NAME, post.content, post.media, limits, {
       // The publisher asks for the video as the network takes it: a faster or larger one is converted.
@@ -214,7 +219,7 @@ export class FacebookProvider implements SocialProvider {
         });
       }
     });
-    const length = [...post.content].length;
+    const length = this.countCharacters(post.content);
     if (length > limits.maxCharacters) {
       problems.push({
         field: 'content',

@@ -91,9 +91,14 @@ export class GoogleBusinessProvider implements SocialProvider {
     return locations.map((l) => this.account(credentials, l));
   }
 
+  /** The text's length as validate() counts it against `maxCharacters` (the composer shows it as you type). */
+  countCharacters(text: string): number {
+    return [...text].length;
+  }
+
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     const problems = commonDraftProblems(GOOGLE_BUSINESS_NAME, post.content, post.media, limits);
-    const length = [...post.content].length;
+    const length = this.countCharacters(post.content);
     if (length > limits.maxCharacters) {
       problems.push({
         field: 'content',

@@ -102,6 +102,11 @@ export class InstagramProvider extends MetaContainerProvider {
     };
   }
 
+  /** The text's length as validate() counts it against `maxCharacters` (the composer shows it as you type). */
+  countCharacters(text: string): number {
+    return captionLength(text);
+  }
+
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     const problems = commonDraftProblems(this.network.name, post.content, post.media, limits, {
       // The publisher asks for the video as the network takes it: a faster or larger one is converted.
@@ -137,7 +142,7 @@ export class InstagramProvider extends MetaContainerProvider {
         }
       });
     }
-    const length = captionLength(post.content);
+    const length = this.countCharacters(post.content);
     if (length > limits.maxCharacters) {
       problems.push({
         field: 'content',

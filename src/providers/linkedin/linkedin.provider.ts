@@ -184,12 +184,17 @@ export class LinkedInProvider implements SocialProvider {
     return [member, ...organizations];
   }
 
+  /** The text's length as validate() counts it against `maxCharacters` (the composer shows it as you type). */
+  countCharacters(text: string): number {
+    return linkedInCommentaryLength(text);
+  }
+
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     const problems = commonDraftProblems(LINKEDIN_NAME, post.content, post.media, limits, {
       // The publisher asks for the video as the network takes it: a faster or larger one is converted.
       convertsVideo: true,
     });
-    const length = linkedInCommentaryLength(post.content);
+    const length = this.countCharacters(post.content);
     if (length > limits.maxCharacters) {
       problems.push({
         field: 'content',

@@ -114,9 +114,14 @@ export class MastodonProvider implements SocialProvider {
     };
   }
 
+  /** The text's length as validate() counts it against `maxCharacters` (the composer shows it as you type). */
+  countCharacters(text: string): number {
+    return countMastodonCharacters(text);
+  }
+
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     const problems = commonDraftProblems(MASTODON, post.content, post.media, limits);
-    const length = countMastodonCharacters(post.content);
+    const length = this.countCharacters(post.content);
     if (length > limits.maxCharacters) {
       problems.push({
         field: 'content',

@@ -107,12 +107,17 @@ export class PinterestProvider implements SocialProvider {
     return boards.map((board) => this.account(credentials, user, board));
   }
 
+  /** The text's length as validate() counts it against `maxCharacters` (the composer shows it as you type). */
+  countCharacters(text: string): number {
+    return [...text].length;
+  }
+
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     const problems = commonDraftProblems(PINTEREST_NAME, post.content, post.media, limits);
     if (post.media.length === 0) {
       problems.push({ field: 'mediaIds', message: 'Pinterest publishes pins with an image or a video: attach one' });
     }
-    const length = [...post.content].length;
+    const length = this.countCharacters(post.content);
     if (length > limits.maxCharacters) {
       problems.push({
         field: 'content',

@@ -157,10 +157,15 @@ export class SandboxProvider implements SocialProvider {
     await this.timeline.forgetAccount(parseStoredSandboxAccount(credentials).accountId);
   }
 
+  /** The text's length as validate() counts it against `maxCharacters` (the composer shows it as you type). */
+  countCharacters(text: string): number {
+    return countGraphemes(text);
+  }
+
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     if (!this.options.enabled) return [{ field: 'channelIds', message: DISABLED }];
     const problems = commonDraftProblems('The sandbox', post.content, post.media, limits);
-    const length = countGraphemes(post.content);
+    const length = this.countCharacters(post.content);
     if (length > limits.maxCharacters) {
       problems.push({
         field: 'content',

@@ -128,10 +128,15 @@ export class SlackProvider implements SocialProvider {
     });
   }
 
+  /** The text's length as validate() counts it against `maxCharacters` (the composer shows it as you type). */
+  countCharacters(text: string): number {
+    // Counted as sent: escaped (`&` is `&amp;` there), which is what Slack holds to the section block's limit.
+    return [...escapeSlackText(text)].length;
+  }
+
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     const problems = commonDraftProblems(SLACK, post.content, post.media, limits);
-    // Counted as sent: escaped (`&` is `&amp;` there), which is what Slack holds to the section block's limit.
-    const length = [...escapeSlackText(post.content)].length;
+    const length = this.countCharacters(post.content);
     if (length > limits.maxCharacters) {
       problems.push({
         field: 'content',

@@ -108,6 +108,11 @@ export class TelegramProvider implements SocialProvider {
     };
   }
 
+  /** The text's length as validate() counts it against `maxCharacters` (the composer shows it as you type). */
+  countCharacters(text: string): number {
+    return text.length;
+  }
+
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     // Sizes are checked here by kind: photos up to maxImageBytes, videos up to 50 MB.
     const problems = commonDraftProblems(TELEGRAM, post.content, post.media, {
@@ -138,7 +143,7 @@ export class TelegramProvider implements SocialProvider {
         }
       }
     }
-    const length = post.content.length;
+    const length = this.countCharacters(post.content);
     const max = post.media.length > 0 ? Math.min(TELEGRAM_MAX_CAPTION, limits.maxCharacters) : limits.maxCharacters;
     if (length > max) {
       problems.push({

@@ -75,12 +75,17 @@ export class ThreadsProvider extends MetaContainerProvider {
     insights: 'views,likes,replies,reposts,quotes',
   };
 
+  /** The text's length as validate() counts it against `maxCharacters` (the composer shows it as you type). */
+  countCharacters(text: string): number {
+    return countThreadsCharacters(text);
+  }
+
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     const problems = commonDraftProblems(this.network.name, post.content, post.media, limits, {
       // The publisher asks for the video as the network takes it: a faster or larger one is converted.
       convertsVideo: true,
     });
-    const length = countThreadsCharacters(post.content);
+    const length = this.countCharacters(post.content);
     if (length > limits.maxCharacters) {
       problems.push({
         field: 'content',

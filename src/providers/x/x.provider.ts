@@ -121,12 +121,17 @@ export class XProvider implements SocialProvider {
     ];
   }
 
+  /** The text's length as validate() counts it against `maxCharacters` (the composer shows it as you type). */
+  countCharacters(text: string): number {
+    return countXCharacters(text);
+  }
+
   validate(post: PostDraft, limits: ChannelLimits): Problem[] {
     const problems = commonDraftProblems(X_NAME, post.content, post.media, limits, {
       // The publisher asks for the video as the network takes it: a faster or larger one is converted.
       convertsVideo: true,
     });
-    const length = countXCharacters(post.content);
+    const length = this.countCharacters(post.content);
     if (length > limits.maxCharacters) {
       problems.push({
         field: 'content',

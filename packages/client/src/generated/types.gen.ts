@@ -426,6 +426,21 @@ export type PostTargetDto = {
     attempts: number;
 };
 
+export type PostCreatorDto = {
+    /**
+     * `api_key`: a key's request; `oauth_client`: an agent's, with an OAuth access token; `user`: someone in the console.
+     */
+    kind: 'api_key' | 'oauth_client' | 'user';
+    /**
+     * The key's id, the OAuth client's `client_id`, or the user's id.
+     */
+    id: string;
+    /**
+     * The key's name, the OAuth client's name, or the person's email, as they were when the post was created.
+     */
+    name: string;
+};
+
 export type PostActorRefDto = {
     type: 'api_key' | 'user';
     id: string;
@@ -472,6 +487,10 @@ export type PostDto = {
      */
     firstComment: string | null;
     targets: Array<PostTargetDto>;
+    /**
+     * Who asked for the post (the request's key, agent or console user); null for posts made before it was recorded.
+     */
+    createdBy: PostCreatorDto | null;
     /**
      * The last approval, when the post needed one (null otherwise).
      */
