@@ -27,7 +27,7 @@ export class EventDto {
 let described: EventSchemas | undefined;
 
 /**
- * Gives EventDto.data its OpenAPI schema: `oneOf` the classes the features declare for their events
+ * Gives EventDto.data its OpenAPI schema: `anyOf` the classes the features declare for their events
  * (each once, in EVENT_TYPES order), named by type in the description. Called once with the
  * composition root's schemas (EventsModule.forRoot); calling it again with the same ones does nothing.
  */
@@ -40,7 +40,9 @@ export function describeEventPayloads(schemas: EventSchemas): void {
   ApiProperty({
     // What the compiler's design:type said of the union when this was a class decorator (absent here).
     type: Object,
-    oneOf: unique.map((schema) => ({ $ref: getSchemaPath(schema) })),
+    // anyOf, not oneOf: the event's `type` says which payload it carries, and payloads may overlap
+    // (workspace.deleted's {workspaceId} is a part of channel.connected's), so "exactly one" would be false.
+    anyOf: unique.map((schema) => ({ $ref: getSchemaPath(schema) })),
     description:
       'The post, channel (plus `reason`) or analytics object as the API returns it, by type: ' +
       EVENT_TYPES.map((type) => `\`${type}\`: ${schemas[type].name}`).join('; '),
