@@ -2,6 +2,7 @@ import { DataSource, QueryFailedError } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { runPrepared, runSql } from '../../src/database/direct-query';
 import { installRequestTransactions, runInRequestTransaction } from '../../src/database/request-transaction';
+import { DEFAULT_ORGANIZATION_ID } from '../../src/auth/organization.entity';
 import { TestEnvironment } from '../support/test-environment';
 
 /** runSql and runPrepared (hot paths on the pg connection) join the transaction they run in, and fail like TypeORM. */
@@ -22,14 +23,18 @@ describe('runSql and runPrepared', () => {
   });
 
   it('runs a named statement again and again on pooled connections', async () => {
-    await ds.query(`INSERT INTO workspaces (name) VALUES ('prepared-a')`);
+    await ds.query(
+      `INSERT INTO workspaces (name, organization_id) VALUES ('prepared-a', '${DEFAULT_ORGANIZATION_ID}')`,
+    );
     for (let i = 0; i < 8; i++) expect(await byName('prepared-a')).toHaveLength(1);
     expect(await byName('nobody')).toEqual([]);
   });
 
   it("sees what a transaction wrote when given the transaction's EntityManager", async () => {
     await ds.transaction(async (em) => {
-      await em.query(`INSERT INTO workspaces (name) VALUES ('prepared-b')`);
+      await em.query(
+        `INSERT INTO workspaces (name, organization_id) VALUES ('prepared-b', '${DEFAULT_ORGANIZATION_ID}')`,
+      );
       const rows = await runPrepared(em, 'test.workspace-by-name', `SELECT id FROM workspaces WHERE name = $1`, [
         'prepared-b',
       ]);
@@ -40,9 +45,14 @@ describe('runSql and runPrepared', () => {
   it('joins the request transaction it is called in, so its rollback takes what the statement wrote', async () => {
     await expect(
       runInRequestTransaction(ds, async (em) => {
-        await em.query(`INSERT INTO workspaces (name) VALUES ('prepared-c')`);
+        await em.query(
+          `INSERT INTO workspaces (name, organization_id) VALUES ('prepared-c', '${DEFAULT_ORGANIZATION_ID}')`,
+        );
         expect(await byName('prepared-c')).toHaveLength(1); // the request's own uncommitted row
-        await runSql(ds, `INSERT INTO workspaces (name) VALUES ($1)`, ['prepared-d']);
+        await runSql(ds, `INSERT INTO workspaces (name, organization_id) VALUES ($1, $2)`, [
+          'prepared-d',
+          DEFAULT_ORGANIZATION_ID,
+        ]);
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');

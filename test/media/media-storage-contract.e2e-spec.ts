@@ -23,6 +23,7 @@ import {
 } from '../../src/media/storage/media-storage.interface';
 import { S3Storage, createS3Client } from '../../src/media/storage/s3.storage';
 import { testS3Env } from '../setup/s3-server';
+import { DEFAULT_ORGANIZATION_ID } from '../../src/auth/organization.entity';
 import { TestEnvironment } from '../support/test-app';
 
 const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
@@ -53,8 +54,8 @@ async function s3Harness(): Promise<Harness> {
   const dataSource = new DataSource({ type: 'postgres', url: env.databaseUrl });
   await dataSource.initialize();
   const [{ id: workspaceId }] = await dataSource.query<Array<{ id: string }>>(
-    `INSERT INTO workspaces (name) VALUES ($1) RETURNING id`,
-    [`contract-${randomBytes(4).toString('hex')}`],
+    `INSERT INTO workspaces (name, organization_id) VALUES ($1, $2) RETURNING id`,
+    [`contract-${randomBytes(4).toString('hex')}`, DEFAULT_ORGANIZATION_ID],
   );
   const s3 = mediaConfig().s3!;
   const client = createS3Client(s3);

@@ -16,6 +16,7 @@ const ALL_TYPES = [
   'analytics.updated',
   'media.ready',
   'media.failed',
+  'workspace.deleted',
 ];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -37,7 +37,11 @@ export function IsWorkspaceMetadata(options?: ValidationOptions): PropertyDecora
       target: target.constructor,
       propertyName: String(propertyName),
       options: {
-        message: `must map at most ${WORKSPACE_METADATA_MAX_KEYS} keys (1 to ${WORKSPACE_METADATA_MAX_KEY_LENGTH} characters) to strings (up to ${WORKSPACE_METADATA_MAX_VALUE_LENGTH} characters)`,
+        // A value that is not an object at all is told its type, as every other field is.
+        message: ({ value }) =>
+          typeof value !== 'object' || value === null || Array.isArray(value)
+            ? 'must be an object'
+            : `must map at most ${WORKSPACE_METADATA_MAX_KEYS} keys (1 to ${WORKSPACE_METADATA_MAX_KEY_LENGTH} characters) to strings (up to ${WORKSPACE_METADATA_MAX_VALUE_LENGTH} characters)`,
         ...options,
       },
       validator: { validate: isWorkspaceMetadata },
