@@ -164,3 +164,10 @@ export const tumblrDescription = (): Description =>
       jsonPart: 'json',
     }),
   );
+
+/**
+ * Lemmy: the request types of lemmy-js-client (0.19 for /api/v3, 1.0.0-beta for /api/v4) of the calls
+ * the adapter makes, recorded by lemmy/from-lemmy-js-client.cjs; the package has types only.
+ */
+export const lemmyDescription = (): Description =>
+  once('lemmy', () => ReferenceDescription.load(join(FIXTURES, 'lemmy/reference.json')));
