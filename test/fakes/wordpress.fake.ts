@@ -1,6 +1,7 @@
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
 import { parseMultipart } from './mastodon.fake';
-import type { ProviderContractFake } from './provider-contract';
+import { wordpressDescription } from './descriptions/networks';
+import { describedContract, type ProviderContractFake } from './provider-contract';
 
 export interface WordpressFakeOptions extends FakeServerOptions {
   username?: string;
@@ -81,6 +82,17 @@ export class WordpressFake extends FakeHttpServer {
   constructor(options: WordpressFakeOptions = {}) {
     super(options);
     this.opts = options;
+    // WordPress validates each registered argument (rest_validate_request_arg: type, enum, format) and
+    // answers 400 rest_invalid_param; it ignores arguments a route does not register. The fake refuses
+    // those too, stricter on purpose: a misspelt field WordPress drops is a lost setting.
+    this.checkAgainst(wordpressDescription(), {
+      refuse: (problems) =>
+        err(400, 'rest_invalid_param', `Invalid parameter(s): ${problems.join('; ')}`, {
+          params: Object.fromEntries(problems.map((p, i) => [String(i), p])),
+        }),
+      // The uploaded files the site serves back (not the REST API).
+      unchecked: (req) => req.route === WORDPRESS_ROUTES.upload,
+    });
   }
 
   get username(): string {
@@ -410,6 +422,16 @@ export function contractFake(): ProviderContractFake {
     wrongCredentials: () => ({ ...credentials(), applicationPassword: 'wxyz WXYZ 0000 wxyz WXYZ 0000' }),
     publishRoute: WORDPRESS_ROUTES.createPost,
     rejectStatus: 400,
+    described: describedContract(fake, () => ({
+      method: 'POST',
+      url: `${fake.baseUrl}/wp-json/wp/v2/posts`,
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`${fake.username}:${fake.applicationPassword}`).toString('base64')}`,
+      },
+      body: JSON.stringify({ content: 'renamed', state: 'publish' }),
+      renamed: { from: 'status', to: 'state' },
+    })),
     failNext: (n, status, route) => fake.failNext(n, status, route),
     revokeAll: () => fake.revokeAll(),
     posts: () =>

@@ -164,4 +164,19 @@ describe('WordPress through the app, against a WordPress REST API fake', () => {
       http.close();
     }
   });
+
+  it("sent no site anything the REST controllers' argument schemas refuse", async () => {
+    expect(site.describedBy?.source).toMatch(/wordpress-develop/);
+    for (const fake of [site, authorSite, contributorSite]) expect(fake.descriptionViolations).toEqual([]);
+    // The check bites: a post whose status is not one of get_post_stati(internal false) is refused.
+    const auth = `Basic ${Buffer.from(`${site.username}:${site.applicationPassword}`).toString('base64')}`;
+    const res = await fetch(`${site.baseUrl}/wp-json/wp/v2/posts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: auth },
+      body: JSON.stringify({ content: 'x', status: 'published' }),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { code: string }).code).toBe('rest_invalid_param');
+    expect(site.descriptionViolations.splice(0)).toHaveLength(1);
+  });
 });

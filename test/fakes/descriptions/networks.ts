@@ -171,3 +171,11 @@ export const tumblrDescription = (): Description =>
  */
 export const lemmyDescription = (): Description =>
   once('lemmy', () => ReferenceDescription.load(join(FIXTURES, 'lemmy/reference.json')));
+
+/**
+ * WordPress: the wp/v2 routes the adapter calls, their arguments as the REST controllers of
+ * WordPress/wordpress-develop declare them (get_item_schema, get_collection_params), recorded in
+ * wordpress/reference.json.
+ */
+export const wordpressDescription = (): Description =>
+  once('wordpress', () => ReferenceDescription.load(join(FIXTURES, 'wordpress/reference.json')));
