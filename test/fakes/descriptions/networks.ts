@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Description } from './description';
 import { LexiconDescription } from './lexicon-description';
+import { MessageSchemaDescription } from './message-schema-description';
 import { DiscoveryDescription, DiscoveryDescriptions } from './discovery-description';
 import { GraphSpecDescription } from './graph-spec-description';
 import { OpenApiDescription } from './openapi-description';
@@ -179,3 +180,15 @@ export const lemmyDescription = (): Description =>
  */
 export const wordpressDescription = (): Description =>
   once('wordpress', () => ReferenceDescription.load(join(FIXTURES, 'wordpress/reference.json')));
+
+/**
+ * Nostr: the client-to-relay messages of NIP-01 and the event object, with the NIP-10 `e` tags and
+ * NIP-92 `imeta` tags of kind-1 notes, recorded as a JSON Schema (nostr/nip-01.schema.json).
+ */
+export const nostrDescription = (): Description =>
+  once('nostr', () =>
+    MessageSchemaDescription.load(
+      join(FIXTURES, 'nostr/nip-01.schema.json'),
+      'Nostr NIP-01 messages with NIP-10 and NIP-92 tags (nostr-protocol/nips, recorded as a JSON Schema)',
+    ),
+  );
