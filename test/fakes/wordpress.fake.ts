@@ -11,6 +11,8 @@ export interface WordpressFakeOptions extends FakeServerOptions {
   canPublish?: boolean;
   /** Whether the user may create tags (Editor). Default true. */
   canCreateTags?: boolean;
+  /** Whether the user may moderate comments (Editor; an Author may not). Default true. */
+  canModerateComments?: boolean;
   /** `comment_status` of new posts. Default 'open'. */
   commentStatus?: 'open' | 'closed';
 }
@@ -357,6 +359,10 @@ export class WordpressFake extends FakeHttpServer {
   }
 
   private listComments(req: FakeRequest): FakeReply {
+    const edit = req.url.searchParams.get('context') === 'edit';
+    if (edit && this.opts.canModerateComments === false) {
+      return err(403, 'rest_forbidden_context', 'Sorry, you are not allowed to edit comments.');
+    }
     const postId = Number(req.url.searchParams.get('post'));
     const author = req.url.searchParams.get('author');
     const all = this.comments.filter((c) => c.post === postId && (author === null || String(c.author) === author));
@@ -369,7 +375,11 @@ export class WordpressFake extends FakeHttpServer {
         id: c.id,
         post: c.post,
         author: c.author,
-        content: { raw: c.content, rendered: `<p>${c.content}</p>` },
+        // `raw` is of the edit context; the rendered text has WordPress's curly quotes and paragraphs.
+        content: {
+          ...(edit ? { raw: c.content } : {}),
+          rendered: `<p>${c.content.replace(/'/g, '&#8217;')}</p>\n`,
+        },
         link: `${this.baseUrl}/?p=${c.post}#comment-${c.id}`,
         status: 'approved',
       })),

@@ -14,7 +14,7 @@ describe('WordPress through the app, against a WordPress REST API fake', () => {
   let key: string;
   let channelId: string;
   const site = new WordpressFake();
-  const authorSite = new WordpressFake({ canCreateTags: false });
+  const authorSite = new WordpressFake({ canCreateTags: false, canModerateComments: false });
   const contributorSite = new WordpressFake({ canPublish: false });
   const media = tempMediaDir();
   const connect = (credentials: Record<string, unknown>) =>
@@ -178,5 +178,40 @@ describe('WordPress through the app, against a WordPress REST API fake', () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { code: string }).code).toBe('rest_invalid_param');
     expect(site.descriptionViolations.splice(0)).toHaveLength(1);
+  });
+
+  it("finds an Author's first comment again on a retry, though the edit context is an Editor's", async () => {
+    const http = new OutboundHttp({ allowPrivate: true });
+    try {
+      const adapter = new WordpressProvider(http);
+      const account = await adapter.connect({
+        siteUrl: authorSite.baseUrl,
+        username: authorSite.username,
+        applicationPassword: authorSite.applicationPassword,
+      });
+      const post = await adapter.publish({
+        credentials: account.credentials,
+        content: 'An Author writes',
+        media: [],
+        idempotencyKey: 'k-author',
+        createdAt: new Date(),
+        checkpoint: null,
+        saveCheckpoint: async () => undefined,
+      });
+      const input = {
+        credentials: account.credentials,
+        content: "It's the first comment -- with quotes",
+        post: { ...post, replyRef: null },
+        idempotencyKey: 'k-author:first-comment',
+        attempt: 1,
+        createdAt: new Date(),
+      };
+      const first = await adapter.comment(input);
+      const again = await adapter.comment({ ...input, attempt: 2 });
+      expect(again.platformPostId).toBe(first.platformPostId);
+      expect(authorSite.comments.filter((c) => c.post === Number(post.platformPostId))).toHaveLength(1);
+    } finally {
+      http.close();
+    }
   });
 });
