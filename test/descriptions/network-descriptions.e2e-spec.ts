@@ -3,12 +3,16 @@ import {
   facebookDescription,
   googleBusinessDescription,
   instagramDescription,
+  lemmyDescription,
+  nostrDescription,
   threadsDescription,
+  wordpressDescription,
   youtubeDescription,
 } from '../fakes/descriptions/networks';
 import type { DescribedRequest } from '../fakes/descriptions/description';
 import { OpenApiDescription } from '../fakes/descriptions/openapi-description';
 import { ReferenceDescription } from '../fakes/descriptions/reference-description';
+import { finalizeEvent, generateSecretKey } from 'nostr-tools';
 
 /** A request as a fake receives it. */
 function request(
@@ -471,5 +475,81 @@ describe('OpenApiDescription oneOfAsAnyOf (Pinterest)', () => {
     expect(strict.check(request('GET', '/m?types=A')).problems).not.toEqual([]);
     expect(lenient.check(request('GET', '/m?types=A,B,C')).problems).toEqual([]);
     expect(lenient.check(request('GET', '/m?types=D')).problems).not.toEqual([]);
+  });
+});
+
+describe('MessageSchemaDescription (Nostr NIP-01 messages)', () => {
+  const d = nostrDescription();
+  const sk = generateSecretKey();
+  const note = (tags: string[][] = [], content = 'hello') =>
+    finalizeEvent({ kind: 1, created_at: 1_750_000_000, tags, content }, sk);
+  const message = (msg: unknown) => request('WS', '/', msg);
+  const id = 'ab'.repeat(32);
+
+  it('accepts the messages the adapter sends: a note with marked e tags, p and imeta tags; REQ; CLOSE', () => {
+    const tags = [
+      ['e', id, 'wss://relay.example', 'root', id],
+      ['e', id, '', 'reply'],
+      ['p', id],
+      ['imeta', 'url https://media.example/a.png', 'm image/png', 'dim 32x24', 'size 10', 'alt a picture'],
+    ];
+    expect(d.check(message(['EVENT', note(tags)]))).toEqual({ operation: 'EVENT', problems: [] });
+    expect(d.check(message(['REQ', 'sps', { kinds: [1, 6, 7], '#e': [id], limit: 500 }])).problems).toEqual([]);
+    expect(d.check(message(['CLOSE', 'sps'])).problems).toEqual([]);
+  });
+
+  it('refuses a renamed or missing event field, bad hex, a bad marker, imeta without url, unknown filters', () => {
+    const { content, ...rest } = note();
+    const renamed = d.check(message(['EVENT', { ...rest, text: content }])).problems.join('\n');
+    expect(renamed).toMatch(/"text"/);
+    expect(renamed).toMatch(/content/);
+    expect(d.check(message(['EVENT', { ...note(), id: 'XYZ' }])).problems.join()).toMatch(/EVENT\/1\/id/);
+    expect(d.check(message(['EVENT', note([['e', id, '', 'parent']])])).problems).not.toEqual([]);
+    expect(d.check(message(['EVENT', note([['imeta', 'm image/png', 'alt x']])])).problems).not.toEqual([]);
+    expect(d.check(message(['EVENT', note([['imeta', 'url https://a.example/x']])])).problems).not.toEqual([]);
+    expect(d.check(message(['REQ', 'sps', { kinds: [1], search: 'x' }])).problems).not.toEqual([]);
+    expect(d.check(message(['REQ', '', { kinds: [1] }])).problems).not.toEqual([]);
+    expect(d.check(message(['PUBLISH', note()])).problems).not.toEqual([]);
+  });
+});
+
+describe('the recorded references of WordPress and Lemmy', () => {
+  it("WordPress: a post's status is one of the public post statuses, unknown arguments are refused", () => {
+    const wp = wordpressDescription();
+    const ok = request('POST', '/wp-json/wp/v2/posts', { content: 'x', status: 'draft', tags: [3], featured_media: 5 });
+    expect(wp.check(ok).problems).toEqual([]);
+    expect(
+      wp.check(request('POST', '/wp-json/wp/v2/posts', { content: 'x', status: 'published' })).problems,
+    ).not.toEqual([]);
+    expect(wp.check(request('POST', '/wp-json/wp/v2/posts', { content: 'x', tag_ids: [3] })).problems.join()).toMatch(
+      /tag_ids/,
+    );
+    expect(
+      wp.check(
+        request(
+          'GET',
+          '/wp-json/wp/v2/posts?author=7&status=publish,draft&per_page=20&context=edit&orderby=date&order=desc',
+        ),
+      ).problems,
+    ).toEqual([]);
+    expect(wp.check(request('GET', '/wp-json/wp/v2/tags?search=news&per_page=101')).problems).not.toEqual([]);
+    expect(wp.check(request('POST', '/wp-json/wp/v2/tags', {})).problems.join()).toMatch(/name/);
+  });
+
+  it("Lemmy: each API version's own enums and fields", () => {
+    const lemmy = lemmyDescription();
+    expect(lemmy.check(request('GET', '/api/v3/post/list?community_id=11&sort=New&limit=20')).problems).toEqual([]);
+    expect(lemmy.check(request('GET', '/api/v4/post/list?community_id=11&sort=new&limit=20')).problems).toEqual([]);
+    expect(lemmy.check(request('GET', '/api/v4/post/list?community_id=11&sort=New&limit=20')).problems).not.toEqual([]);
+    expect(
+      lemmy.check(
+        request('POST', '/api/v4/account/auth/login', { username_or_email: 'a', password: 'b', stay_logged_in: true }),
+      ).problems,
+    ).toEqual([]);
+    expect(
+      lemmy.check(
+        request('POST', '/api/v3/user/login', { username_or_email: 'a', password: 'b', stay_logged_in: true }),
+      ).problems,
+    ).not.toEqual([]);
   });
 });

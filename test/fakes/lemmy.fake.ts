@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
 import { parseMultipart } from './mastodon.fake';
-import type { ProviderContractFake } from './provider-contract';
+import { lemmyDescription } from './descriptions/networks';
+import { describedContract, type ProviderContractFake } from './provider-contract';
 
 export interface LemmyFakeOptions extends FakeServerOptions {
   /** The API the instance serves: 'v3' (Lemmy 0.19, default) or 'v4' (Lemmy 1.x). */
@@ -52,6 +53,18 @@ export class LemmyFake extends FakeHttpServer {
   constructor(options: LemmyFakeOptions = {}) {
     super(options);
     this.opts = options;
+    // Lemmy reads bodies and queries with serde (actix-web's Json and Query extractors): a missing or
+    // mistyped field is a 400 "Json deserialize error" / "Query deserialize error" in plain text.
+    // Unknown fields are refused here too, where serde ignores them: stricter on purpose.
+    this.checkAgainst(lemmyDescription(), {
+      refuse: (problems, req) => ({
+        status: 400,
+        raw: Buffer.from(`${req.method === 'GET' ? 'Query' : 'Json'} deserialize error: ${problems.join('; ')}`),
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+      }),
+      // The stored images pict-rs serves back (not an API call).
+      unchecked: (req) => req.route === 'GET /pictrs/image/:file',
+    });
   }
 
   get api(): 'v3' | 'v4' {
@@ -183,7 +196,9 @@ export class LemmyFake extends FakeHttpServer {
           .filter((p) => p.communityId === community)
           .reverse()
           .slice(0, Number(req.url.searchParams.get('limit') ?? 10));
-        return { status: 200, body: { posts: list.map((p) => this.postView(p)) } };
+        // 1.x pages lists (PagedResponse: `items`, `next_page`); 0.19 answers `posts`.
+        const views = list.map((p) => this.postView(p));
+        return { status: 200, body: this.api === 'v4' ? { items: views } : { posts: views } };
       }
       case 'POST /comment': {
         const body = this.json(req);
@@ -332,6 +347,13 @@ export function contractFake(): ProviderContractFake {
     wrongCredentials: () => ({ instanceUrl: fake.baseUrl, username: fake.username, password: 'wrong password' }),
     publishRoute: 'POST /post',
     rejectStatus: 400,
+    described: describedContract(fake, () => ({
+      method: 'POST',
+      url: `${fake.baseUrl}/api/${fake.api}/post`,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${fake.issueJwt()}` },
+      body: JSON.stringify({ title: 'Contract post', community_id: 11, body: 'renamed' }),
+      renamed: { from: 'name', to: 'title' },
+    })),
     failNext: (n, status, route) => fake.failNext(n, status, route),
     revokeAll: () => fake.revokeAll(),
     posts: () =>

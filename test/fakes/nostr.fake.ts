@@ -3,8 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { finalizeEvent, generateSecretKey, getPublicKey, matchFilters, verifyEvent } from 'nostr-tools';
 import type { Event, Filter } from 'nostr-tools';
 import { WebSocketServer } from 'ws';
+import type { DescriptionViolation } from './descriptions/description';
+import { nostrDescription } from './descriptions/networks';
 import type { FakeCounts } from './fake-http-server';
-import type { ProviderContractFake } from './provider-contract';
+import { describedContract, type ProviderContractFake } from './provider-contract';
 
 export interface NostrRelayFakeOptions {
   /** NIP-11 `limitation.max_content_length`; absent: not advertised. */
@@ -28,6 +30,10 @@ export interface RelayLogEntry {
  * `blocked:`, 401 `restricted:`.
  */
 export class NostrRelayFake {
+  /** NIP-01 (with NIP-10 and NIP-92 tags) as recorded: every message is checked against it first. */
+  readonly describedBy = nostrDescription();
+  /** Messages the description refused (answered as relays refuse: OK false, CLOSED or NOTICE `invalid:`). */
+  readonly descriptionViolations: DescriptionViolation[] = [];
   readonly events: Event[] = [];
   readonly received: RelayLogEntry[] = [];
   /** EVENT messages refused as invalid (bad id or signature). */
@@ -70,6 +76,8 @@ export class NostrRelayFake {
         }
         if (!Array.isArray(msg)) return void ws.send(JSON.stringify(['NOTICE', 'error: messages are arrays']));
         this.received.push({ type: String(msg[0]), at: Date.now() });
+        const refusal = this.refusedByDescription(msg, data);
+        if (refusal) return void ws.send(JSON.stringify(refusal));
         if (msg[0] === 'EVENT') {
           const answer = this.onEvent(msg[1] as Event);
           if (answer) ws.send(JSON.stringify(answer));
@@ -145,6 +153,29 @@ export class NostrRelayFake {
     add(1, 'a reply', counts.replies ?? 0);
   }
 
+  /**
+   * The relay's answer when NIP-01 refuses the message, as relays answer a malformed one: an EVENT
+   * with `["OK", <id>, false, "invalid: ..."]`, a REQ with `["CLOSED", <sub>, "invalid: ..."]`,
+   * anything else with `["NOTICE", "invalid: ..."]`; undefined when the message is as described.
+   */
+  private refusedByDescription(msg: unknown[], data: Buffer): unknown[] | undefined {
+    const { operation, problems } = this.describedBy.check({
+      method: 'WS',
+      path: '/',
+      query: new URLSearchParams(),
+      contentType: 'application/json',
+      contentTypeHeader: 'application/json',
+      body: data,
+    });
+    if (problems.length === 0) return undefined;
+    this.descriptionViolations.push({ method: 'WS', path: '/', operation, problems });
+    const said = `invalid: ${problems.join('; ')}`;
+    const event = msg[1] as { id?: unknown } | undefined;
+    if (msg[0] === 'EVENT') return ['OK', typeof event?.id === 'string' ? event.id : '', false, said];
+    if (msg[0] === 'REQ' && typeof msg[1] === 'string') return ['CLOSED', msg[1], said];
+    return ['NOTICE', said];
+  }
+
   private onEvent(event: Event): unknown[] | undefined {
     const id = typeof event?.id === 'string' ? event.id : '';
     if (!event || typeof event !== 'object' || !verifyEvent(event)) {
@@ -212,6 +243,19 @@ export function contractFake(): ProviderContractFake {
     wrongCredentials: () => ({ privateKey: key.hex, relays: ['ws://127.0.0.1:9'] }),
     publishRoute: 'EVENT',
     rejectStatus: 400,
+    described: describedContract(relay, () => {
+      // A note as the adapter signs it, its `content` sent as `text`.
+      const { content, ...rest } = finalizeEvent(
+        { kind: 1, created_at: Math.floor(Date.now() / 1000), tags: [], content: 'renamed' },
+        Uint8Array.from(Buffer.from(key.hex, 'hex')),
+      );
+      return {
+        url: relay.relayUrl,
+        message: JSON.stringify(['EVENT', { ...rest, text: content }]),
+        refused: (answer) => Array.isArray(answer) && answer[0] === 'OK' && answer[2] === false,
+        renamed: { from: 'content', to: 'text' },
+      };
+    }),
     failNext: (n, status) => relay.failNext(n, status),
     revokeAll: () => relay.restrict(key.pubkey),
     posts: () =>

@@ -24,6 +24,16 @@ export interface RawFakeRequest {
   body?: string;
 }
 
+/** A message sent as is to a fake of a WebSocket network (a Nostr relay), no adapter involved. */
+export interface RawFakeMessage {
+  /** The fake's ws:// address. */
+  url: string;
+  /** One text frame, as sent. */
+  message: string;
+  /** Whether the fake's first answer is the network's refusal (a relay's `["OK", id, false, ...]`). */
+  refused(answer: unknown): boolean;
+}
+
 /**
  * A fake that checks every request against the network's own description (FakeHttpServer.checkAgainst).
  * The contract suite checks that the adapter sent nothing the description refuses, and that the
@@ -34,13 +44,16 @@ export interface DescribedContract {
   readonly source: string;
   /** Requests the description refused so far. */
   violations(): DescriptionViolation[];
-  /** The publish call as the adapter sends it, one field of its body renamed (`from` -> `to`). */
-  brokenPublish(): RawFakeRequest & { renamed: { from: string; to: string } };
+  /**
+   * The publish call as the adapter sends it, one field of its body renamed (`from` -> `to`): an HTTP
+   * request, or for a WebSocket network the message that publishes.
+   */
+  brokenPublish(): (RawFakeRequest | RawFakeMessage) & { renamed: { from: string; to: string } };
 }
 
-/** The DescribedContract of a fake server that checks requests against its description. */
+/** The DescribedContract of a fake (an HTTP server, a relay) that checks requests against its description. */
 export function describedContract(
-  fake: FakeHttpServer,
+  fake: Pick<FakeHttpServer, 'describedBy' | 'descriptionViolations'>,
   brokenPublish: DescribedContract['brokenPublish'],
 ): DescribedContract {
   return {

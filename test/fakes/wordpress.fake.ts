@@ -1,6 +1,7 @@
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
 import { parseMultipart } from './mastodon.fake';
-import type { ProviderContractFake } from './provider-contract';
+import { wordpressDescription } from './descriptions/networks';
+import { describedContract, type ProviderContractFake } from './provider-contract';
 
 export interface WordpressFakeOptions extends FakeServerOptions {
   username?: string;
@@ -10,6 +11,8 @@ export interface WordpressFakeOptions extends FakeServerOptions {
   canPublish?: boolean;
   /** Whether the user may create tags (Editor). Default true. */
   canCreateTags?: boolean;
+  /** Whether the user may moderate comments (Editor; an Author may not). Default true. */
+  canModerateComments?: boolean;
   /** `comment_status` of new posts. Default 'open'. */
   commentStatus?: 'open' | 'closed';
 }
@@ -81,6 +84,17 @@ export class WordpressFake extends FakeHttpServer {
   constructor(options: WordpressFakeOptions = {}) {
     super(options);
     this.opts = options;
+    // WordPress validates each registered argument (rest_validate_request_arg: type, enum, format) and
+    // answers 400 rest_invalid_param; it ignores arguments a route does not register. The fake refuses
+    // those too, stricter on purpose: a misspelt field WordPress drops is a lost setting.
+    this.checkAgainst(wordpressDescription(), {
+      refuse: (problems) =>
+        err(400, 'rest_invalid_param', `Invalid parameter(s): ${problems.join('; ')}`, {
+          params: Object.fromEntries(problems.map((p, i) => [String(i), p])),
+        }),
+      // The uploaded files the site serves back (not the REST API).
+      unchecked: (req) => req.route === WORDPRESS_ROUTES.upload,
+    });
   }
 
   get username(): string {
@@ -345,6 +359,10 @@ export class WordpressFake extends FakeHttpServer {
   }
 
   private listComments(req: FakeRequest): FakeReply {
+    const edit = req.url.searchParams.get('context') === 'edit';
+    if (edit && this.opts.canModerateComments === false) {
+      return err(403, 'rest_forbidden_context', 'Sorry, you are not allowed to edit comments.');
+    }
     const postId = Number(req.url.searchParams.get('post'));
     const author = req.url.searchParams.get('author');
     const all = this.comments.filter((c) => c.post === postId && (author === null || String(c.author) === author));
@@ -357,7 +375,11 @@ export class WordpressFake extends FakeHttpServer {
         id: c.id,
         post: c.post,
         author: c.author,
-        content: { raw: c.content, rendered: `<p>${c.content}</p>` },
+        // `raw` is of the edit context; the rendered text has WordPress's curly quotes and paragraphs.
+        content: {
+          ...(edit ? { raw: c.content } : {}),
+          rendered: `<p>${c.content.replace(/'/g, '&#8217;')}</p>\n`,
+        },
         link: `${this.baseUrl}/?p=${c.post}#comment-${c.id}`,
         status: 'approved',
       })),
@@ -410,6 +432,16 @@ export function contractFake(): ProviderContractFake {
     wrongCredentials: () => ({ ...credentials(), applicationPassword: 'wxyz WXYZ 0000 wxyz WXYZ 0000' }),
     publishRoute: WORDPRESS_ROUTES.createPost,
     rejectStatus: 400,
+    described: describedContract(fake, () => ({
+      method: 'POST',
+      url: `${fake.baseUrl}/wp-json/wp/v2/posts`,
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`${fake.username}:${fake.applicationPassword}`).toString('base64')}`,
+      },
+      body: JSON.stringify({ content: 'renamed', state: 'publish' }),
+      renamed: { from: 'status', to: 'state' },
+    })),
     failNext: (n, status, route) => fake.failNext(n, status, route),
     revokeAll: () => fake.revokeAll(),
     posts: () =>

@@ -169,4 +169,40 @@ describe('Lemmy through the app, against Lemmy 0.19 (/api/v3) and 1.x (/api/v4) 
       http.close();
     }
   });
+
+  it("on 1.x: a retry finds the post a lost answer created (sort=new, the list's `items`), and creates none", async () => {
+    const http = new OutboundHttp({ allowPrivate: true });
+    try {
+      const adapter = new LemmyProvider(http);
+      const account = await adapter.connect({
+        instanceUrl: v4.baseUrl,
+        username: 'release_bot',
+        password: v4.password,
+      });
+      const input = {
+        credentials: account.credentials,
+        content: 'Lost answer on v4',
+        media: [],
+        options: { community: 'contract', title: 'Lost v4' },
+        idempotencyKey: 'k-lost-v4',
+        createdAt: new Date(),
+        checkpoint: null,
+        saveCheckpoint: async () => undefined,
+      };
+      const first = await adapter.publish(input);
+      const again = await adapter.publish({ ...input, attempt: 2 });
+      expect(again.platformPostId).toBe(first.platformPostId);
+      expect(v4.posts.filter((p) => p.name === 'Lost v4')).toHaveLength(1);
+      const list = v4.requests.filter((r) => r.path === '/api/v4/post/list');
+      expect(new URLSearchParams(list[list.length - 1].query).get('sort')).toBe('new');
+    } finally {
+      http.close();
+    }
+  });
+
+  it("sent neither instance anything lemmy-js-client's request types refuse", () => {
+    expect(v3.describedBy?.source).toMatch(/lemmy-js-client 0\.19/);
+    expect(v3.descriptionViolations).toEqual([]);
+    expect(v4.descriptionViolations).toEqual([]);
+  });
 });

@@ -1,4 +1,5 @@
-import { nip19, verifyEvent } from 'nostr-tools';
+import { finalizeEvent, nip19, verifyEvent } from 'nostr-tools';
+import WebSocket from 'ws';
 import { OutboundHttp } from '../../src/common/http/outbound-http';
 import { NostrProvider } from '../../src/providers/nostr/nostr.provider';
 import { makePng } from '../factories/png.factory';
@@ -166,5 +167,27 @@ describe('Nostr through the app, against local relays', () => {
     } finally {
       http.close();
     }
+  });
+
+  it('sent the relays nothing NIP-01 refuses; a note with a malformed imeta or e tag is refused as relays refuse', async () => {
+    expect(good.describedBy.source).toMatch(/NIP-01/);
+    for (const relay of [good, other, silent]) expect(relay.descriptionViolations).toEqual([]);
+    const sk = Uint8Array.from(Buffer.from(account.hex, 'hex'));
+    const send = (tags: string[][]) =>
+      new Promise<unknown>((resolve) => {
+        const ws = new WebSocket(good.relayUrl);
+        const event = finalizeEvent({ kind: 1, created_at: Math.floor(Date.now() / 1000), tags, content: 'x' }, sk);
+        ws.on('open', () => ws.send(JSON.stringify(['EVENT', event])));
+        ws.on('message', (data: Buffer) => {
+          ws.terminate();
+          resolve(JSON.parse(data.toString()));
+        });
+      });
+    // NIP-92: an imeta tag MUST have a url and one other field; NIP-10: the marker is root or reply.
+    const noUrl = await send([['imeta', 'm image/png', 'alt a picture']]);
+    expect(noUrl).toEqual(['OK', expect.any(String), false, expect.stringMatching(/^invalid: .*contain/)]);
+    const badMarker = await send([['e', 'a'.repeat(64), '', 'parent']]);
+    expect(badMarker).toEqual(['OK', expect.any(String), false, expect.stringMatching(/^invalid: /)]);
+    expect(good.descriptionViolations.splice(0).map((v) => v.operation)).toEqual(['EVENT', 'EVENT']);
   });
 });

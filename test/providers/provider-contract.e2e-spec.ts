@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import WebSocket from 'ws';
 import { OutboundHttp } from '../../src/common/http/outbound-http';
 import { ContentRejectedError, TransientProviderError } from '../../src/providers/provider.errors';
 import { PROVIDER_PLUGINS } from '../../src/providers/provider.list';
@@ -47,7 +48,23 @@ it('every plugin without a fake server has its own contract spec', () => {
  * grounds each figure). Remove a network from here when its fake calls checkAgainst.
  */
 
-const DESCRIPTIONS_PENDING: readonly string[] = ['wordpress', 'lemmy', 'nostr'];
+const DESCRIPTIONS_PENDING: readonly string[] = [];
+
+/** Sends one text frame to a WebSocket fake and resolves with its first answer, parsed (null when none in 5 s). */
+function exchangeMessage(url: string, message: string): Promise<unknown> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url);
+    const done = (value: unknown) => {
+      clearTimeout(timer);
+      ws.terminate();
+      resolve(value);
+    };
+    const timer = setTimeout(() => done(null), 5000);
+    ws.on('open', () => ws.send(message));
+    ws.on('message', (data: Buffer) => done(JSON.parse(data.toString()) as unknown));
+    ws.on('error', () => done(null));
+  });
+}
 
 function loadContractFake(id: string): ProviderContractFake {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -430,11 +447,17 @@ describe('provider contract', () => {
       if (!fake.described) return void expect(DESCRIPTIONS_PENDING).toContain(id);
       const before = fake.described.violations().length;
       const broken = fake.described.brokenPublish();
-      const res = await fetch(broken.url, { method: broken.method, headers: broken.headers, body: broken.body });
-      // A 4xx, or Slack's way of refusing: HTTP 200 with `ok: false`.
-      const answer = (await res.json().catch(() => null)) as { ok?: unknown } | null;
-      const refused = (res.status >= 400 && res.status < 500) || (res.status === 200 && answer?.ok === false);
-      expect({ status: res.status, answer, refused }).toEqual(expect.objectContaining({ refused: true }));
+      if ('message' in broken) {
+        // A WebSocket network (a Nostr relay): the message is sent alone and the relay's answer read.
+        const answer = await exchangeMessage(broken.url, broken.message);
+        expect({ answer, refused: broken.refused(answer) }).toEqual(expect.objectContaining({ refused: true }));
+      } else {
+        const res = await fetch(broken.url, { method: broken.method, headers: broken.headers, body: broken.body });
+        // A 4xx, or Slack's way of refusing: HTTP 200 with `ok: false`.
+        const answer = (await res.json().catch(() => null)) as { ok?: unknown } | null;
+        const refused = (res.status >= 400 && res.status < 500) || (res.status === 200 && answer?.ok === false);
+        expect({ status: res.status, answer, refused }).toEqual(expect.objectContaining({ refused: true }));
+      }
       const violations = fake.described.violations().splice(before);
       expect(violations).toHaveLength(1);
       const said = violations[0].problems.join('\n');

@@ -14,7 +14,7 @@ describe('WordPress through the app, against a WordPress REST API fake', () => {
   let key: string;
   let channelId: string;
   const site = new WordpressFake();
-  const authorSite = new WordpressFake({ canCreateTags: false });
+  const authorSite = new WordpressFake({ canCreateTags: false, canModerateComments: false });
   const contributorSite = new WordpressFake({ canPublish: false });
   const media = tempMediaDir();
   const connect = (credentials: Record<string, unknown>) =>
@@ -160,6 +160,56 @@ describe('WordPress through the app, against a WordPress REST API fake', () => {
       site.setCounts(String(post.id), { replies: 4 });
       const { metrics } = await adapter.fetchMetrics(account.credentials, { platformPostId: String(post.id), url: '' });
       expect(metrics).toEqual(expect.objectContaining({ replies: 5, likes: null, reposts: null, impressions: null }));
+    } finally {
+      http.close();
+    }
+  });
+
+  it("sent no site anything the REST controllers' argument schemas refuse", async () => {
+    expect(site.describedBy?.source).toMatch(/wordpress-develop/);
+    for (const fake of [site, authorSite, contributorSite]) expect(fake.descriptionViolations).toEqual([]);
+    // The check bites: a post whose status is not one of get_post_stati(internal false) is refused.
+    const auth = `Basic ${Buffer.from(`${site.username}:${site.applicationPassword}`).toString('base64')}`;
+    const res = await fetch(`${site.baseUrl}/wp-json/wp/v2/posts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: auth },
+      body: JSON.stringify({ content: 'x', status: 'published' }),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { code: string }).code).toBe('rest_invalid_param');
+    expect(site.descriptionViolations.splice(0)).toHaveLength(1);
+  });
+
+  it("finds an Author's first comment again on a retry, though the edit context is an Editor's", async () => {
+    const http = new OutboundHttp({ allowPrivate: true });
+    try {
+      const adapter = new WordpressProvider(http);
+      const account = await adapter.connect({
+        siteUrl: authorSite.baseUrl,
+        username: authorSite.username,
+        applicationPassword: authorSite.applicationPassword,
+      });
+      const post = await adapter.publish({
+        credentials: account.credentials,
+        content: 'An Author writes',
+        media: [],
+        idempotencyKey: 'k-author',
+        createdAt: new Date(),
+        checkpoint: null,
+        saveCheckpoint: async () => undefined,
+      });
+      const input = {
+        credentials: account.credentials,
+        content: "It's the first comment -- with quotes",
+        post: { ...post, replyRef: null },
+        idempotencyKey: 'k-author:first-comment',
+        attempt: 1,
+        createdAt: new Date(),
+      };
+      const first = await adapter.comment(input);
+      const again = await adapter.comment({ ...input, attempt: 2 });
+      expect(again.platformPostId).toBe(first.platformPostId);
+      expect(authorSite.comments.filter((c) => c.post === Number(post.platformPostId))).toHaveLength(1);
     } finally {
       http.close();
     }

@@ -373,12 +373,16 @@ export class LemmyProvider implements SocialProvider {
     title: string,
     content: string,
   ): Promise<PublishResult | null> {
+    // 0.19's SortType is PascalCase (`New`), 1.x's PostSortType snake_case (`new`); 1.x pages its
+    // lists as `items` (PagedResponse), 0.19 answers `posts` (lemmy-js-client 0.19.9, 1.0.0-beta.2).
+    const sort = session.version === 'v4' ? 'new' : 'New';
     const res = await session.call(
-      { method: 'GET', path: `/post/list?community_id=${encodeURIComponent(communityId)}&sort=New&limit=20` },
+      { method: 'GET', path: `/post/list?community_id=${encodeURIComponent(communityId)}&sort=${sort}&limit=20` },
       'content',
     );
     const body = comparableText(content);
-    for (const view of asArray(asObject(res.data)?.posts) ?? []) {
+    const list = asObject(res.data);
+    for (const view of asArray(session.version === 'v4' ? list?.items : list?.posts) ?? []) {
       const post = asObject(at(view, 'post'));
       if (!post || asId(post.creator_id) !== session.creds.personId || asString(post.name) !== title) continue;
       if (comparableText(asString(post.body) ?? '').startsWith(body)) return this.postRef(post, session, res.status);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Description } from './description';
 import { LexiconDescription } from './lexicon-description';
+import { MessageSchemaDescription } from './message-schema-description';
 import { DiscoveryDescription, DiscoveryDescriptions } from './discovery-description';
 import { GraphSpecDescription } from './graph-spec-description';
 import { OpenApiDescription } from './openapi-description';
@@ -163,4 +164,31 @@ export const tumblrDescription = (): Description =>
       basePath: '',
       jsonPart: 'json',
     }),
+  );
+
+/**
+ * Lemmy: the request types of lemmy-js-client (0.19 for /api/v3, 1.0.0-beta for /api/v4) of the calls
+ * the adapter makes, recorded by lemmy/from-lemmy-js-client.cjs; the package has types only.
+ */
+export const lemmyDescription = (): Description =>
+  once('lemmy', () => ReferenceDescription.load(join(FIXTURES, 'lemmy/reference.json')));
+
+/**
+ * WordPress: the wp/v2 routes the adapter calls, their arguments as the REST controllers of
+ * WordPress/wordpress-develop declare them (get_item_schema, get_collection_params), recorded in
+ * wordpress/reference.json.
+ */
+export const wordpressDescription = (): Description =>
+  once('wordpress', () => ReferenceDescription.load(join(FIXTURES, 'wordpress/reference.json')));
+
+/**
+ * Nostr: the client-to-relay messages of NIP-01 and the event object, with the NIP-10 `e` tags and
+ * NIP-92 `imeta` tags of kind-1 notes, recorded as a JSON Schema (nostr/nip-01.schema.json).
+ */
+export const nostrDescription = (): Description =>
+  once('nostr', () =>
+    MessageSchemaDescription.load(
+      join(FIXTURES, 'nostr/nip-01.schema.json'),
+      'Nostr NIP-01 messages with NIP-10 and NIP-92 tags (nostr-protocol/nips, recorded as a JSON Schema)',
+    ),
   );

@@ -52,7 +52,7 @@ function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function formatErrors(errors: ErrorObject[] | null | undefined, where: string): string[] {
+export function formatErrors(errors: ErrorObject[] | null | undefined, where: string): string[] {
   return (errors ?? []).map((e) => {
     const at = `${where}${e.instancePath}`;
     if (e.keyword === 'additionalProperties') {
