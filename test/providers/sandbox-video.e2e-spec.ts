@@ -72,6 +72,8 @@ describe('sandbox video', () => {
       'pinterest',
       'reddit',
       'tumblr',
+      'wordpress',
+      'nostr',
     ]);
     const res = await t.request('GET', '/api/providers', { key: ws.key });
     expect(res.status).toBe(200);
