@@ -1,11 +1,11 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as http from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { build } from 'tsup';
 import * as ts from 'typescript';
 import { runCli } from '../support/service-process';
 import { FAST_PUBLISHING_ENV, waitFor } from '../support/publishing-env';
@@ -83,14 +83,25 @@ describe("the guide's platform example", () => {
   const receiver = new WebhookReceiver();
   let t: TestApp;
 
+  const clientBuild = mkdtempSync(join(tmpdir(), 'platform-example-client-'));
   let client: Record<string, unknown>;
   /** The bash processes running the curl block, ended after the tests whatever happened. */
   const shells: ReturnType<typeof spawn>[] = [];
 
   beforeAll(async () => {
-    // The client as the package ships it (its build), as the example imports it.
-    await promisify(execFile)('npm', ['--prefix', CLIENT, 'run', 'build'], { timeout: 180_000 });
-    client = createRequire(__filename)(join(CLIENT, 'dist', 'index.cjs')) as Record<string, unknown>;
+    // The client built from its source as its package builds it (tsup), into a directory of this spec's
+    // own: packages/client/dist is rebuilt by other specs running beside this one.
+    await build({
+      entry: { index: join(CLIENT, 'src', 'index.ts') },
+      format: ['cjs'],
+      outDir: clientBuild,
+      platform: 'node',
+      target: 'node20',
+      tsconfig: join(CLIENT, 'tsconfig.json'),
+      config: false,
+      silent: true,
+    });
+    client = createRequire(__filename)(join(clientBuild, 'index.js')) as Record<string, unknown>;
     await receiver.start();
     const port = await freePort();
     t = await TestApp.start({
@@ -102,6 +113,7 @@ describe("the guide's platform example", () => {
     for (const shell of shells) if (shell.exitCode === null) shell.kill('SIGKILL');
     await t?.close();
     await receiver.stop();
+    rmSync(clientBuild, { recursive: true, force: true });
   });
 
   const organization = async (): Promise<{ organizationId: string; workspaceId: string; key: string }> => {
