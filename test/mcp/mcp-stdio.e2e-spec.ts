@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { OrganizationsService } from '../../src/auth/organizations.service';
 import { FAST_PUBLISHING_ENV, waitFor } from '../support/publishing-env';
 import { TestApp } from '../support/test-app';
 
@@ -14,11 +15,16 @@ const PACKAGES = join(__dirname, '..', '..', 'packages');
 const BIN = join(PACKAGES, 'mcp', 'dist', 'cli.js');
 
 /** `social-publishing-mcp` as a desktop agent starts it: a child process speaking MCP on stdio. */
-async function startStdio(baseUrl: string, key: string): Promise<Client> {
+async function startStdio(baseUrl: string, key: string, workspaceId?: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN],
-    env: { PATH: process.env.PATH ?? '', SOCIAL_PUBLISHING_API_KEY: key, SOCIAL_PUBLISHING_BASE_URL: baseUrl },
+    env: {
+      PATH: process.env.PATH ?? '',
+      SOCIAL_PUBLISHING_API_KEY: key,
+      SOCIAL_PUBLISHING_BASE_URL: baseUrl,
+      ...(workspaceId ? { SOCIAL_PUBLISHING_WORKSPACE_ID: workspaceId } : {}),
+    },
     stderr: 'ignore',
   });
   const client = new Client({ name: 'e2e-stdio', version: '1.0.0' });
@@ -166,5 +172,57 @@ describe('@social-publishing/mcp: the stdio server against the running service',
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent).toMatchObject({ error: 'UNAUTHORIZED' });
     await c.close();
+  });
+  it("acts in the workspace of SOCIAL_PUBLISHING_WORKSPACE_ID (X-Workspace-Id), and is refused for another organization's", async () => {
+    const organizations = t.app.get(OrganizationsService);
+    const org = await organizations.create('Stdio platform');
+    const stranger = await organizations.create('Stdio stranger');
+    const customer = (await t.request('POST', '/api/workspaces', { key: org.key, body: { name: 'Desktop customer' } }))
+      .body.id as string;
+    const acting = { key: org.key, headers: { 'x-workspace-id': customer } };
+    const customerChannel = (
+      await t.request('POST', '/api/channels', {
+        ...acting,
+        body: { provider: 'sandbox', credentials: { name: 'Customer sandbox' } },
+      })
+    ).body.id as string;
+    const postsOf = async (workspaceId: string): Promise<string[]> =>
+      (
+        await t.dataSource.query<Array<{ id: string }>>(
+          'SELECT id FROM posts WHERE workspace_id = $1 ORDER BY created_at',
+          [workspaceId],
+        )
+      ).map((r) => r.id);
+
+    const c = await startStdio(t.baseUrl, org.key, customer);
+    try {
+      expect(json(await call(c, 'list_channels')).data.map((ch: { id: string }) => ch.id)).toEqual([customerChannel]);
+      const made = json(
+        await call(c, 'create_post', {
+          content: 'Drafted on a desktop for the customer',
+          channelIds: [customerChannel],
+        }),
+      );
+      expect(json(await call(c, 'list_posts')).data.map((p: { id: string }) => p.id)).toEqual([made.id]);
+      expect(await postsOf(customer)).toEqual([made.id]);
+      expect(await postsOf(org.workspaceId)).toEqual([]);
+    } finally {
+      await c.close();
+    }
+    // Without the variable the same key works in its own workspace.
+    const own = await startStdio(t.baseUrl, org.key);
+    try {
+      expect(json(await call(own, 'list_channels')).data).toEqual([]);
+    } finally {
+      await own.close();
+    }
+    const foreign = await startStdio(t.baseUrl, org.key, stranger.workspaceId);
+    try {
+      const refused = await call(foreign, 'list_posts');
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toMatchObject({ error: 'NOT_FOUND' });
+    } finally {
+      await foreign.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import type { ConnectLinkDto } from '../../connect-links/dto/connect-link.dto';
 import type { OrganizationOverview } from '../../platform/organization-overview.service';
 import { Html, html, when } from './html';
 import { PageContext, layout, notice } from './layout';
@@ -12,8 +13,68 @@ function bytes(n: number): string {
   return `${(n / 1024 ** 3).toFixed(2)} GiB`;
 }
 
-/** The organization's workspaces and their usage (owners of the organization's first workspace). */
-export function organizationPage(ctx: PageContext, o: { overview: OrganizationOverview | null; days: number }): Html {
+/** The newest connect links of one workspace, and whether it has older ones. */
+export interface WorkspaceLinks {
+  links: ConnectLinkDto[];
+  more: boolean;
+}
+
+const LINK_BADGE: Record<ConnectLinkDto['status'], string> = { active: 'ok', expired: 'off', revoked: 'bad' };
+
+/** One workspace's connect links: status, networks and expiry (or revocation); revoking is on its own page. */
+function workspaceLinks(name: string, id: string, entry: WorkspaceLinks | undefined, names: Map<string, string>): Html {
+  const links = entry?.links ?? [];
+  return html`<section class="org-links" data-testid="workspace-links" data-workspace-id="${id}">
+    <h3>${name}</h3>
+    ${
+      links.length === 0
+        ? html`<p class="muted">No connect link.</p>`
+        : html`<div class="table-wrap">
+            <table class="rows">
+              <thead>
+                <tr>
+                  <th scope="col">Status</th>
+                  <th scope="col">Networks</th>
+                  <th scope="col">Brand</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Expires / revoked</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${links.map(
+                  (l) =>
+                    html`<tr data-testid="org-connect-link" data-id="${l.id}">
+                      <td data-label="Status">
+                        <span class="badge ${LINK_BADGE[l.status]}" data-testid="link-status">${l.status}</span>
+                      </td>
+                      <td class="wrap" data-label="Networks">
+                        ${l.providers.map((p) => names.get(p) ?? p).join(', ')}
+                      </td>
+                      <td class="wrap" data-label="Brand">${l.brandName ?? html`<span class="muted">—</span>`}</td>
+                      <td data-label="Created">${when(l.createdAt)}</td>
+                      <td data-label="${l.status === 'revoked' ? 'Revoked' : 'Expires'}" data-testid="link-until">
+                        ${l.status === 'revoked' ? when(l.revokedAt) : when(l.expiresAt)}
+                      </td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+    }
+    ${entry?.more ? html`<p class="muted">The newest ${String(links.length)}; the workspace's Connect links page lists every one.</p>` : ''}
+  </section>`;
+}
+
+/** The organization's workspaces, their usage and their connect links (owners of the organization's first workspace). */
+export function organizationPage(
+  ctx: PageContext,
+  o: {
+    overview: OrganizationOverview | null;
+    days: number;
+    links: Map<string, WorkspaceLinks>;
+    names: Map<string, string>;
+  },
+): Html {
   const v = o.overview;
   if (!v) {
     return layout(
@@ -92,6 +153,12 @@ export function organizationPage(ctx: PageContext, o: { overview: OrganizationOv
       </div>
       <p class="muted">
         By network: published/failed. Workspaces are created and erased through the API (/api/workspaces).
-      </p>`,
+      </p>
+      <h2>Connect links</h2>
+      <p class="muted">
+        The links made in each workspace (<code>POST /api/connect-links</code> with <code>X-Workspace-Id</code>), newest
+        first. Revoke one on that workspace's <strong>Connect links</strong> page.
+      </p>
+      ${v.workspaces.map(({ workspace: w }) => workspaceLinks(w.name, w.id, o.links.get(w.id), o.names))}`,
   );
 }
