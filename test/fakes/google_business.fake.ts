@@ -161,8 +161,9 @@ export class GoogleBusinessFake extends FakeHttpServer {
     return token;
   }
 
-  /** The access token issued last. */
+  /** The access token issued last, and the refresh token of the last code exchange. */
   lastAccessToken = '';
+  lastRefreshToken = '';
 
   async consent(authorizationUrl: string): Promise<string> {
     const res = await fetch(authorizationUrl, { redirect: 'manual' });
@@ -478,6 +479,7 @@ export class GoogleBusinessFake extends FakeHttpServer {
       if (grant.refresh) {
         const refreshToken = `1//0g${randomBytes(20).toString('base64url')}`;
         this.refreshTokens.set(refreshToken, grant.scope);
+        this.lastRefreshToken = refreshToken;
         body.refresh_token = refreshToken;
       }
       return { status: 200, body };
@@ -517,7 +519,7 @@ export function contractFake(): ProviderContractFake {
       requests: () => fake.revocations,
       lastAccessToken: () => fake.lastAccessToken,
       // The refresh token the connection got: revoking it ends the whole grant.
-      expected: () => [{ method: 'POST', path: '/revoke', form: { token: expect.any(String) } }],
+      expected: () => [{ method: 'POST', path: '/revoke', form: { token: fake.lastRefreshToken } }],
     },
     publishRoute: GOOGLE_BUSINESS_ROUTES.createPost,
     rejectStatus: 400,

@@ -18,7 +18,7 @@ export interface RevocationRequest {
 export interface ContractRevocation {
   requests(): RevocationRequest[];
   lastAccessToken(): string;
-  /** The requests a revocation of the grant of `accessToken` sends, in order (fields may be jest matchers). */
+  /** The requests a revocation of the grant of `accessToken` sends, in order. */
   expected(accessToken: string): Array<Partial<RevocationRequest>>;
 }
 

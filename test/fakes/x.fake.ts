@@ -156,8 +156,9 @@ export class XFake extends FakeHttpServer {
 
   /** Requests to the revocation endpoint, oldest first. */
   readonly revocations: RevocationRequest[] = [];
-  /** The access token issued last. */
+  /** The access token issued last, and the refresh token issued last. */
   lastAccessToken = '';
+  lastRefreshToken = '';
 
   /** Issues an access token for the first user directly (for adapter-level tests). */
   issueToken(userId = this.users[0].id, token = `at-${randomBytes(8).toString('hex')}`): string {
@@ -423,6 +424,7 @@ export class XFake extends FakeHttpServer {
     const accessToken = this.issueToken(userId);
     const refreshToken = `rt-${randomBytes(12).toString('hex')}`;
     this.refreshTokens.set(refreshToken, userId);
+    this.lastRefreshToken = refreshToken;
     return { token_type: 'bearer', expires_in: ttl, access_token: accessToken, scope, refresh_token: refreshToken };
   }
 
@@ -618,7 +620,7 @@ export function contractFake(): ProviderContractFake {
           authorization: basicOf(fake.clientId, fake.clientSecret),
         };
         return [
-          { ...common, form: { token: expect.stringMatching(/^rt-/), token_type_hint: 'refresh_token' } },
+          { ...common, form: { token: fake.lastRefreshToken, token_type_hint: 'refresh_token' } },
           { ...common, form: { token: accessToken, token_type_hint: 'access_token' } },
         ];
       },

@@ -174,8 +174,9 @@ export class YouTubeFake extends FakeHttpServer {
 
   /** Requests to the revocation endpoint, oldest first. */
   readonly revocations: RevocationRequest[] = [];
-  /** The access token issued last. */
+  /** The access token issued last, and the refresh token of the last code exchange. */
   lastAccessToken = '';
+  lastRefreshToken = '';
 
   /**
    * POST /revoke (Google's OAuth 2.0 for web server applications, "Revoking a token"): `token` is an
@@ -393,6 +394,7 @@ export class YouTubeFake extends FakeHttpServer {
       if (withRefresh) {
         const refresh = `1//${randomBytes(12).toString('hex')}`;
         this.refreshTokens.set(refresh, grant.sub);
+        this.lastRefreshToken = refresh;
         this.refreshScopes.set(refresh, grant.scope);
         body.refresh_token = refresh;
       }
@@ -692,7 +694,7 @@ export function contractFake(): ProviderContractFake {
         requests: () => fake.revocations,
         lastAccessToken: () => fake.lastAccessToken,
         // The refresh token the connection got: revoking it ends the whole grant.
-        expected: () => [{ method: 'POST', path: '/revoke', form: { token: expect.any(String) } }],
+        expected: () => [{ method: 'POST', path: '/revoke', form: { token: fake.lastRefreshToken } }],
       },
       publishRoute: YOUTUBE_ROUTES.initiate,
       rejectStatus: 400,
