@@ -295,11 +295,15 @@ export class ChannelsService {
    */
   async eraseWorkspace(workspaceId: string, revokeTimeoutMs: number): Promise<number> {
     let erased = 0;
+    // Channels chosen in one authorization share its grant: it is revoked once, with the first of them.
+    const revokedGroups = new Set<string>();
     for (;;) {
       const batch = await this.channels.someOfWorkspace(workspaceId, 50);
       if (batch.length === 0) return erased;
       for (const channel of batch) {
-        await this.revokeAtNetwork(channel, revokeTimeoutMs);
+        const group = channel.credentialsGroup;
+        if (group === null || !revokedGroups.has(group)) await this.revokeAtNetwork(channel, revokeTimeoutMs);
+        if (group !== null) revokedGroups.add(group);
         this.opened.forget(channel.id);
         await this.channels.delete(channel.id);
         erased++;

@@ -1,4 +1,5 @@
 import { LinkedInFake, LINKEDIN_ROUTES } from '../fakes/linkedin.fake';
+import { waitFor } from '../support/publishing-env';
 import { TestApp } from '../support/test-app';
 import { useOAuthApp } from './oauth-harness';
 
@@ -60,6 +61,23 @@ describe('revocation at the network when a channel is disconnected', () => {
     expect(await status(member)).toBe('disconnected');
     // The network never took the revocation: the token still works there, and the channel is gone here.
     expect(await accepted(token)).toBe(true);
+  });
+
+  it('revokes a grant once when its workspace is erased, whatever number of channels share it', async () => {
+    const other = await t.createWorkspace();
+    await h.connectTargets([ALICE, ACME], other.key);
+    const token = li.lastAccessToken;
+    const before = li.revocations.length;
+    expect((await t.request('DELETE', `/api/workspaces/${other.workspaceId}`, { key })).status).toBe(202);
+    await waitFor(
+      () => t.dataSource.query('SELECT 1 FROM workspaces WHERE id = $1', [other.workspaceId]),
+      (rows: unknown[]) => rows.length === 0,
+      30_000,
+    );
+    expect(li.revocations.slice(before)).toEqual([
+      expect.objectContaining({ path: '/oauth/v2/revoke', form: expect.objectContaining({ token }) }),
+    ]);
+    expect(await accepted(token)).toBe(false);
   });
 
   it('does not wait on a network that does not answer longer than the revocation budget', async () => {
