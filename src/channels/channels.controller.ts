@@ -88,7 +88,9 @@ export class ChannelsController {
     summary: 'Disconnect a channel',
     description:
       'Status becomes `disconnected`, credentials are wiped and `channel.disconnected` is emitted. The channel stays ' +
-      'readable. Repeating it is a no-op. Posts already published stay on the network.',
+      'readable. Repeating it is a no-op. Posts already published stay on the network. Where the network offers it, ' +
+      'the authorization is also revoked there (best effort, at most 10 s; a failure does not stop the disconnect), ' +
+      'unless another connected channel shares it.',
   })
   @ApiNoContentResponse({ description: 'Disconnected' })
   @ApiErrors(400, 404)

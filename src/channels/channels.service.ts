@@ -18,6 +18,12 @@ import { isUuid } from '../common/validators';
 import { Transactions } from '../database/transactions';
 
 /**
+ * How long the revocation of one channel's authorization at its network may take (a disconnect or an
+ * erasure) before it goes on without it: the outbound client's own request budget, never longer.
+ */
+export const REVOKE_TIMEOUT_MS = 10_000;
+
+/**
  * What a refresh under the channel lock decided. `shared`: the fields (tokens) to copy into the
  * channels sharing this channel's authorization (same `credentialsGroup`).
  */
@@ -289,11 +295,15 @@ export class ChannelsService {
    */
   async eraseWorkspace(workspaceId: string, revokeTimeoutMs: number): Promise<number> {
     let erased = 0;
+    // Channels chosen in one authorization share its grant: it is revoked once, with the first of them.
+    const revokedGroups = new Set<string>();
     for (;;) {
       const batch = await this.channels.someOfWorkspace(workspaceId, 50);
       if (batch.length === 0) return erased;
       for (const channel of batch) {
-        await this.revokeAtNetwork(channel, revokeTimeoutMs);
+        const group = channel.credentialsGroup;
+        if (group === null || !revokedGroups.has(group)) await this.revokeAtNetwork(channel, revokeTimeoutMs);
+        if (group !== null) revokedGroups.add(group);
         this.opened.forget(channel.id);
         await this.channels.delete(channel.id);
         erased++;
@@ -302,8 +312,6 @@ export class ChannelsService {
   }
 
   private async revokeAtNetwork(channel: Channel, timeoutMs: number): Promise<void> {
-    const provider = this.providers.has(channel.provider) ? this.providers.get(channel.provider) : null;
-    if (!provider?.revokeAccess) return;
     let credentials: Record<string, unknown> | null;
     try {
       credentials = this.credentialsOf(channel);
@@ -311,6 +319,21 @@ export class ChannelsService {
       credentials = null;
     }
     if (!credentials) return;
+    await this.revokeWith(channel, credentials, timeoutMs, 'erasing its workspace');
+  }
+
+  /**
+   * Asks the channel's network to revoke these credentials, where its plugin can: never throws, never
+   * waits longer than `timeoutMs` (a network that is down is logged, without a secret, and left).
+   */
+  private async revokeWith(
+    channel: Channel,
+    credentials: Record<string, unknown>,
+    timeoutMs: number,
+    doing: string,
+  ): Promise<void> {
+    const provider = this.providers.has(channel.provider) ? this.providers.get(channel.provider) : null;
+    if (!provider?.revokeAccess) return;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
@@ -322,7 +345,7 @@ export class ChannelsService {
       ]);
     } catch (err) {
       this.logger.warn({
-        msg: 'Could not revoke a channel at its network while erasing its workspace',
+        msg: `Could not revoke a channel at its network while ${doing}`,
         channelId: channel.id,
         provider: channel.provider,
         err: (err as Error).message,
@@ -332,10 +355,27 @@ export class ChannelsService {
     }
   }
 
-  /** Disconnects at the user's request; a second call is a no-op that records nothing. */
+  /**
+   * Disconnects at the user's request; a second call is a no-op that records nothing. Once the
+   * disconnect is committed, the authorization is revoked at the network where its plugin offers it
+   * (as an erasure does, best effort, at most REVOKE_TIMEOUT_MS), unless another connected channel
+   * shares it (a Facebook login's other Pages, a LinkedIn member's organization pages): revoking it
+   * would disconnect those too.
+   */
   async disconnect(workspaceId: string, id: string): Promise<void> {
-    await this.get(workspaceId, id);
-    await this.transactions.run((em) => this.disconnectInTransaction(em, id, 'user_request'));
+    const channel = await this.get(workspaceId, id);
+    let credentials: Record<string, unknown> | null;
+    try {
+      credentials = this.credentialsOf(channel);
+    } catch {
+      credentials = null;
+    }
+    const disconnected = await this.transactions.run((em) => this.disconnectInTransaction(em, id, 'user_request'));
+    if (!disconnected || !credentials) return;
+    if (channel.credentialsGroup !== null && (await this.channels.groupHasOtherActive(id, channel.credentialsGroup))) {
+      return;
+    }
+    await this.revokeWith(channel, credentials, REVOKE_TIMEOUT_MS, 'disconnecting it');
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, Not, Repository } from 'typeorm';
 import { Page } from '../common/pagination/pagination';
 import { paginate } from '../database/keyset-pagination';
 import { runSql } from '../database/direct-query';
@@ -146,6 +146,11 @@ export class ChannelsStore {
       .limit(limit);
     if (afterId) query.andWhere('c.id > :afterId', { afterId });
     return query.getMany();
+  }
+
+  /** Whether another channel shares this one's authorization (same credentials group) and is still connected. */
+  async groupHasOtherActive(channelId: string, credentialsGroup: string): Promise<boolean> {
+    return this.channels.exists({ where: { credentialsGroup, status: 'active', id: Not(channelId) } });
   }
 
   /** The channel, locked for the caller's transaction. */

@@ -1,16 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { WorkspacesService } from '../auth/workspaces.service';
 import type { Workspace } from '../auth/workspace.entity';
-import { ChannelsService } from '../channels/channels.service';
+import { ChannelsService, REVOKE_TIMEOUT_MS } from '../channels/channels.service';
 import { Transactions } from '../database/transactions';
 import { EventsService } from '../events/events.service';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { MediaService } from '../media/media.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { WorkspaceErasureQueue } from './workspace-erasure.queue';
-
-/** How long the revocation of one channel at its network may take before the erasure goes on without it. */
-export const REVOKE_TIMEOUT_MS = 10_000;
 
 /**
  * Erasing a workspace (docs/adr/0052). `request` marks it erased and revokes its keys before the API

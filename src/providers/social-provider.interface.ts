@@ -300,8 +300,11 @@ export interface SocialProvider {
   fetchMetrics(credentials: Record<string, unknown>, ref: PublishedRef): Promise<MetricsResult>;
   /**
    * Optional: revokes the stored credentials at the network (the network forgets the authorization), for
-   * networks that offer it. Called when a workspace is erased (docs/adr/0052), best effort: `signal`
-   * aborts it when its time is up, and a failure never stops the erasure.
+   * networks that offer it (`withRevocation` in the plugin's `create`). Called when a channel is
+   * disconnected (unless a connected channel shares the grant) and when a workspace is erased
+   * (docs/adr/0052), best effort: `signal` aborts it when its time is up, and a failure never stops the
+   * disconnect or the erasure. Throws when the network refuses; the caller logs the message, which
+   * must never carry the token. The contract suite checks it against the network's fake.
    */
   revokeAccess?(credentials: Record<string, unknown>, signal: AbortSignal): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
 import { describedContract, oauthContractFake, type ProviderContractFake } from './provider-contract';
 import { googleBusinessDescription } from './descriptions/networks';
+import { recordRevocation, type RevocationRequest } from './revocation';
 
 /**
  * A local Google for Business Profile: the OAuth 2.0 consent (consents at once; a refresh token
@@ -17,6 +18,7 @@ import { googleBusinessDescription } from './descriptions/networks';
 export const GOOGLE_BUSINESS_ROUTES = {
   authorize: 'GET /o/oauth2/v2/auth',
   token: 'POST /token',
+  revoke: 'POST /revoke',
   accounts: 'GET /v1/accounts',
   locations: 'GET /v1/accounts/:id/locations',
   createPost: 'POST /v4/accounts/:a/locations/:l/localPosts',
@@ -135,7 +137,10 @@ export class GoogleBusinessFake extends FakeHttpServer {
           },
         },
       }),
-      unchecked: (req) => req.route === GOOGLE_BUSINESS_ROUTES.authorize || req.route === GOOGLE_BUSINESS_ROUTES.token,
+      unchecked: (req) =>
+        req.route === GOOGLE_BUSINESS_ROUTES.authorize ||
+        req.route === GOOGLE_BUSINESS_ROUTES.token ||
+        req.route === GOOGLE_BUSINESS_ROUTES.revoke,
     });
   }
 
@@ -152,14 +157,36 @@ export class GoogleBusinessFake extends FakeHttpServer {
   issueToken(scope = GBP_SCOPE): string {
     const token = `ya29.${randomBytes(16).toString('base64url')}`;
     this.accessTokens.set(token, { scope, expiresAt: Date.now() + (this.opts.accessTokenTtlSeconds ?? 3599) * 1000 });
+    this.lastAccessToken = token;
     return token;
   }
+
+  /** The access token issued last, and the refresh token of the last code exchange. */
+  lastAccessToken = '';
+  lastRefreshToken = '';
 
   async consent(authorizationUrl: string): Promise<string> {
     const res = await fetch(authorizationUrl, { redirect: 'manual' });
     const location = res.headers.get('location');
     if (res.status !== 302 || !location) throw new Error(`authorize answered ${res.status}: ${await res.text()}`);
     return location;
+  }
+
+  /** Requests to the revocation endpoint, oldest first. */
+  readonly revocations: RevocationRequest[] = [];
+
+  /**
+   * POST /revoke (Google's OAuth 2.0 for web server applications, "Revoking a token"): `token` is an
+   * access or refresh token; Google removes the app's grant, so every token of the (one) account stops
+   * working. An unknown token is 400 `invalid_token`.
+   */
+  private revoke(req: FakeRequest): FakeReply {
+    const token = recordRevocation(req, this.revocations).form.token ?? '';
+    if (!this.accessTokens.has(token) && !this.refreshTokens.has(token)) {
+      return { status: 400, body: { error: 'invalid_token', error_description: 'Token expired or revoked' } };
+    }
+    this.revokeAll();
+    return { status: 200, body: {} };
   }
 
   revokeAll(): void {
@@ -194,6 +221,7 @@ export class GoogleBusinessFake extends FakeHttpServer {
   protected routeOf(method: string, path: string): string | undefined {
     if (method === 'GET' && path === '/o/oauth2/v2/auth') return GOOGLE_BUSINESS_ROUTES.authorize;
     if (method === 'POST' && path === '/token') return GOOGLE_BUSINESS_ROUTES.token;
+    if (method === 'POST' && path === '/revoke') return GOOGLE_BUSINESS_ROUTES.revoke;
     if (method === 'GET' && path === '/v1/accounts') return GOOGLE_BUSINESS_ROUTES.accounts;
     if (method === 'GET' && /^\/v1\/accounts\/\d+\/locations$/.test(path)) return GOOGLE_BUSINESS_ROUTES.locations;
     if (/^\/v4\/accounts\/\d+\/locations\/\d+\/localPosts$/.test(path)) {
@@ -223,6 +251,7 @@ export class GoogleBusinessFake extends FakeHttpServer {
   protected async handle(req: FakeRequest): Promise<FakeReply> {
     if (req.route === GOOGLE_BUSINESS_ROUTES.authorize) return this.authorize(req);
     if (req.route === GOOGLE_BUSINESS_ROUTES.token) return this.token(req);
+    if (req.route === GOOGLE_BUSINESS_ROUTES.revoke) return this.revoke(req);
     const token = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
     const entry = token ? this.accessTokens.get(token) : undefined;
     if (!entry || entry.expiresAt <= Date.now()) return UNAUTHENTICATED;
@@ -450,6 +479,7 @@ export class GoogleBusinessFake extends FakeHttpServer {
       if (grant.refresh) {
         const refreshToken = `1//0g${randomBytes(20).toString('base64url')}`;
         this.refreshTokens.set(refreshToken, grant.scope);
+        this.lastRefreshToken = refreshToken;
         body.refresh_token = refreshToken;
       }
       return { status: 200, body };
@@ -485,6 +515,12 @@ export function contractFake(): ProviderContractFake {
   }));
   return oauthContractFake(fake, {
     described,
+    revocation: {
+      requests: () => fake.revocations,
+      lastAccessToken: () => fake.lastAccessToken,
+      // The refresh token the connection got: revoking it ends the whole grant.
+      expected: () => [{ method: 'POST', path: '/revoke', form: { token: fake.lastRefreshToken } }],
+    },
     publishRoute: GOOGLE_BUSINESS_ROUTES.createPost,
     rejectStatus: 400,
     posts: () =>

@@ -3,6 +3,7 @@ import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions }
 import { FakeVideo, FakeVideoOptions, FakeVideoProcessing } from './fake-video-processing';
 import { describedContract, oauthContractFake, type ProviderContractFake } from './provider-contract';
 import { linkedinDescription } from './descriptions/networks';
+import { recordRevocation, type RevocationRequest } from './revocation';
 
 /**
  * A local LinkedIn: the OAuth 2.0 authorization page (an "Allow" form; `consent()` is the test hook
@@ -19,6 +20,7 @@ export const LINKEDIN_ROUTES = {
   authorize: 'GET /oauth/v2/authorization',
   consent: 'POST /oauth/v2/authorization',
   token: 'POST /oauth/v2/accessToken',
+  revoke: 'POST /oauth/v2/revoke',
   userinfo: 'GET /v2/userinfo',
   acls: 'GET /rest/organizationAcls',
   organization: 'GET /rest/organizations/:id',
@@ -251,7 +253,27 @@ export class LinkedInFake extends FakeHttpServer {
     const token = `AQ${randomBytes(12).toString('hex')}`;
     const ttl = this.opts.accessTokenTtlSeconds ?? 5_184_000;
     this.accessTokens.set(token, { sub, scopes: new Set(scopes), expiresAt: Date.now() + ttl * 1000 });
+    this.lastAccessToken = token;
     return token;
+  }
+
+  /** Requests to the revocation endpoint, oldest first. */
+  readonly revocations: RevocationRequest[] = [];
+  /** The access token issued last. */
+  lastAccessToken = '';
+
+  /**
+   * POST /oauth/v2/revoke: the app's `client_id` and `client_secret` and the access `token` in the form;
+   * the token stops working (LinkedIn answers 200 with an empty body, also for a token it no longer knows).
+   */
+  private revoke(req: FakeRequest): FakeReply {
+    const { form } = recordRevocation(req, this.revocations);
+    if (form.client_id !== this.clientId || form.client_secret !== this.clientSecret) {
+      return { status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed' } };
+    }
+    if (!form.token) return { status: 400, body: { error: 'invalid_request', error_description: 'token is missing' } };
+    this.accessTokens.delete(form.token);
+    return { status: 200, raw: Buffer.alloc(0) };
   }
 
   /**
@@ -306,6 +328,7 @@ export class LinkedInFake extends FakeHttpServer {
     if (method === 'GET' && path === '/oauth/v2/authorization') return LINKEDIN_ROUTES.authorize;
     if (method === 'POST' && path === '/oauth/v2/authorization') return LINKEDIN_ROUTES.consent;
     if (method === 'POST' && path === '/oauth/v2/accessToken') return LINKEDIN_ROUTES.token;
+    if (method === 'POST' && path === '/oauth/v2/revoke') return LINKEDIN_ROUTES.revoke;
     if (method === 'GET' && path === '/v2/userinfo') return LINKEDIN_ROUTES.userinfo;
     if (method === 'GET' && path === '/rest/organizationAcls') return LINKEDIN_ROUTES.acls;
     if (method === 'GET' && /^\/rest\/organizations\/\d+$/.test(path)) return LINKEDIN_ROUTES.organization;
@@ -350,6 +373,7 @@ export class LinkedInFake extends FakeHttpServer {
     if (req.route === LINKEDIN_ROUTES.authorize) return this.authorizePage(req);
     if (req.route === LINKEDIN_ROUTES.consent) return this.consentSubmit(req);
     if (req.route === LINKEDIN_ROUTES.token) return this.token(req);
+    if (req.route === LINKEDIN_ROUTES.revoke) return this.revoke(req);
     const token = this.authenticate(req);
     if (!token) return UNAUTHORIZED;
     if (req.route === LINKEDIN_ROUTES.upload) return this.upload(req, token);
@@ -989,6 +1013,17 @@ export function contractFake(): ProviderContractFake {
   return oauthContractFake(fake, {
     publishRoute: LINKEDIN_ROUTES.createPost,
     rejectStatus: 422,
+    revocation: {
+      requests: () => fake.revocations,
+      lastAccessToken: () => fake.lastAccessToken,
+      expected: (token) => [
+        {
+          method: 'POST',
+          path: '/oauth/v2/revoke',
+          form: { client_id: fake.clientId, client_secret: fake.clientSecret, token },
+        },
+      ],
+    },
     described: describedContract(fake, () => ({
       method: 'POST',
       url: `${fake.baseUrl}/rest/posts`,

@@ -1,5 +1,6 @@
 import type { DescriptionViolation } from './descriptions/description';
 import type { FakeCounts, FakeHttpServer } from './fake-http-server';
+import type { ContractRevocation } from './revocation';
 
 /** A post as the fake network holds it, in the terms the contract suite checks. */
 export interface ContractPost {
@@ -107,6 +108,12 @@ export interface ProviderContractFake {
    * lexicons, an official package's schema); the contract spec's DESCRIPTIONS_PENDING names the others.
    */
   readonly described?: DescribedContract;
+  /**
+   * Set for networks that offer revocation (their adapter has `revokeAccess`): the fake serves the
+   * network's revocation endpoint, and refuses the grant's tokens once it is revoked. Absent: the
+   * network offers none, and the adapter must not pretend to (docs/networks.md says which).
+   */
+  readonly revocation?: ContractRevocation;
   /** Route key of the call that creates the post (for failNext). */
   readonly publishRoute: string;
   /** Status the network answers when it refuses a post for good (4xx other than 401/429). */
@@ -148,10 +155,14 @@ export interface OAuthNetworkFake {
  */
 export function oauthContractFake(
   fake: OAuthNetworkFake,
-  network: Pick<ProviderContractFake, 'publishRoute' | 'rejectStatus' | 'posts' | 'videoFixture' | 'described'>,
+  network: Pick<
+    ProviderContractFake,
+    'publishRoute' | 'rejectStatus' | 'posts' | 'videoFixture' | 'described' | 'revocation'
+  >,
 ): ProviderContractFake {
   return {
     videoFixture: network.videoFixture,
+    revocation: network.revocation,
     described: network.described,
     start: async () => {
       const baseUrl = await fake.start();

@@ -3,6 +3,7 @@ import { parseMultipart } from './descriptions/description';
 import { redditDescription } from './descriptions/networks';
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
 import { describedContract, oauthContractFake, type ProviderContractFake } from './provider-contract';
+import { basicOf, basicPair, recordRevocation, type RevocationRequest } from './revocation';
 
 /**
  * A local Reddit: the OAuth consent page (consents at once and redirects with `code` and `state`), the
@@ -17,6 +18,7 @@ import { describedContract, oauthContractFake, type ProviderContractFake } from 
 export const REDDIT_ROUTES = {
   authorize: 'GET /api/v1/authorize',
   token: 'POST /api/v1/access_token',
+  revoke: 'POST /api/v1/revoke_token',
   me: 'GET /api/v1/me',
   about: 'GET /r/:sr/about',
   requirements: 'GET /api/v1/:sr/post_requirements',
@@ -130,6 +132,7 @@ export class RedditFake extends FakeHttpServer {
       unchecked: (req) =>
         req.route === REDDIT_ROUTES.authorize ||
         req.route === REDDIT_ROUTES.token ||
+        req.route === REDDIT_ROUTES.revoke ||
         req.route === REDDIT_ROUTES.upload,
     });
   }
@@ -147,7 +150,34 @@ export class RedditFake extends FakeHttpServer {
   issueToken(scopes: string[] = REDDIT_SCOPES): string {
     const token = `reddit-${randomBytes(16).toString('hex')}`;
     this.accessTokens.set(token, { scopes, expiresAt: Date.now() + 86_400_000 });
+    this.lastAccessToken = token;
     return token;
+  }
+
+  /** Requests to the revocation endpoint, oldest first. */
+  readonly revocations: RevocationRequest[] = [];
+  /** The access token issued last, and the refresh token of the last code exchange (null: a temporary grant). */
+  lastAccessToken = '';
+  lastRefreshToken: string | null = null;
+  /** The access tokens issued from each refresh token (at the code exchange and by refreshes). */
+  private readonly issuedFrom = new Map<string, string[]>();
+
+  /**
+   * POST /api/v1/revoke_token (Reddit's OAuth2 wiki, "Manually revoking a token"): the app authenticated
+   * with Basic, `token` and `token_type_hint` as a form. A revoked refresh token takes the access tokens
+   * issued from it along. Reddit answers 204, also for a token it does not know.
+   */
+  private revoke(req: FakeRequest): FakeReply {
+    const sent = recordRevocation(req, this.revocations);
+    const pair = basicPair(sent.authorization);
+    if (!pair || pair[0] !== this.clientId || pair[1] !== this.clientSecret) return httpError(401, 'Unauthorized');
+    const token = sent.form.token ?? '';
+    this.accessTokens.delete(token);
+    if (this.refreshTokens.delete(token)) {
+      for (const access of this.issuedFrom.get(token) ?? []) this.accessTokens.delete(access);
+      this.issuedFrom.delete(token);
+    }
+    return { status: 204 };
   }
 
   async consent(authorizationUrl: string): Promise<string> {
@@ -182,6 +212,7 @@ export class RedditFake extends FakeHttpServer {
     const p = path.replace(/\/$/, '');
     if (method === 'GET' && p === '/api/v1/authorize') return REDDIT_ROUTES.authorize;
     if (method === 'POST' && p === '/api/v1/access_token') return REDDIT_ROUTES.token;
+    if (method === 'POST' && p === '/api/v1/revoke_token') return REDDIT_ROUTES.revoke;
     if (method === 'GET' && p === '/api/v1/me') return REDDIT_ROUTES.me;
     if (method === 'GET' && /^\/r\/[^/]+\/about$/.test(p)) return REDDIT_ROUTES.about;
     if (method === 'GET' && /^\/api\/v1\/[^/]+\/post_requirements$/.test(p)) return REDDIT_ROUTES.requirements;
@@ -226,6 +257,7 @@ export class RedditFake extends FakeHttpServer {
   private async answer(req: FakeRequest): Promise<FakeReply> {
     if (req.route === REDDIT_ROUTES.authorize) return this.authorize(req);
     if (req.route === REDDIT_ROUTES.token) return this.token(req);
+    if (req.route === REDDIT_ROUTES.revoke) return this.revoke(req);
     if (req.route === REDDIT_ROUTES.upload) return this.upload(req);
     const ua = String(req.headers['user-agent'] ?? '');
     // Reddit blocks generic User-Agents: it asks for <platform>:<app id>:<version> (by /u/<username>).
@@ -387,19 +419,25 @@ export class RedditFake extends FakeHttpServer {
       }
       grant.used = true;
       const body: Record<string, unknown> = this.accessBody(grant.scopes);
+      this.lastRefreshToken = null;
       // Only a permanent grant gets a refresh token.
       if (grant.permanent) {
         const refreshToken = `reddit-refresh-${randomBytes(12).toString('hex')}`;
         this.refreshTokens.set(refreshToken, grant.scopes);
+        this.issuedFrom.set(refreshToken, [body.access_token as string]);
         body.refresh_token = refreshToken;
+        this.lastRefreshToken = refreshToken;
       }
       return { status: 200, body };
     }
     if (form.get('grant_type') === 'refresh_token') {
-      const scopes = this.refreshTokens.get(form.get('refresh_token') ?? '');
+      const refreshToken = form.get('refresh_token') ?? '';
+      const scopes = this.refreshTokens.get(refreshToken);
       if (!scopes) return { status: 400, body: { error: 'invalid_grant' } };
       this.refreshCount++;
-      return { status: 200, body: this.accessBody(scopes) };
+      const body = this.accessBody(scopes);
+      this.issuedFrom.get(refreshToken)?.push(body.access_token);
+      return { status: 200, body };
     }
     return { status: 400, body: { error: 'unsupported_grant_type' } };
   }
@@ -640,6 +678,20 @@ export function contractFake(): ProviderContractFake {
     ...oauthContractFake(fake, {
       publishRoute: REDDIT_ROUTES.submit,
       rejectStatus: 403,
+      revocation: {
+        requests: () => fake.revocations,
+        lastAccessToken: () => fake.lastAccessToken,
+        expected: (token) => [
+          {
+            method: 'POST',
+            path: '/api/v1/revoke_token',
+            authorization: basicOf(fake.clientId, fake.clientSecret),
+            form: fake.lastRefreshToken
+              ? { token: fake.lastRefreshToken, token_type_hint: 'refresh_token' }
+              : { token, token_type_hint: 'access_token' },
+          },
+        ],
+      },
       posts: () =>
         fake.things.map((t) => ({
           platformPostId: t.name,

@@ -3,6 +3,7 @@ import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions }
 import type { OAuthNetworkFake, ProviderContractFake } from './provider-contract';
 import { describedContract, oauthContractFake } from './provider-contract';
 import { slackDescription } from './descriptions/networks';
+import { recordRevocation, type RevocationRequest } from './revocation';
 
 export interface FakeSlackChannel {
   id: string;
@@ -67,18 +68,25 @@ export class SlackFake extends FakeHttpServer implements OAuthNetworkFake {
     // Every Web API call against the methods' arguments as recorded (test/fixtures/networks/slack).
     // Not API methods: the install page, the upload URL (files.slack.com) and oauth.v2.access, which
     // the service's shared OAuth client calls with the PKCE verifier (Slack's OAuth guide, not a
-    // method's argument list).
+    // method's argument list). auth.revoke, which takes no argument but the token (sent as Bearer), is
+    // not in the recorded methods either.
     this.checkAgainst(slackDescription(), {
       refuse: (problems) => slackRefusal(problems),
-      unchecked: (req) => ['authorize', 'upload', 'oauth.v2.access'].includes(req.route),
+      unchecked: (req) => ['authorize', 'upload', 'oauth.v2.access', 'auth.revoke'].includes(req.route),
     });
   }
 
   issueToken(): string {
     const token = `xoxb-${randomBytes(8).toString('hex')}`;
     this.tokens.add(token);
+    this.lastAccessToken = token;
     return token;
   }
+
+  /** auth.revoke requests, oldest first. */
+  readonly revocations: RevocationRequest[] = [];
+  /** The bot token issued last. */
+  lastAccessToken = '';
 
   revokeAll(): void {
     this.tokens.clear();
@@ -131,9 +139,15 @@ export class SlackFake extends FakeHttpServer implements OAuthNetworkFake {
     if (req.route === 'authorize') return this.authorize(req);
     if (req.route === 'oauth.v2.access') return this.exchange(req);
     if (req.route === 'upload') return this.receiveUpload(req);
+    if (req.route === 'auth.revoke') recordRevocation(req, this.revocations);
     const token = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
     if (!token) return { status: 200, body: { ok: false, error: 'not_authed' } };
     if (!this.tokens.has(token)) return { status: 200, body: { ok: false, error: 'invalid_auth' } };
+    // auth.revoke: the token stops working (Slack deactivates the bot user; the app stays installed).
+    if (req.route === 'auth.revoke') {
+      this.tokens.delete(token);
+      return this.ok({ revoked: true });
+    }
     const args: Record<string, unknown> = Object.fromEntries(req.url.searchParams);
     if (String(req.headers['content-type'] ?? '').startsWith('application/json') && req.body.length > 0) {
       Object.assign(args, JSON.parse(req.body.toString('utf8')) as Record<string, unknown>);
@@ -367,6 +381,11 @@ export function contractFake(): ProviderContractFake {
   return oauthContractFake(fake, {
     publishRoute: 'chat.postMessage',
     rejectStatus: 400,
+    revocation: {
+      requests: () => fake.revocations,
+      lastAccessToken: () => fake.lastAccessToken,
+      expected: (token) => [{ method: 'POST', path: '/api/auth.revoke', authorization: `Bearer ${token}` }],
+    },
     described: describedContract(fake, () => ({
       method: 'POST',
       url: `${fake.baseUrl}/api/chat.postMessage`,

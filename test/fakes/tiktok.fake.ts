@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
 import { describedContract, oauthContractFake, type ProviderContractFake } from './provider-contract';
 import { tiktokDescription } from './descriptions/networks';
+import { recordRevocation, type RevocationRequest } from './revocation';
 
 /**
  * A local TikTok (API v2): the Login Kit consent page (answers at once; `client_key`, comma-separated
@@ -17,6 +18,7 @@ import { tiktokDescription } from './descriptions/networks';
 export const TIKTOK_ROUTES = {
   authorize: 'GET /v2/auth/authorize/',
   token: 'POST /v2/oauth/token/',
+  revoke: 'POST /v2/oauth/revoke/',
   userInfo: 'GET /v2/user/info/',
   creatorInfo: 'POST /v2/post/publish/creator_info/query/',
   init: 'POST /v2/post/publish/video/init/',
@@ -137,7 +139,34 @@ export class TikTokFake extends FakeHttpServer {
 
   issueToken(openId = this.creators[0].openId, token = `act.${randomBytes(12).toString('hex')}`): string {
     this.accessTokens.set(token, { openId, expiresAt: Date.now() + 86_400_000 });
+    this.lastAccessToken = token;
     return token;
+  }
+
+  /** Requests to the revocation endpoint, oldest first. */
+  readonly revocations: RevocationRequest[] = [];
+  /** The access token issued last. */
+  lastAccessToken = '';
+
+  /**
+   * POST /v2/oauth/revoke/ ("Revoke a user access token"): `client_key`, `client_secret` and the access
+   * `token` as a form; TikTok disconnects the app from the account, so every token of it stops working.
+   * Success is an empty answer.
+   */
+  private revoke(req: FakeRequest): FakeReply {
+    const { form } = recordRevocation(req, this.revocations);
+    const refused = (error: string, description: string) => ({
+      status: 400,
+      body: { error, error_description: description, log_id: 'revoke' },
+    });
+    if (form.client_key !== this.clientKey || form.client_secret !== this.clientSecret) {
+      return refused('invalid_client', 'Client key or secret is incorrect.');
+    }
+    const openId = this.accessTokens.get(form.token ?? '')?.openId;
+    if (!openId) return refused('invalid_request', 'The access token is invalid or not found in the request.');
+    for (const [t, entry] of this.accessTokens) if (entry.openId === openId) this.accessTokens.delete(t);
+    for (const [t, owner] of this.refreshTokens) if (owner === openId) this.refreshTokens.delete(t);
+    return { status: 200, body: {} };
   }
 
   async consent(authorizationUrl: string): Promise<string> {
@@ -209,6 +238,7 @@ export class TikTokFake extends FakeHttpServer {
   protected async handle(req: FakeRequest): Promise<FakeReply> {
     if (req.route === TIKTOK_ROUTES.authorize) return this.authorize(req);
     if (req.route === TIKTOK_ROUTES.token) return this.token(req);
+    if (req.route === TIKTOK_ROUTES.revoke) return this.revoke(req);
     if (req.route === TIKTOK_ROUTES.upload) return this.upload(req);
     const openId = this.authenticate(req);
     if (!openId) return UNAUTHORIZED;
@@ -571,6 +601,17 @@ export function contractFake(): ProviderContractFake {
     ...oauthContractFake(fake, {
       publishRoute: TIKTOK_ROUTES.init,
       rejectStatus: 400,
+      revocation: {
+        requests: () => fake.revocations,
+        lastAccessToken: () => fake.lastAccessToken,
+        expected: (token) => [
+          {
+            method: 'POST',
+            path: '/v2/oauth/revoke/',
+            form: { client_key: fake.clientKey, client_secret: fake.clientSecret, token },
+          },
+        ],
+      },
       described: describedContract(fake, () => ({
         method: 'POST',
         url: `${fake.baseUrl}/v2/post/publish/video/init/`,

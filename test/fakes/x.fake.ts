@@ -3,6 +3,7 @@ import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions }
 import { FakeVideo, FakeVideoOptions, FakeVideoProcessing } from './fake-video-processing';
 import { describedContract, oauthContractFake, type ProviderContractFake } from './provider-contract';
 import { xDescription } from './descriptions/networks';
+import { basicOf, basicPair, recordRevocation, type RevocationRequest } from './revocation';
 
 /**
  * A local X: OAuth 2.0 authorization code with PKCE (consent page that consents at once), the token
@@ -13,6 +14,7 @@ import { xDescription } from './descriptions/networks';
 export const X_ROUTES = {
   authorize: 'GET /i/oauth2/authorize',
   token: 'POST /2/oauth2/token',
+  revoke: 'POST /2/oauth2/revoke',
   me: 'GET /2/users/me',
   createTweet: 'POST /2/tweets',
   getTweet: 'GET /2/tweets/:id',
@@ -137,7 +139,8 @@ export class XFake extends FakeHttpServer {
           type: 'https://api.x.com/2/problems/invalid-request',
         },
       }),
-      unchecked: (req) => req.route === X_ROUTES.authorize || req.route === X_ROUTES.token,
+      unchecked: (req) =>
+        req.route === X_ROUTES.authorize || req.route === X_ROUTES.token || req.route === X_ROUTES.revoke,
     });
   }
 
@@ -151,8 +154,15 @@ export class XFake extends FakeHttpServer {
     };
   }
 
+  /** Requests to the revocation endpoint, oldest first. */
+  readonly revocations: RevocationRequest[] = [];
+  /** The access token issued last, and the refresh token issued last. */
+  lastAccessToken = '';
+  lastRefreshToken = '';
+
   /** Issues an access token for the first user directly (for adapter-level tests). */
   issueToken(userId = this.users[0].id, token = `at-${randomBytes(8).toString('hex')}`): string {
+    this.lastAccessToken = token;
     this.accessTokens.set(token, { userId, expiresAt: Date.now() + (this.opts.accessTokenTtlSeconds ?? 7200) * 1000 });
     return token;
   }
@@ -206,6 +216,7 @@ export class XFake extends FakeHttpServer {
   protected routeOf(method: string, path: string): string | undefined {
     if (method === 'GET' && path === '/i/oauth2/authorize') return X_ROUTES.authorize;
     if (method === 'POST' && path === '/2/oauth2/token') return X_ROUTES.token;
+    if (method === 'POST' && path === '/2/oauth2/revoke') return X_ROUTES.revoke;
     if (method === 'GET' && path === '/2/users/me') return X_ROUTES.me;
     if (method === 'POST' && path === '/2/tweets') return X_ROUTES.createTweet;
     if (method === 'GET' && /^\/2\/tweets\/[^/]+$/.test(path)) return X_ROUTES.getTweet;
@@ -235,6 +246,7 @@ export class XFake extends FakeHttpServer {
   protected async handle(req: FakeRequest): Promise<FakeReply> {
     if (req.route === X_ROUTES.authorize) return this.authorize(req);
     if (req.route === X_ROUTES.token) return this.token(req);
+    if (req.route === X_ROUTES.revoke) return this.revoke(req);
     const userId = this.authenticate(req);
     if (!userId) return UNAUTHORIZED;
     switch (req.route) {
@@ -383,11 +395,36 @@ export class XFake extends FakeHttpServer {
     return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'Unsupported grant type' } };
   }
 
+  /**
+   * POST /2/oauth2/revoke (RFC 7009): a confidential client authenticates with Basic; `token` with its
+   * `token_type_hint` stops working; X answers `{"revoked": true}` (also for a token it no longer knows).
+   */
+  private revoke(req: FakeRequest): FakeReply {
+    const sent = recordRevocation(req, this.revocations);
+    const pair = basicPair(sent.authorization);
+    if (!pair || pair[0] !== this.clientId || pair[1] !== this.clientSecret) {
+      return {
+        status: 401,
+        body: { error: 'unauthorized_client', error_description: 'Missing valid authorization header' },
+      };
+    }
+    const token = sent.form.token;
+    if (!token)
+      return {
+        status: 400,
+        body: { error: 'invalid_request', error_description: 'Missing required parameter [token].' },
+      };
+    this.accessTokens.delete(token);
+    this.refreshTokens.delete(token);
+    return { status: 200, body: { revoked: true } };
+  }
+
   private tokens(userId: string, scope: string) {
     const ttl = this.opts.accessTokenTtlSeconds ?? 7200;
     const accessToken = this.issueToken(userId);
     const refreshToken = `rt-${randomBytes(12).toString('hex')}`;
     this.refreshTokens.set(refreshToken, userId);
+    this.lastRefreshToken = refreshToken;
     return { token_type: 'bearer', expires_in: ttl, access_token: accessToken, scope, refresh_token: refreshToken };
   }
 
@@ -573,6 +610,21 @@ export function contractFake(): ProviderContractFake {
   return oauthContractFake(fake, {
     publishRoute: X_ROUTES.createTweet,
     rejectStatus: 403,
+    revocation: {
+      requests: () => fake.revocations,
+      lastAccessToken: () => fake.lastAccessToken,
+      expected: (accessToken) => {
+        const common = {
+          method: 'POST',
+          path: '/2/oauth2/revoke',
+          authorization: basicOf(fake.clientId, fake.clientSecret),
+        };
+        return [
+          { ...common, form: { token: fake.lastRefreshToken, token_type_hint: 'refresh_token' } },
+          { ...common, form: { token: accessToken, token_type_hint: 'access_token' } },
+        ];
+      },
+    },
     described: describedContract(fake, () => ({
       method: 'POST',
       url: `${fake.baseUrl}/2/tweets`,

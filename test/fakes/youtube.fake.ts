@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { FakeCounts, FakeHttpServer, FakeReply, FakeRequest, FakeServerOptions } from './fake-http-server';
 import { describedContract, oauthContractFake, type ProviderContractFake } from './provider-contract';
 import { youtubeDescription } from './descriptions/networks';
+import { recordRevocation, type RevocationRequest } from './revocation';
 
 /**
  * A local Google + YouTube Data API v3: the OAuth 2.0 consent page (answers at once), the token
@@ -16,6 +17,7 @@ import { youtubeDescription } from './descriptions/networks';
 export const YOUTUBE_ROUTES = {
   authorize: 'GET /o/oauth2/v2/auth',
   token: 'POST /token',
+  revoke: 'POST /revoke',
   channels: 'GET /youtube/v3/channels',
   videos: 'GET /youtube/v3/videos',
   initiate: 'POST /upload/youtube/v3/videos',
@@ -142,7 +144,9 @@ export class YouTubeFake extends FakeHttpServer {
     this.checkAgainst(youtubeDescription(), {
       refuse: (problems) => googleError(400, 'badRequest', problems.join('; '), 'global'),
       unchecked: (req) =>
-        [YOUTUBE_ROUTES.authorize, YOUTUBE_ROUTES.token, YOUTUBE_ROUTES.upload].includes(req.route as never),
+        [YOUTUBE_ROUTES.authorize, YOUTUBE_ROUTES.token, YOUTUBE_ROUTES.revoke, YOUTUBE_ROUTES.upload].includes(
+          req.route as never,
+        ),
     });
   }
 
@@ -164,7 +168,28 @@ export class YouTubeFake extends FakeHttpServer {
     scope: string | null = null,
   ): string {
     this.accessTokens.set(token, { sub, expiresAt: Date.now() + 3600_000, scope });
+    this.lastAccessToken = token;
     return token;
+  }
+
+  /** Requests to the revocation endpoint, oldest first. */
+  readonly revocations: RevocationRequest[] = [];
+  /** The access token issued last, and the refresh token of the last code exchange. */
+  lastAccessToken = '';
+  lastRefreshToken = '';
+
+  /**
+   * POST /revoke (Google's OAuth 2.0 for web server applications, "Revoking a token"): `token` is an
+   * access or refresh token; Google removes the app's grant, so every token of the account stops
+   * working. An unknown token is 400 `invalid_token`.
+   */
+  private revoke(req: FakeRequest): FakeReply {
+    const token = recordRevocation(req, this.revocations).form.token ?? '';
+    const sub = this.accessTokens.get(token)?.sub ?? this.refreshTokens.get(token);
+    if (!sub) return { status: 400, body: { error: 'invalid_token', error_description: 'Token expired or revoked' } };
+    for (const [t, entry] of this.accessTokens) if (entry.sub === sub) this.accessTokens.delete(t);
+    for (const [t, owner] of this.refreshTokens) if (owner === sub) this.refreshTokens.delete(t);
+    return { status: 200, body: {} };
   }
 
   /** Uploaded videos stay `uploaded` (processing) until `releaseProcessing`. */
@@ -259,6 +284,7 @@ export class YouTubeFake extends FakeHttpServer {
   protected handle(req: FakeRequest): FakeReply {
     if (req.route === YOUTUBE_ROUTES.authorize) return this.authorize(req);
     if (req.route === YOUTUBE_ROUTES.token) return this.token(req);
+    if (req.route === YOUTUBE_ROUTES.revoke) return this.revoke(req);
     if (req.route === YOUTUBE_ROUTES.upload) return this.uploadChunk(req);
     const sub = this.authenticate(req);
     if (!sub) return UNAUTHORIZED;
@@ -368,6 +394,7 @@ export class YouTubeFake extends FakeHttpServer {
       if (withRefresh) {
         const refresh = `1//${randomBytes(12).toString('hex')}`;
         this.refreshTokens.set(refresh, grant.sub);
+        this.lastRefreshToken = refresh;
         this.refreshScopes.set(refresh, grant.scope);
         body.refresh_token = refresh;
       }
@@ -663,6 +690,12 @@ export function contractFake(): ProviderContractFake {
   const fake = new YouTubeFake();
   return {
     ...oauthContractFake(fake, {
+      revocation: {
+        requests: () => fake.revocations,
+        lastAccessToken: () => fake.lastAccessToken,
+        // The refresh token the connection got: revoking it ends the whole grant.
+        expected: () => [{ method: 'POST', path: '/revoke', form: { token: fake.lastRefreshToken } }],
+      },
       publishRoute: YOUTUBE_ROUTES.initiate,
       rejectStatus: 400,
       posts: () =>

@@ -428,6 +428,32 @@ describe('provider contract', () => {
       });
     });
 
+    // Before the last case: revoking a grant may end every token of the account (Google, TikTok).
+    it('revokes the grant at the network when a channel is disconnected, where the network offers revocation', async () => {
+      const revocation = fake.revocation;
+      if (!adapter.revokeAccess) return void expect(revocation).toBeUndefined();
+      expect(revocation).toBeDefined();
+      // Another workspace connects the account through the OAuth flow: a grant of its own.
+      const other = (await t.createWorkspace()).key;
+      const start = await t.request('POST', `/api/channels/connect/${id}`, { key: other, body: {} });
+      expect(start.status).toBe(201);
+      expect((await t.request('GET', pathOf(await fake.consent!(start.body.authorizationUrl)))).status).toBe(201);
+      const list = await t.request('GET', `/api/channels?provider=${id}`, { key: other });
+      const disconnecting = list.body.data[0].id as string;
+      const token = revocation!.lastAccessToken();
+      const withToken = { ...credentials, accessToken: token };
+      await expect(adapter.connect(withToken)).resolves.toEqual(
+        expect.objectContaining({ externalId: expect.any(String) }),
+      );
+
+      const before = revocation!.requests().length;
+      expect((await t.request('DELETE', `/api/channels/${disconnecting}`, { key: other })).status).toBe(204);
+      const sent = revocation!.requests().slice(before);
+      expect(sent).toEqual(revocation!.expected(token).map((request) => expect.objectContaining(request)));
+      // The network refuses the token from now on.
+      await expect(adapter.connect(withToken)).rejects.toThrow();
+    });
+
     // Last: it breaks the account for the rest of the file.
     it('disconnects the channel when the network revokes the credentials', async () => {
       fake.revokeAll();

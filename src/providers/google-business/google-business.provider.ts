@@ -3,7 +3,7 @@ import { commonDraftProblems } from '../draft-validation.util';
 import { comparableText, copyLimits } from '../plugin-helpers.util';
 import { asArray, asObject, asString } from '../provider-json.util';
 import { defineProvider } from '../provider-plugin';
-import { oauthAppSettings } from '../provider-settings';
+import { oauthAppSettings, oauthClientSettings } from '../provider-settings';
 import {
   ContentRejectedError,
   CredentialsRevokedError,
@@ -40,6 +40,7 @@ import {
   googleBusinessOptionProblems,
   googleDateTime,
 } from './google-business.options';
+import { revokeAt, storedToken, withRevocation } from '../token-revocation.util';
 
 /** How far before the publication's start the lookup of a retry reaches. */
 const LOOKUP_SLACK_MS = 60_000;
@@ -318,5 +319,12 @@ export const googleBusinessPlugin = defineProvider({
       'mybusinessbusinessinformation.googleapis.com): one host serving all three, e.g. a test server',
     tokenBaseUrl: 'override of https://oauth2.googleapis.com (token endpoint)',
   }),
-  create: ({ http }) => new GoogleBusinessProvider(http),
+  create: ({ http, settings }) =>
+    withRevocation(new GoogleBusinessProvider(http), async (credentials) => {
+      // Google revokes the whole grant from either token: the refresh token when there is one.
+      const token = storedToken(credentials, 'refreshToken') ?? storedToken(credentials, 'accessToken');
+      if (!token) return;
+      const url = `${(oauthClientSettings(settings).tokenBaseUrl ?? 'https://oauth2.googleapis.com').replace(/\/+$/, '')}/revoke`;
+      await revokeAt(http, 'Google Business Profile', { method: 'POST', url, form: { token } });
+    }),
 });

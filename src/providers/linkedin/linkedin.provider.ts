@@ -5,7 +5,7 @@ import { commonDraftProblems, isVideoMedia } from '../draft-validation.util';
 import { MediaSizeMismatchError, exactSizeChunks, openExactSize } from '../media-stream.util';
 import { copyLimits } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
-import { oauthAppSettings } from '../provider-settings';
+import { oauthAppSettings, oauthClientSettings } from '../provider-settings';
 import { asArray, asNumber, asObject, asString } from '../provider-json.util';
 import {
   ContentRejectedError,
@@ -50,6 +50,7 @@ import {
   LINKEDIN_POSTING_ROLES,
 } from './linkedin.limits';
 import { linkedInVersionSunset } from '../api-version';
+import { appCredentials, revokeAt, storedToken, withRevocation } from '../token-revocation.util';
 
 /** Checkpoint key of the URN of a video LinkedIn received (parts sent, upload finalized): never uploaded twice. */
 const VIDEO_CHECKPOINT = 'linkedInVideoUrn';
@@ -634,5 +635,18 @@ export const linkedinPlugin = defineProvider({
         'interval between two reads of a video LinkedIn is processing (LinkedIn gives no hint), each a delayed job that holds no worker; the whole wait is bounded by VIDEO_PROCESSING_MAX_WAIT_SECONDS',
     }),
   },
-  create: ({ http, settings }) => new LinkedInProvider(http, settings.apiVersion, settings.videoPollMs),
+  // Revocation: POST /oauth/v2/revoke on the consent host, with the app's client id and secret in the form.
+  create: ({ http, settings }) =>
+    withRevocation(new LinkedInProvider(http, settings.apiVersion, settings.videoPollMs), async (credentials) => {
+      const app = appCredentials(settings);
+      if (!app) throw new Error('LinkedIn has no client id and secret configured to revoke with');
+      const token = storedToken(credentials, 'accessToken');
+      if (!token) return;
+      const url = `${(oauthClientSettings(settings).authBaseUrl ?? 'https://www.linkedin.com').replace(/\/+$/, '')}/oauth/v2/revoke`;
+      await revokeAt(http, 'LinkedIn', {
+        method: 'POST',
+        url,
+        form: { client_id: app.id, client_secret: app.secret, token },
+      });
+    }),
 });

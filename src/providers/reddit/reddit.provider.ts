@@ -7,7 +7,7 @@ import { LOOKUP_SLACK_MS, comparableText, copyLimits } from '../plugin-helpers.u
 import { defineProvider } from '../provider-plugin';
 import { mapHttpFailure, mapThrown } from '../provider-http.util';
 import { asArray, asNumber, asObject, asString, at } from '../provider-json.util';
-import { oauthAppSettings } from '../provider-settings';
+import { oauthAppSettings, oauthClientSettings } from '../provider-settings';
 import {
   ContentRejectedError,
   InvalidCredentialsError,
@@ -39,6 +39,7 @@ import {
 import { REDDIT_USERNAME, RedditCredentialsDto, parseRedditCredentials } from './reddit.credentials';
 import { REDDIT_LIMITS, REDDIT_MAX_COMMENT, REDDIT_VIDEO_LIMITS } from './reddit.limits';
 import { REDDIT_OPTIONS_SCHEMA, type RedditOptions } from './reddit.options';
+import { appCredentials, revokeAt, storedToken, withRevocation } from '../token-revocation.util';
 
 /** What Reddit takes as a video file: MP4 or MOV, index first (converted once when not). */
 const REDDIT_VIDEO = videoRequirements(REDDIT_NAME, REDDIT_VIDEO_LIMITS, { faststart: true });
@@ -520,5 +521,22 @@ export const redditPlugin = defineProvider({
         'interval between two looks for an image or video post Reddit is still processing (it has no id until then), each a delayed job that holds no worker',
     }),
   },
-  create: ({ http, settings }) => new RedditProvider(http, settings.userAgent, settings.pollMs),
+  // Revocation: POST /api/v1/revoke_token on the token host, the app authenticated with Basic; the
+  // refresh token when there is one (Reddit then revokes the access tokens issued from it too).
+  create: ({ http, settings }) =>
+    withRevocation(new RedditProvider(http, settings.userAgent, settings.pollMs), async (credentials) => {
+      const app = appCredentials(settings);
+      if (!app) throw new Error('Reddit has no client id and secret configured to revoke with');
+      const refresh = storedToken(credentials, 'refreshToken');
+      const token = refresh ?? storedToken(credentials, 'accessToken');
+      if (!token) return;
+      const host = (oauthClientSettings(settings).tokenBaseUrl ?? 'https://www.reddit.com').replace(/\/+$/, '');
+      await revokeAt(http, 'Reddit', {
+        method: 'POST',
+        url: `${host}/api/v1/revoke_token`,
+        basic: app,
+        headers: { 'user-agent': settings.userAgent },
+        form: { token, token_type_hint: refresh ? 'refresh_token' : 'access_token' },
+      });
+    }),
 });

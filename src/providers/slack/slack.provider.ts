@@ -6,7 +6,7 @@ import { copyLimits } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
 import { ApiResponse, clipErrorText, mapHttpFailure, retryAfterSeconds, sendWithBearer } from '../provider-http.util';
 import { asArray, asNonEmptyString, asNumber, asObject, asString, at } from '../provider-json.util';
-import { oauthAppSettings } from '../provider-settings';
+import { oauthAppSettings, oauthClientSettings } from '../provider-settings';
 import {
   ContentRejectedError,
   CredentialsRevokedError,
@@ -30,6 +30,7 @@ import type {
 import { SlackCredentials, SlackCredentialsDto, parseSlackCredentials } from './slack.credentials';
 import { SLACK_LIMITS, SLACK_MAX_ALT_TEXT } from './slack.limits';
 import { SLACK_OPTIONS_SCHEMA, type SlackOptions, slackOptionProblems } from './slack.options';
+import { revokeAt, storedApiBase, storedToken, withRevocation } from '../token-revocation.util';
 
 const SLACK = 'Slack';
 /** Uploads of large videos take time: the budget of one upload request. */
@@ -379,5 +380,17 @@ export const slackPlugin = defineProvider({
     authBaseUrl: 'override of https://slack.com (the install page)',
     apiBaseUrl: 'override of https://slack.com (Web API and oauth.v2.access)',
   }),
-  create: ({ http }) => new SlackProvider(http),
+  // Revocation: auth.revoke with the bot token itself (Slack deactivates the bot user; the app stays installed).
+  create: ({ http, settings }) =>
+    withRevocation(new SlackProvider(http), async (credentials) => {
+      const token = storedToken(credentials, 'accessToken');
+      if (!token) return;
+      const url = `${storedApiBase(credentials, oauthClientSettings(settings).apiBaseUrl ?? 'https://slack.com')}/api/auth.revoke`;
+      await revokeAt(
+        http,
+        'Slack',
+        { method: 'POST', url, bearer: token },
+        (status, data) => status === 200 && (data as { ok?: unknown } | undefined)?.ok === true,
+      );
+    }),
 });

@@ -4,7 +4,7 @@ import { commonDraftProblems } from '../draft-validation.util';
 import { exactSizeChunks } from '../media-stream.util';
 import { copyLimits } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
-import { oauthAppSettings } from '../provider-settings';
+import { oauthAppSettings, oauthClientSettings } from '../provider-settings';
 import { asArray, asNumber, asObject, asString } from '../provider-json.util';
 import {
   ContentRejectedError,
@@ -40,6 +40,7 @@ import {
   tiktokChunking,
 } from './tiktok.limits';
 import { TIKTOK_OPTIONS_SCHEMA, TikTokCreatorInfo, TikTokOptions, readTikTokOptions } from './tiktok.options';
+import { appCredentials, revokeAt, storedApiBase, storedToken, withRevocation } from '../token-revocation.util';
 
 /** Interrupted chunks re-sent within one attempt before it gives up (the next attempt resumes). */
 const MAX_INTERRUPTIONS = 3;
@@ -503,10 +504,25 @@ export const tiktokPlugin = defineProvider({
         'interval between two publish status reads, each a delayed job that holds no worker (TikTok allows 30 a minute per user; a refused read waits as TikTok says); the whole wait is bounded by VIDEO_PROCESSING_MAX_WAIT_SECONDS',
     }),
   },
+  // Revocation: POST /v2/oauth/revoke/ with the app's client key and secret and the access token.
   create: ({ http, settings }) =>
-    new TikTokProvider(http, {
-      pullFromUrl: settings.pullFromUrl,
-      chunkBytes: settings.chunkBytes,
-      statusPollMs: settings.statusPollMs,
-    }),
+    withRevocation(
+      new TikTokProvider(http, {
+        pullFromUrl: settings.pullFromUrl,
+        chunkBytes: settings.chunkBytes,
+        statusPollMs: settings.statusPollMs,
+      }),
+      async (credentials) => {
+        const app = appCredentials(settings);
+        if (!app) throw new Error('TikTok has no client key and secret configured to revoke with');
+        const token = storedToken(credentials, 'accessToken');
+        if (!token) return;
+        const url = `${storedApiBase(credentials, oauthClientSettings(settings).apiBaseUrl ?? 'https://open.tiktokapis.com')}/v2/oauth/revoke/`;
+        await revokeAt(http, 'TikTok', {
+          method: 'POST',
+          url,
+          form: { client_key: app.id, client_secret: app.secret, token },
+        });
+      },
+    ),
 });

@@ -4,7 +4,7 @@ import { commonDraftProblems } from '../draft-validation.util';
 import { MediaSizeMismatchError, exactSizeChunks } from '../media-stream.util';
 import { setting } from '../../config/settings';
 import { defineProvider } from '../provider-plugin';
-import { oauthAppSettings } from '../provider-settings';
+import { oauthAppSettings, oauthClientSettings } from '../provider-settings';
 import { mapHttpFailure } from '../provider-http.util';
 import { asNumber, asObject, asString } from '../provider-json.util';
 import {
@@ -32,6 +32,7 @@ import { countXCharacters, hasXUrl } from './x-text-length';
 import { XCredentialsDto, parseXCredentials } from './x.credentials';
 import { DEFAULT_VIDEO_POLL_MS, pollDelayMs, sentVideoId, videoRequirements, videoToSend } from '../video-publish.util';
 import { X_LIMITS, X_MAX_ALT_TEXT, X_UPLOAD_CHUNK_BYTES, X_VIDEO_CONTAINERS, X_VIDEO_LIMITS } from './x.limits';
+import { appCredentials, revokeAt, storedApiBase, storedToken, withRevocation } from '../token-revocation.util';
 
 /** Checkpoint key of the media id of a video X received (uploaded and finalized): never uploaded twice. */
 const VIDEO_CHECKPOINT = 'xVideoMediaId';
@@ -393,5 +394,17 @@ export const xPlugin = defineProvider({
         "interval between two status reads of a video X is processing when X gives no check_after_secs (X's hint, 1 to 60 s, is followed otherwise), each a delayed job that holds no worker; the whole wait is bounded by VIDEO_PROCESSING_MAX_WAIT_SECONDS",
     }),
   },
-  create: ({ http, settings }) => new XProvider(http, settings.videoPollMs),
+  // Revocation (POST /2/oauth2/revoke, the app authenticated with Basic as a confidential client): the
+  // refresh token, then the access token, so neither outlives the disconnect.
+  create: ({ http, settings }) =>
+    withRevocation(new XProvider(http, settings.videoPollMs), async (credentials) => {
+      const app = appCredentials(settings);
+      if (!app) throw new Error('X has no client id and secret configured to revoke with');
+      const url = `${storedApiBase(credentials, oauthClientSettings(settings).apiBaseUrl ?? 'https://api.x.com')}/2/oauth2/revoke`;
+      for (const hint of ['refresh_token', 'access_token'] as const) {
+        const token = storedToken(credentials, hint === 'refresh_token' ? 'refreshToken' : 'accessToken');
+        if (!token) continue;
+        await revokeAt(http, 'X', { method: 'POST', url, basic: app, form: { token, token_type_hint: hint } });
+      }
+    }),
 });

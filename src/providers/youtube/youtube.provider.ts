@@ -4,7 +4,7 @@ import { commonDraftProblems } from '../draft-validation.util';
 import { exactSizeChunks } from '../media-stream.util';
 import { comparableText, copyLimits } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
-import { oauthAppSettings } from '../provider-settings';
+import { oauthAppSettings, oauthClientSettings } from '../provider-settings';
 import { asArray, asNumber, asObject, asString } from '../provider-json.util';
 import {
   ContentRejectedError,
@@ -43,6 +43,7 @@ import {
   YOUTUBE_VIDEO_TYPES,
 } from './youtube.limits';
 import { YOUTUBE_OPTIONS_SCHEMA, YouTubeOptions, defaultTitle, readYouTubeOptions } from './youtube.options';
+import { revokeAt, storedToken, withRevocation } from '../token-revocation.util';
 
 /** Chunks of a resumable upload are multiples of 256 KiB (Google's rule). */
 export const YOUTUBE_CHUNK_UNIT = 256 * 1024;
@@ -610,13 +611,22 @@ export const youtubePlugin = defineProvider({
     }),
   },
   create: ({ http, settings }) =>
-    new YouTubeProvider(http, {
-      chunkBytes: Math.max(
-        YOUTUBE_CHUNK_UNIT,
-        Math.floor(settings.chunkBytes / YOUTUBE_CHUNK_UNIT) * YOUTUBE_CHUNK_UNIT,
-      ),
-      processingPollMs: settings.processingPollMs,
-      dailyUploads: settings.dailyUploads,
-      dailyUnits: settings.dailyUnits,
-    }),
+    withRevocation(
+      new YouTubeProvider(http, {
+        chunkBytes: Math.max(
+          YOUTUBE_CHUNK_UNIT,
+          Math.floor(settings.chunkBytes / YOUTUBE_CHUNK_UNIT) * YOUTUBE_CHUNK_UNIT,
+        ),
+        processingPollMs: settings.processingPollMs,
+        dailyUploads: settings.dailyUploads,
+        dailyUnits: settings.dailyUnits,
+      }),
+      async (credentials) => {
+        // Google revokes the whole grant from either token: the refresh token when there is one.
+        const token = storedToken(credentials, 'refreshToken') ?? storedToken(credentials, 'accessToken');
+        if (!token) return;
+        const url = `${(oauthClientSettings(settings).tokenBaseUrl ?? 'https://oauth2.googleapis.com').replace(/\/+$/, '')}/revoke`;
+        await revokeAt(http, 'YouTube', { method: 'POST', url, form: { token } });
+      },
+    ),
 });

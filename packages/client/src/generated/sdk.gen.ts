@@ -161,7 +161,7 @@ export const connectChannel = <ThrowOnError extends boolean = false>(options: Op
 /**
  * Disconnect a channel
  *
- * Status becomes `disconnected`, credentials are wiped and `channel.disconnected` is emitted. The channel stays readable. Repeating it is a no-op. Posts already published stay on the network.
+ * Status becomes `disconnected`, credentials are wiped and `channel.disconnected` is emitted. The channel stays readable. Repeating it is a no-op. Posts already published stay on the network. Where the network offers it, the authorization is also revoked there (best effort, at most 10 s; a failure does not stop the disconnect), unless another connected channel shares it.
  *
  * Required scope: `channels:manage` (Connect and disconnect channels; set posting schedules).
  */
