@@ -197,3 +197,18 @@ export function videoProblems(
   }
   return problems;
 }
+
+/** Media whose alt text is longer than the network takes (counted in code points), one problem each. */
+export function altTextProblems(network: string, media: readonly MediaDescriptor[], max: number): Problem[] {
+  const problems: Problem[] = [];
+  for (const item of media) {
+    const length = [...(item.altText ?? '')].length;
+    if (length > max) {
+      problems.push({
+        field: 'mediaIds',
+        message: `The alt text of media ${item.id} has ${length} characters; ${network} allows ${max}`,
+      });
+    }
+  }
+  return problems;
+}

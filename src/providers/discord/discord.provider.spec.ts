@@ -65,7 +65,7 @@ describe('Discord', () => {
       expect.objectContaining({ field: 'mediaIds', message: expect.stringContaining('Discord') }),
     ]);
     expect(provider.validate({ content: 'ok', media: [media('a', 10, 'x'.repeat(1025))] }, DISCORD_LIMITS)).toEqual([
-      expect.objectContaining({ message: expect.stringContaining("longer than Discord's 1024 characters") }),
+      expect.objectContaining({ message: 'The alt text of media a has 1025 characters; Discord allows 1024' }),
     ]);
   });
 });

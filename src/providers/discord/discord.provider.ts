@@ -1,7 +1,7 @@
 import type { OutboundHeaders, OutboundHttp } from '../../common/http/outbound-http';
 import { parseJsonBody } from '../../common/http/outbound-http';
 import { setting } from '../../config/settings';
-import { commonDraftProblems } from '../draft-validation.util';
+import { altTextProblems, commonDraftProblems } from '../draft-validation.util';
 import { FormPart, multipartForm } from '../multipart-form.util';
 import { copyLimits } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
@@ -161,14 +161,7 @@ export class DiscordProvider implements SocialProvider {
         message: `The text is ${length} characters long; Discord allows ${limits.maxCharacters}`,
       });
     }
-    for (const item of post.media) {
-      if (item.altText && [...item.altText].length > DISCORD_MAX_DESCRIPTION) {
-        problems.push({
-          field: 'mediaIds',
-          message: `The alt text of media ${item.id} is longer than Discord's ${DISCORD_MAX_DESCRIPTION} characters`,
-        });
-      }
-    }
+    problems.push(...altTextProblems('Discord', post.media, DISCORD_MAX_DESCRIPTION));
     problems.push(...discordOptionProblems(post.options));
     return problems;
   }

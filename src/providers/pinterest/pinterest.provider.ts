@@ -1,5 +1,5 @@
 import type { OutboundHttp } from '../../common/http/outbound-http';
-import { commonDraftProblems } from '../draft-validation.util';
+import { altTextProblems, commonDraftProblems } from '../draft-validation.util';
 import { exactSizeChunks } from '../media-stream.util';
 import { comparableText, copyLimits } from '../plugin-helpers.util';
 import { multipartFileBody } from '../mastodon/multipart-body';
@@ -124,14 +124,7 @@ export class PinterestProvider implements SocialProvider {
         message: `The text has ${length} characters; a Pinterest pin description allows ${limits.maxCharacters}`,
       });
     }
-    for (const item of post.media) {
-      if (item.altText && [...item.altText].length > PINTEREST_MAX_ALT_TEXT) {
-        problems.push({
-          field: 'mediaIds',
-          message: `The alt text of media ${item.id} is longer than the ${PINTEREST_MAX_ALT_TEXT} characters Pinterest allows`,
-        });
-      }
-    }
+    problems.push(...altTextProblems('Pinterest', post.media, PINTEREST_MAX_ALT_TEXT));
     return problems;
   }
 

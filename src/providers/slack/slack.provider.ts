@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { OutboundHttp } from '../../common/http/outbound-http';
-import { commonDraftProblems } from '../draft-validation.util';
+import { altTextProblems, commonDraftProblems } from '../draft-validation.util';
 import { openExactSize } from '../media-stream.util';
 import { copyLimits } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
@@ -144,15 +144,7 @@ export class SlackProvider implements SocialProvider {
         message: `The text is ${length} characters long; Slack allows ${limits.maxCharacters} (counted as sent, with & < > escaped)`,
       });
     }
-    for (const media of post.media) {
-      const altLength = [...(media.altText ?? '')].length;
-      if (altLength > SLACK_MAX_ALT_TEXT) {
-        problems.push({
-          field: 'mediaIds',
-          message: `The alt text of media ${media.id} has ${altLength} characters; Slack allows ${SLACK_MAX_ALT_TEXT}`,
-        });
-      }
-    }
+    problems.push(...altTextProblems('Slack', post.media, SLACK_MAX_ALT_TEXT));
     problems.push(...slackOptionProblems(post.options, post.media.length));
     return problems;
   }

@@ -1,4 +1,4 @@
-import { commonDraftProblems } from '../draft-validation.util';
+import { altTextProblems, commonDraftProblems } from '../draft-validation.util';
 import type { GraphApi } from '../meta/graph-api.client';
 import type { MetaAccountCredentials } from '../meta/meta-account.credentials';
 import { MetaAccountCredentialsDto } from '../meta/meta-account.credentials';
@@ -92,15 +92,7 @@ export class ThreadsProvider extends MetaContainerProvider {
         message: `The text counts ${length} characters as Threads counts them (an emoji counts its UTF-8 bytes); Threads allows ${limits.maxCharacters}`,
       });
     }
-    for (const media of post.media) {
-      const altLength = [...(media.altText ?? '')].length;
-      if (altLength > THREADS_MAX_ALT_TEXT) {
-        problems.push({
-          field: 'mediaIds',
-          message: `The alt text of media ${media.id} has ${altLength} characters; Threads allows ${THREADS_MAX_ALT_TEXT}`,
-        });
-      }
-    }
+    problems.push(...altTextProblems('Threads', post.media, THREADS_MAX_ALT_TEXT));
     return problems;
   }
 

@@ -1,5 +1,5 @@
 import type { OutboundHttp } from '../../common/http/outbound-http';
-import { commonDraftProblems, isVideoMedia } from '../draft-validation.util';
+import { altTextProblems, commonDraftProblems, isVideoMedia } from '../draft-validation.util';
 import { multipartForm } from '../multipart-form.util';
 import { LOOKUP_SLACK_MS, comparableText, copyLimits } from '../plugin-helpers.util';
 import { defineProvider } from '../provider-plugin';
@@ -126,14 +126,7 @@ export class TumblrProvider implements SocialProvider {
         message: `A paragraph has ${longest} characters; a Tumblr text block allows ${TUMBLR_MAX_TEXT_BLOCK}: split it`,
       });
     }
-    for (const item of post.media) {
-      if (item.altText && [...item.altText].length > TUMBLR_MAX_ALT_TEXT) {
-        problems.push({
-          field: 'mediaIds',
-          message: `The alt text of media ${item.id} is longer than the ${TUMBLR_MAX_ALT_TEXT} characters Tumblr allows`,
-        });
-      }
-    }
+    problems.push(...altTextProblems('Tumblr', post.media, TUMBLR_MAX_ALT_TEXT));
     return problems;
   }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { OutboundHttp } from '../../common/http/outbound-http';
-import { commonDraftProblems } from '../draft-validation.util';
+import { altTextProblems, commonDraftProblems } from '../draft-validation.util';
 import { MediaSizeMismatchError, exactSizeChunks } from '../media-stream.util';
 import { setting } from '../../config/settings';
 import { defineProvider } from '../provider-plugin';
@@ -139,15 +139,7 @@ export class XProvider implements SocialProvider {
         message: `The text counts ${length} characters as X weighs them (URLs count 23); X allows ${limits.maxCharacters}`,
       });
     }
-    for (const media of post.media) {
-      const altLength = [...(media.altText ?? '')].length;
-      if (altLength > X_MAX_ALT_TEXT) {
-        problems.push({
-          field: 'mediaIds',
-          message: `The alt text of media ${media.id} has ${altLength} characters; X allows ${X_MAX_ALT_TEXT}`,
-        });
-      }
-    }
+    problems.push(...altTextProblems('X', post.media, X_MAX_ALT_TEXT));
     return problems;
   }
 
