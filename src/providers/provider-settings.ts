@@ -4,7 +4,7 @@ import type { ProviderPlugin } from './provider-plugin';
 /**
  * The configuration plugins declare (`settings`): read and validated together when the registry is
  * built, handed to each plugin's `create`, and listed in `.env.example` (docs/adr/0031). Plugins
- * never read `process.env`; `readSettings` (src/config/) does.
+ * never read the environment themselves; `readSettings` (src/config/) does.
  */
 
 /** An OAuth network's app registration on this server, as the oauth module reads it. */

@@ -65,12 +65,19 @@ export async function revokeAt(
   }
 }
 
-/** The app's client id and secret, when both are configured (revocation endpoints authenticate the app). */
-export function appCredentials(settings: {
-  clientId?: string | null;
-  clientSecret?: string | null;
-}): { id: string; secret: string } | null {
-  return settings.clientId && settings.clientSecret ? { id: settings.clientId, secret: settings.clientSecret } : null;
+/**
+ * The app's client id and secret, which revocation endpoints authenticate the app with; an error
+ * naming the network when either is not configured (the revocation is then skipped and logged).
+ */
+export function appCredentials(
+  network: string,
+  settings: { clientId?: string | null; clientSecret?: string | null },
+  names = 'client id and secret',
+): { id: string; secret: string } {
+  if (!settings.clientId || !settings.clientSecret) {
+    throw new Error(`${network} has no ${names} configured to revoke with`);
+  }
+  return { id: settings.clientId, secret: settings.clientSecret };
 }
 
 /**

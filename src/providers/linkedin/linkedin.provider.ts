@@ -638,8 +638,7 @@ export const linkedinPlugin = defineProvider({
   // Revocation: POST /oauth/v2/revoke on the consent host, with the app's client id and secret in the form.
   create: ({ http, settings }) =>
     withRevocation(new LinkedInProvider(http, settings.apiVersion, settings.videoPollMs), async (credentials) => {
-      const app = appCredentials(settings);
-      if (!app) throw new Error('LinkedIn has no client id and secret configured to revoke with');
+      const app = appCredentials('LinkedIn', settings);
       const token = storedToken(credentials, 'accessToken');
       if (!token) return;
       const url = `${(oauthClientSettings(settings).authBaseUrl ?? 'https://www.linkedin.com').replace(/\/+$/, '')}/oauth/v2/revoke`;

@@ -525,8 +525,7 @@ export const redditPlugin = defineProvider({
   // refresh token when there is one (Reddit then revokes the access tokens issued from it too).
   create: ({ http, settings }) =>
     withRevocation(new RedditProvider(http, settings.userAgent, settings.pollMs), async (credentials) => {
-      const app = appCredentials(settings);
-      if (!app) throw new Error('Reddit has no client id and secret configured to revoke with');
+      const app = appCredentials('Reddit', settings);
       const refresh = storedToken(credentials, 'refreshToken');
       const token = refresh ?? storedToken(credentials, 'accessToken');
       if (!token) return;

@@ -513,8 +513,7 @@ export const tiktokPlugin = defineProvider({
         statusPollMs: settings.statusPollMs,
       }),
       async (credentials) => {
-        const app = appCredentials(settings);
-        if (!app) throw new Error('TikTok has no client key and secret configured to revoke with');
+        const app = appCredentials('TikTok', settings, 'client key and secret');
         const token = storedToken(credentials, 'accessToken');
         if (!token) return;
         const url = `${storedApiBase(credentials, oauthClientSettings(settings).apiBaseUrl ?? 'https://open.tiktokapis.com')}/v2/oauth/revoke/`;

@@ -390,8 +390,7 @@ export const xPlugin = defineProvider({
   // refresh token, then the access token, so neither outlives the disconnect.
   create: ({ http, settings }) =>
     withRevocation(new XProvider(http, settings.videoPollMs), async (credentials) => {
-      const app = appCredentials(settings);
-      if (!app) throw new Error('X has no client id and secret configured to revoke with');
+      const app = appCredentials('X', settings);
       const url = `${storedApiBase(credentials, oauthClientSettings(settings).apiBaseUrl ?? 'https://api.x.com')}/2/oauth2/revoke`;
       for (const hint of ['refresh_token', 'access_token'] as const) {
         const token = storedToken(credentials, hint === 'refresh_token' ? 'refreshToken' : 'accessToken');
