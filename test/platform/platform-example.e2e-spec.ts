@@ -273,7 +273,9 @@ describe("the guide's platform example", () => {
       .replace(wait, `read -r _\n${wait}`);
     expect(runnable).not.toMatch(/^(BASE|K|HOOKS)=.*(localhost:3000|spk_live_\.\.\.|your-product)/m);
 
-    const bash = spawn('bash', ['-euo', 'pipefail', '-c', runnable], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // --norc: a bash that believes a remote shell started it (SSH_CLIENT set, as under some CI runners)
+    // reads /etc/bash.bashrc even when not interactive, whose unset PS1 then fails under -u.
+    const bash = spawn('bash', ['--norc', '-euo', 'pipefail', '-c', runnable], { stdio: ['pipe', 'pipe', 'pipe'] });
     shells.push(bash);
     let out = '';
     let err = '';
